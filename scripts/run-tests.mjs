@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Runs every workspace's tests through turbo, then sums the vitest JSON reports into the one
+// totals line CI reads: `tests: N passed, N failed` alone on the last line.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+
+const root = new URL('..', import.meta.url).pathname
+const workspaces = ['packages', 'apps', 'bench']
+  .flatMap((dir) => {
+    const full = join(root, dir)
+    if (!existsSync(full)) return []
+    if (existsSync(join(full, 'package.json'))) return [full]
+    return readdirSync(full).map((name) => join(full, name))
+  })
+  .filter((dir) => existsSync(join(dir, 'package.json')))
+
+for (const dir of workspaces) rmSync(join(dir, '.vitest-report.json'), { force: true })
+
+const extra = process.argv.slice(2)
+const run = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=2', ...extra], {
+  cwd: root,
+  stdio: 'inherit',
+})
+
+let passed = 0
+let failed = 0
+let skipped = 0
+for (const dir of workspaces) {
+  const report = join(dir, '.vitest-report.json')
+  if (!existsSync(report)) continue
+  const data = JSON.parse(readFileSync(report, 'utf8'))
+  passed += data.numPassedTests ?? 0
+  failed += (data.numFailedTests ?? 0) + (data.numFailedTestSuites ?? 0)
+  skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0)
+}
+const status = run.status ?? 1
+if (status !== 0 && failed === 0) failed = 1
+const tail = skipped > 0 ? `, ${skipped} skipped` : ''
+console.log(`tests: ${passed} passed, ${failed} failed${tail}`)
+process.exit(status)
