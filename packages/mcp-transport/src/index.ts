@@ -1,1 +1,8 @@
-export {}
+export {
+  decorateTransport,
+  type InboundContext,
+  isJsonRpcRequest,
+  type JsonRpcErrorObject,
+  TransportDecorator,
+  type TransportHooks,
+} from './decorator.js'

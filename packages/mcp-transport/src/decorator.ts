@@ -1,0 +1,278 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  MessageExtraInfo,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js'
+
+// Type imports only: importing this module never loads the SDK at run time.
+
+/** The JSON-RPC error a decorator answers a refused request with. */
+export interface JsonRpcErrorObject {
+  /** JSON-RPC error code (`-32700` parse error, `-32600` invalid request, `-32000`... server). */
+  readonly code: number
+  /** A short, bounded message that never holds the caller's bytes. */
+  readonly message: string
+  /** Optional machine-readable detail (tollgate puts `{ code, limit }` here). */
+  readonly data?: unknown
+}
+
+/**
+ * A generic MCP `Transport` decorator: wraps any SDK transport (stdio, Streamable HTTP, in-memory,
+ * or another decorator) and forwards `start`, `send`, `close`, `onmessage`, `onclose`,
+ * `onerror`, `sessionId` and `setProtocolVersion`. Connect the server to the decorator, not to
+ * `inner`: `await server.connect(new MyDecorator(transport))`. The HTTP layer keeps calling
+ * `decorator.inner.handleRequest(req, res, body)`.
+ *
+ * Subclasses override {@link TransportDecorator.handleInbound} to inspect every inbound
+ * message (with all its keys, before the SDK's zod parsing strips any) and either pass it on
+ * with {@link TransportDecorator.deliver} or answer it with {@link TransportDecorator.reply} /
+ * {@link TransportDecorator.replyError} so the server never sees it; and override
+ * {@link TransportDecorator.handleOutbound} to inspect or replace what the server sends. The
+ * `extra` argument (auth info, request headers) is passed through untouched. Decorators
+ * compose by nesting; a reply goes out through this decorator's own `send` and every decorator
+ * beneath it.
+ *
+ * Why a decorator and not a handler on `onmessage`: a handler set on a transport *before*
+ * `server.connect()` is kept by the SDK only as a tap that runs first and cannot stop the
+ * message (SDK `shared/protocol.js`, `connect`). The object the server connects to is the one
+ * place that sees every message on every transport and can keep it from the server.
+ *
+ * Errors: if `handleInbound` throws (or its promise rejects), the message is not delivered
+ * (fail closed), the error goes to `onerror`, and a request is answered with JSON-RPC `-32603`
+ * `Internal error`. If `handleOutbound` throws, `send` rejects as the inner `send` would.
+ */
+export class TransportDecorator<T extends Transport = Transport> implements Transport {
+  /** The decorated transport. Call its own methods (e.g. `handleRequest`) through this. */
+  readonly inner: T
+
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  onmessage?: (<M extends JSONRPCMessage>(message: M, extra?: MessageExtraInfo) => void) | undefined
+
+  /**
+   * Present exactly when `inner` has it (the SDK client checks for its presence), forwarding
+   * the negotiated protocol version to `inner`.
+   */
+  setProtocolVersion?: ((version: string) => void) | undefined
+
+  constructor(inner: T) {
+    if (typeof inner !== 'object' || inner === null || typeof inner.send !== 'function') {
+      throw new TypeError('TransportDecorator needs an MCP Transport to decorate')
+    }
+    this.inner = inner
+    if (typeof inner.setProtocolVersion === 'function') {
+      this.setProtocolVersion = (version: string) => inner.setProtocolVersion?.(version)
+    }
+    // Callbacks already on `inner` (an app's `transport.onclose = ...` for session cleanup, as
+    // the SDK examples do) keep running, first, as `Protocol.connect` keeps them.
+    const prevClose = inner.onclose
+    const prevError = inner.onerror
+    const prevMessage = inner.onmessage
+    inner.onclose = () => {
+      prevClose?.()
+      this.onclose?.()
+    }
+    inner.onerror = (error: Error) => {
+      prevError?.(error)
+      this.onerror?.(error)
+    }
+    inner.onmessage = <M extends JSONRPCMessage>(message: M, extra?: MessageExtraInfo) => {
+      prevMessage?.(message, extra)
+      this.receive(message as JSONRPCMessage | JSONRPCMessage[], extra)
+    }
+  }
+
+  /** The inner transport's session id (Streamable HTTP); `undefined` for stdio. */
+  get sessionId(): string | undefined {
+    return this.inner.sessionId
+  }
+
+  /** Starts the inner transport (the SDK's `server.connect` calls this). */
+  start(): Promise<void> {
+    return this.inner.start()
+  }
+
+  /** Closes the inner transport; its `onclose` reaches this decorator's `onclose`. */
+  close(): Promise<void> {
+    return this.inner.close()
+  }
+
+  /**
+   * Sends a message from the server: {@link TransportDecorator.handleOutbound} may inspect or
+   * replace it, then the inner transport sends the result with the same `options`.
+   */
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const out = await this.handleOutbound(message, options)
+    return this.inner.send(out, options)
+  }
+
+  /**
+   * Inbound hook, called once per message (each element of a batch separately). The default
+   * delivers it. Override to refuse: call {@link TransportDecorator.replyError} (or `reply`)
+   * and return without delivering. May return a promise; messages are not serialized behind it.
+   */
+  protected handleInbound(
+    message: JSONRPCMessage,
+    extra: MessageExtraInfo | undefined,
+  ): void | Promise<void> {
+    this.deliver(message, extra)
+  }
+
+  /** Outbound hook: returns the message to send (the same one, or a replacement). */
+  protected handleOutbound(
+    message: JSONRPCMessage,
+    _options: TransportSendOptions | undefined,
+  ): JSONRPCMessage | Promise<JSONRPCMessage> {
+    return message
+  }
+
+  /** Passes a message on to whatever connected to this decorator, `extra` untouched. */
+  protected deliver(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    this.onmessage?.(message, extra)
+  }
+
+  /**
+   * Answers request `id` with a result, through this decorator's `send`, so the server never
+   * sees the request. Over Streamable HTTP the SDK routes the answer to the request's stream by
+   * its id.
+   */
+  protected reply(id: RequestId, result: Record<string, unknown>): Promise<void> {
+    return this.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage, { relatedRequestId: id })
+  }
+
+  /** Answers request `id` (or `null` when there is none to name) with a JSON-RPC error. */
+  protected replyError(id: RequestId | null, error: JsonRpcErrorObject): Promise<void> {
+    const message = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage
+    return id === null ? this.send(message) : this.send(message, { relatedRequestId: id })
+  }
+
+  private receive(
+    message: JSONRPCMessage | JSONRPCMessage[],
+    extra: MessageExtraInfo | undefined,
+  ): void {
+    // The SDK 1.32 transports deliver a batch one message at a time; a transport that hands
+    // over the array is handled the same way.
+    if (Array.isArray(message)) {
+      for (const each of message) this.receiveOne(each, extra)
+      return
+    }
+    this.receiveOne(message, extra)
+  }
+
+  private receiveOne(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    let pending: void | Promise<void>
+    try {
+      pending = this.handleInbound(message, extra)
+    } catch (error) {
+      this.failInbound(message, error)
+      return
+    }
+    if (pending !== undefined && typeof pending.then === 'function') {
+      pending.then(undefined, (error: unknown) => this.failInbound(message, error))
+    }
+  }
+
+  private failInbound(message: JSONRPCMessage, error: unknown): void {
+    this.onerror?.(error instanceof Error ? error : new Error('inbound hook failed'))
+    if (isJsonRpcRequest(message)) {
+      this.replyError(message.id, { code: -32603, message: 'Internal error' }).catch((e) =>
+        this.onerror?.(e instanceof Error ? e : new Error('reply failed')),
+      )
+    }
+  }
+}
+
+/** True for a JSON-RPC request (has `method` and `id`), as opposed to a notification or response. */
+export function isJsonRpcRequest(message: unknown): message is JSONRPCRequest {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    typeof (message as { method?: unknown }).method === 'string' &&
+    'id' in message &&
+    (typeof (message as { id?: unknown }).id === 'string' ||
+      typeof (message as { id?: unknown }).id === 'number')
+  )
+}
+
+/** The hooks of {@link decorateTransport}; each is optional. */
+export interface TransportHooks {
+  /**
+   * Sees each inbound message. Call `ctx.deliver()` to pass it to the server, or
+   * `ctx.reply(result)` / `ctx.replyError(error)` to answer it yourself. Not calling `deliver`
+   * drops the message.
+   */
+  readonly inbound?: (
+    message: JSONRPCMessage,
+    extra: MessageExtraInfo | undefined,
+    ctx: InboundContext,
+  ) => void | Promise<void>
+  /** Sees each outbound message and returns the one to send. */
+  readonly outbound?: (
+    message: JSONRPCMessage,
+    options: TransportSendOptions | undefined,
+  ) => JSONRPCMessage | Promise<JSONRPCMessage>
+}
+
+/** What an {@link TransportHooks.inbound} hook can do with the message it sees. */
+export interface InboundContext {
+  /** Passes the message on to the server, `extra` untouched. */
+  deliver(): void
+  /** Answers the request with a result; rejects for a notification or response (no id). */
+  reply(result: Record<string, unknown>): Promise<void>
+  /** Answers with a JSON-RPC error, `id: null` for a message that has none. */
+  replyError(error: JsonRpcErrorObject): Promise<void>
+}
+
+class HookedTransport<T extends Transport> extends TransportDecorator<T> {
+  readonly #hooks: TransportHooks
+
+  constructor(inner: T, hooks: TransportHooks) {
+    super(inner)
+    this.#hooks = hooks
+  }
+
+  protected override handleInbound(
+    message: JSONRPCMessage,
+    extra: MessageExtraInfo | undefined,
+  ): void | Promise<void> {
+    const hook = this.#hooks.inbound
+    if (hook === undefined) return this.deliver(message, extra)
+    const id = isJsonRpcRequest(message) ? message.id : null
+    return hook(message, extra, {
+      deliver: () => this.deliver(message, extra),
+      reply: (result) =>
+        id === null
+          ? Promise.reject(new TypeError('only a request can be answered with a result'))
+          : this.reply(id, result),
+      replyError: (error) => this.replyError(id, error),
+    })
+  }
+
+  protected override handleOutbound(
+    message: JSONRPCMessage,
+    options: TransportSendOptions | undefined,
+  ): JSONRPCMessage | Promise<JSONRPCMessage> {
+    const hook = this.#hooks.outbound
+    return hook === undefined ? message : hook(message, options)
+  }
+}
+
+/**
+ * The function form of {@link TransportDecorator}: returns a decorator over `inner` running the
+ * given hooks. `decorated.inner` is `inner`.
+ * @throws TypeError when `inner` is not a transport or a hook is not a function.
+ */
+export function decorateTransport<T extends Transport>(
+  inner: T,
+  hooks: TransportHooks,
+): TransportDecorator<T> {
+  if (typeof hooks !== 'object' || hooks === null) throw new TypeError('hooks must be an object')
+  for (const key of ['inbound', 'outbound'] as const) {
+    if (hooks[key] !== undefined && typeof hooks[key] !== 'function') {
+      throw new TypeError(`hooks.${key} must be a function`)
+    }
+  }
+  return new HookedTransport(inner, { ...hooks })
+}
