@@ -1,3 +1,4 @@
+export { chargeJson } from './charge.js'
 export { ADMISSION_CODE_LIST, ADMISSION_CODES, type AdmissionCode, statusForCode } from './codes.js'
 export {
   AdmissionError,
@@ -13,8 +14,17 @@ export {
   resolveLimits,
 } from './limits.js'
 export {
+  type NormalizedResult,
+  type NormalizeOptions,
+  normalizeResult,
+  type ResultProfile,
+} from './normalize.js'
+export { numberByteLength } from './number-cost.js'
+export {
   formatPointer,
   formatPointerSegment,
   MAX_POINTER_LENGTH,
   MAX_POINTER_SEGMENT,
 } from './pointer.js'
+export { jsonStringByteLength } from './string-cost.js'
+export type { JsonCharge } from './walk.js'

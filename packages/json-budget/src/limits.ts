@@ -70,6 +70,11 @@ export function assertLimit(name: string, value: unknown, allowZero = false): nu
   return value
 }
 
+// Only `undefined` means "the default": a `null` or `0` is a configuration mistake to report.
+function orDefault(value: unknown, fallback: number): unknown {
+  return value === undefined ? fallback : value
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'number') return String(value)
   return typeof value
@@ -89,9 +94,13 @@ export function resolveLimits(
     throw new TypeError('limits must be an object')
   }
   const out = {
-    maxNodes: assertLimit('maxNodes', limits.maxNodes ?? DEFAULT_JSON_LIMITS.maxNodes),
-    maxDepth: assertLimit('maxDepth', limits.maxDepth ?? DEFAULT_JSON_LIMITS.maxDepth, true),
-    maxBytes: assertLimit('maxBytes', limits.maxBytes ?? DEFAULT_JSON_LIMITS.maxBytes),
+    maxNodes: assertLimit('maxNodes', orDefault(limits.maxNodes, DEFAULT_JSON_LIMITS.maxNodes)),
+    maxDepth: assertLimit(
+      'maxDepth',
+      orDefault(limits.maxDepth, DEFAULT_JSON_LIMITS.maxDepth),
+      true,
+    ),
+    maxBytes: assertLimit('maxBytes', orDefault(limits.maxBytes, DEFAULT_JSON_LIMITS.maxBytes)),
   }
   if (ceiling !== undefined) {
     for (const key of ['maxNodes', 'maxDepth', 'maxBytes'] as const) {

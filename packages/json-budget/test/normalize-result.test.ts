@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { type AdmissionError, isAdmissionError, normalizeResult } from '../src/index.js'
+
+function refusal(fn: () => unknown): AdmissionError {
+  try {
+    fn()
+  } catch (error) {
+    if (isAdmissionError(error)) return error
+    throw error
+  }
+  throw new Error('expected a refusal')
+}
+
+describe('normalizeResult', () => {
+  it('admits plain JSON and returns the same value with its charge', () => {
+    const value = { a: [1, 'x', true, null, { b: 2.5 }] }
+    const out = normalizeResult(value, { profile: 'mcp' })
+    expect(out.value).toBe(value)
+    expect(out.bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
+    expect(out.nodes).toBe(10)
+    expect(out.depth).toBe(3)
+  })
+
+  it('lowers a Set to an array in the rest profile without touching the input', () => {
+    const tags = new Set(['a', 'b'])
+    const value = { tags, nested: [{ more: new Set([1]) }], skip: undefined }
+    const out = normalizeResult(value, { profile: 'rest' })
+    expect(out.value).toEqual({ tags: ['a', 'b'], nested: [{ more: [1] }] })
+    expect(Object.hasOwn(out.value as object, 'skip')).toBe(false)
+    expect(value.tags).toBe(tags)
+    expect(out.bytes).toBe(Buffer.byteLength(JSON.stringify(out.value)))
+  })
+
+  it('refuses a Set in the mcp profile with ERR_JSON_UNSUPPORTED_VALUE', () => {
+    const error = refusal(() => normalizeResult({ s: new Set([1]) }, { profile: 'mcp' }))
+    expect(error.code).toBe('ERR_JSON_UNSUPPORTED_VALUE')
+    expect(error.path).toBe('/s')
+    expect(error.status).toBe(500)
+  })
+
+  it('refuses every non-JSON value with a JSON Pointer to the first offender', () => {
+    class Instance {
+      v = 1
+    }
+    const offenders: [string, unknown][] = [
+      ['NaN', Number.NaN],
+      ['Infinity', Number.POSITIVE_INFINITY],
+      ['-Infinity', Number.NEGATIVE_INFINITY],
+      ['BigInt', 1n],
+      ['function', () => 0],
+      ['symbol', Symbol('x')],
+      ['Map', new Map([[1, 2]])],
+      ['Date', new Date(0)],
+      ['typed array', new Float64Array(1)],
+      ['Buffer', Buffer.alloc(1)],
+      ['promise', Promise.resolve()],
+      ['error', new Error('boom')],
+      ['class instance', new Instance()],
+      ['toJSON', { toJSON: () => 'x' }],
+    ]
+    for (const profile of ['rest', 'mcp'] as const) {
+      for (const [, offender] of offenders) {
+        const error = refusal(() =>
+          normalizeResult({ ok: 1, list: [0, { bad: offender }] }, { profile }),
+        )
+        expect(error.code).toBe('ERR_JSON_UNSUPPORTED_VALUE')
+        expect(error.path).toBe('/list/1/bad')
+      }
+    }
+  })
+
+  it('refuses undefined in an array', () => {
+    const error = refusal(() => normalizeResult([1, undefined], { profile: 'rest' }))
+    expect(error.code).toBe('ERR_JSON_UNSUPPORTED_VALUE')
+    expect(error.path).toBe('/1')
+  })
+
+  it('refuses symbol keys', () => {
+    const error = refusal(() => normalizeResult({ a: { [Symbol('k')]: 1 } }, { profile: 'mcp' }))
+    expect(error.code).toBe('ERR_JSON_UNSUPPORTED_VALUE')
+    expect(error.path).toBe('/a')
+  })
+
+  it('refuses a cycle as ERR_JSON_TOO_DEEP', () => {
+    const loop: Record<string, unknown> = {}
+    loop.self = loop
+    expect(refusal(() => normalizeResult(loop, { profile: 'rest' })).code).toBe('ERR_JSON_TOO_DEEP')
+  })
+
+  it('applies the graph limits it is given at N and N+1', () => {
+    expect(normalizeResult([1, 2], { profile: 'mcp', limits: { maxNodes: 3 } }).nodes).toBe(3)
+    const error = refusal(() =>
+      normalizeResult([1, 2, 3], { profile: 'mcp', limits: { maxNodes: 3 } }),
+    )
+    expect(error.code).toBe('ERR_JSON_TOO_MANY_NODES')
+    expect(error.limit).toBe(3)
+  })
+
+  it('rejects an unknown profile with a TypeError', () => {
+    expect(() => normalizeResult(1, { profile: 'xml' as 'rest' })).toThrow(TypeError)
+  })
+})
