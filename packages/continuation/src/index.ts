@@ -1,1 +1,39 @@
-export {}
+export type { AuditSink, ContinuationAuditEvent, PinoLikeLogger } from './audit.js'
+export { pinoAuditSink } from './audit.js'
+export type {
+  Continuations,
+  MintEntry,
+  MintResult,
+  RedeemContext,
+  RedeemResult,
+} from './continuations.js'
+export { createContinuations } from './continuations.js'
+export type { MemoryStoreOptions } from './memory-store.js'
+export { createMemoryStore, MEMORY_STORE_DEFAULTS } from './memory-store.js'
+export {
+  composeToolName,
+  isNameSegment,
+  isToolName,
+  MAX_SEGMENT_LENGTH,
+  MAX_SEGMENTS,
+} from './names.js'
+export type { ContinuationsOptions, ResolvedContinuationsOptions } from './options.js'
+export { CONTINUATION_DEFAULTS, resolveContinuationsOptions } from './options.js'
+export type { ContinuationRefusalReason, MintFailureCode } from './outcome.js'
+export { CONTINUATION_REFUSAL_REASONS, CONTINUATION_REFUSED } from './outcome.js'
+export type { NamePattern } from './patterns.js'
+export { compilePattern } from './patterns.js'
+export type { Tier, ToolDescriptor, ToolRegistry } from './registry.js'
+export { createToolRegistry, TIERS, tierRank } from './registry.js'
+export type { ResolvedTarget, ScopedRequest, ScopedResolution } from './resolve.js'
+export { isResolvedTarget, resolveScoped, TOOL_NOT_FOUND } from './resolve.js'
+export type {
+  Permissions,
+  RouteView,
+  RouteViewOptions,
+  SurfaceDimension,
+} from './route-view.js'
+export { authorizeOnRoute, createRouteView, holdsAll, isRouteView } from './route-view.js'
+export type { ContinuationStore, ContinuationStoreErrorCode } from './store.js'
+export { ContinuationStoreError, isContinuationStoreError } from './store.js'
+export { createToken, hashToken, isTokenShape, TOKEN_LENGTH } from './token.js'

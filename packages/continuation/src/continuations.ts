@@ -1,0 +1,195 @@
+// Continuations (ADR-011 §4–§6): mint binds the owner key and the server-resolved target (and
+// action); redeem checks the owner, then re-authorizes the recorded target against the current
+// view of the route the redemption arrived on, then serves. Every refusal is one outcome.
+
+import type { AuditSink, ContinuationAuditEvent } from './audit.js'
+import {
+  type ContinuationsOptions,
+  type ResolvedContinuationsOptions,
+  resolveContinuationsOptions,
+} from './options.js'
+import {
+  CONTINUATION_REFUSED,
+  type ContinuationRefusalReason,
+  type MintFailureCode,
+} from './outcome.js'
+import { decodeRecord, encodeRecord, hashOwnerKey, sameOwner } from './record.js'
+import { isResolvedTarget, type ResolvedTarget } from './resolve.js'
+import {
+  authorizeOnRoute,
+  isRouteView,
+  type Permissions,
+  type RouteView,
+  type SurfaceDimension,
+} from './route-view.js'
+import { isContinuationStoreError } from './store.js'
+import { createToken, hashToken, isTokenShape } from './token.js'
+
+/** What `mint()` stores. */
+export interface MintEntry {
+  /** Who minted it (e.g. a hash of the credential); never the route. 1–1,024 characters. */
+  readonly ownerKey: string
+  /** The target `resolveScoped()` returned for the call that produced the payload. */
+  readonly target: ResolvedTarget
+  /** The heavy result, as the text the server will serve. */
+  readonly payload: string
+}
+
+/** The result of `mint()`: a token, or a code the server maps (the payload is not stored). */
+export type MintResult =
+  | { readonly ok: true; readonly token: string; readonly expiresAt: number }
+  | { readonly ok: false; readonly code: MintFailureCode }
+
+/** Who is redeeming, where. Nothing else is read: an `action` here is ignored. */
+export interface RedeemContext {
+  /** The caller's owner key, derived exactly as at mint. */
+  readonly ownerKey: string
+  /** The current view of the route the redemption arrived on. */
+  readonly route: RouteView
+  /** The capabilities the caller holds now; missing means none. */
+  readonly permissions: Permissions | undefined
+}
+
+/** The result of `redeem()`. */
+export type RedeemResult =
+  | {
+      readonly ok: true
+      readonly payload: string
+      /** The target recorded at mint. */
+      readonly target: string
+      /** The action recorded at mint (never one from the redemption call). */
+      readonly action: string | undefined
+    }
+  | typeof CONTINUATION_REFUSED
+
+/** The continuation service. Create with {@link createContinuations}. */
+export interface Continuations {
+  /** The resolved options (frozen). */
+  readonly options: ResolvedContinuationsOptions
+  /** Whether a payload of `payload` (text, or its UTF-8 byte length) exceeds `thresholdBytes`. */
+  isHeavy(payload: string | number): boolean
+  /** Stores `entry` and returns a token. Never throws for a store failure. */
+  mint(entry: MintEntry): Promise<MintResult>
+  /** Serves the entry of `token`, or returns `CONTINUATION_REFUSED`. Never throws for a store failure. */
+  redeem(token: unknown, context: RedeemContext): Promise<RedeemResult>
+}
+
+const MAX_OWNER_KEY = 1024
+
+/**
+ * Creates the continuation service. Throws a `TypeError` at construction on bad options (see
+ * `resolveContinuationsOptions`). `mint` throws a `TypeError` only for programming errors: a
+ * target not returned by `resolveScoped()`, an owner key that is not 1–1,024 characters, or a
+ * payload that is not a string. `redeem` throws a `TypeError` only for a route not made by
+ * `createRouteView()`.
+ */
+export function createContinuations(options: ContinuationsOptions = {}): Continuations {
+  const opts = resolveContinuationsOptions(options)
+  const { store, ttlMs, now } = opts
+  const emit = (event: ContinuationAuditEvent) => audit(opts.audit, event)
+
+  const refuse = (
+    reason: ContinuationRefusalReason,
+    route: RouteView,
+    tokenHash: string | undefined,
+    target?: string,
+    dimension?: SurfaceDimension,
+  ) => {
+    emit({ event: 'continuation_refused', reason, tokenHash, route: route.name, target, dimension })
+    return CONTINUATION_REFUSED
+  }
+
+  return Object.freeze({
+    options: opts,
+    isHeavy(payload: string | number) {
+      const bytes = typeof payload === 'number' ? payload : Buffer.byteLength(payload, 'utf8')
+      return bytes > opts.thresholdBytes
+    },
+
+    async mint(entry: MintEntry): Promise<MintResult> {
+      const { ownerKey, target, payload } = entry ?? ({} as MintEntry)
+      if (!isResolvedTarget(target)) throw new TypeError('target must come from resolveScoped()')
+      assertOwnerKey(ownerKey)
+      if (typeof payload !== 'string') throw new TypeError('payload must be a string')
+      const bytes = Buffer.byteLength(payload, 'utf8')
+      // §5: bind the child the server resolved, never the outer dispatcher name.
+      const recorded = target.name
+      const fail = (code: MintFailureCode): MintResult => {
+        emit({ event: 'continuation_mint_failed', code, target: recorded, bytes })
+        return { ok: false, code }
+      }
+      if (bytes > opts.maxPayloadBytes) return fail('ERR_CONTINUATION_TOO_LARGE')
+      const token = createToken()
+      const tokenHash = hashToken(token)
+      const expiresAt = now() + ttlMs
+      const value = encodeRecord({
+        ownerHash: hashOwnerKey(ownerKey),
+        target: recorded,
+        action: target.action,
+        expiresAt,
+        payload,
+      })
+      try {
+        await store.set(tokenHash, value, ttlMs)
+      } catch (error) {
+        const tooLarge =
+          isContinuationStoreError(error) && error.code === 'ERR_CONTINUATION_TOO_LARGE'
+        return fail(tooLarge ? 'ERR_CONTINUATION_TOO_LARGE' : 'ERR_CONTINUATION_STORE_UNAVAILABLE')
+      }
+      emit({ event: 'continuation_minted', tokenHash, target: recorded, bytes, expiresAt })
+      return { ok: true, token, expiresAt }
+    },
+
+    async redeem(token: unknown, context: RedeemContext): Promise<RedeemResult> {
+      const route = context?.route
+      if (!isRouteView(route)) throw new TypeError('route must come from createRouteView()')
+      const ownerKey = context.ownerKey
+      const permissions = context.permissions
+      if (!isTokenShape(token)) return refuse('continuation_unknown', route, undefined)
+      const tokenHash = hashToken(token)
+      let text: string | undefined
+      try {
+        text = await store.get(tokenHash)
+      } catch {
+        return refuse('continuation_store_unavailable', route, tokenHash)
+      }
+      if (text === undefined) return refuse('continuation_unknown', route, tokenHash)
+      const record = decodeRecord(text)
+      if (record === undefined) return refuse('continuation_record_invalid', route, tokenHash)
+      if (record.expiresAt <= now()) return refuse('continuation_expired', route, tokenHash)
+      // SEC-3: who minted it. The route is not part of the owner key (§6).
+      if (typeof ownerKey !== 'string' || !sameOwner(hashOwnerKey(ownerKey), record.ownerHash)) {
+        return refuse('continuation_owner_mismatch', route, tokenHash)
+      }
+      // §5: an entry without a recorded target cannot be re-authorized.
+      const target = record.target
+      if (target === undefined) return refuse('continuation_target_unrecorded', route, tokenHash)
+      // §4: the recorded target against the current view of this route, all four dimensions.
+      const dimension = authorizeOnRoute(route, target, permissions)
+      if (dimension !== undefined) {
+        const reason =
+          dimension === 'capability'
+            ? 'continuation_capability_revoked'
+            : 'continuation_route_not_authorized'
+        return refuse(reason, route, tokenHash, target, dimension)
+      }
+      emit({ event: 'continuation_served', tokenHash, route: route.name, target })
+      return { ok: true, payload: record.payload, target, action: record.action }
+    },
+  })
+}
+
+function assertOwnerKey(ownerKey: unknown): asserts ownerKey is string {
+  if (typeof ownerKey !== 'string' || ownerKey.length === 0 || ownerKey.length > MAX_OWNER_KEY) {
+    throw new TypeError('ownerKey must be a string of 1–1,024 characters')
+  }
+}
+
+function audit(sink: AuditSink | undefined, event: ContinuationAuditEvent): void {
+  if (sink === undefined) return
+  try {
+    sink.record(Object.freeze(event))
+  } catch {
+    // An audit sink that throws must not turn a refusal into a crash or a different outcome.
+  }
+}

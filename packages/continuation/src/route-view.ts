@@ -1,0 +1,159 @@
+// A route's surface (ADR-011 §3–§4, ADR-010): the tools mounted on one route, narrowed by the
+// allow/deny carve-outs and the tier ceiling, then by the caller's capabilities per request.
+// Built once from a registry and frozen; a configuration change is a new view.
+
+import { compilePatterns, matchesAny, type NamePattern } from './patterns.js'
+import { type Tier, type ToolDescriptor, type ToolRegistry, tierRank } from './registry.js'
+
+/**
+ * The capabilities the caller holds on this request, as a `Set` or an array. A missing value is
+ * read as "holds none" (fail closed), never as "skip the capability check" (ADR-011 §7.6).
+ */
+export type Permissions = ReadonlySet<string> | readonly string[]
+
+/** Options of {@link createRouteView}. */
+export interface RouteViewOptions {
+  /** The route's name, used in audit events only (e.g. `/mcp/team`). Required. */
+  readonly name: string
+  /** The registry the view is built from. Required. */
+  readonly registry: ToolRegistry
+  /** Patterns of the tools mounted on the route (see the pattern grammar). Required. */
+  readonly mount: readonly string[]
+  /** Carve-in: when non-empty, only mounted tools matching one of these stay. Default: `[]`. */
+  readonly allow?: readonly string[]
+  /** Carve-out: mounted tools matching one of these are removed. Default: `[]`. */
+  readonly deny?: readonly string[]
+  /** The highest tier the route serves. Required. */
+  readonly ceiling: Tier
+}
+
+/** Why a name is not on a route's surface; recorded in audit events, never answered. */
+export type SurfaceDimension = 'membership' | 'carve_out' | 'ceiling' | 'capability'
+
+/** The immutable surface of one route. Create with {@link createRouteView}. */
+export interface RouteView {
+  /** The route's name (audit only). */
+  readonly name: string
+  /** The tier ceiling. */
+  readonly ceiling: Tier
+  /** The mount, allow and deny patterns as written (frozen). */
+  readonly mount: readonly string[]
+  readonly allow: readonly string[]
+  readonly deny: readonly string[]
+  /** Names on the surface before capabilities: mounted, carved in, within the ceiling (frozen). */
+  readonly names: readonly string[]
+  /**
+   * The descriptor of `name` when it is on the route's surface, else `undefined`. This is the
+   * route's own table: a name mounted on another route and a name that exists nowhere take the
+   * same single `Map` lookup and both answer `undefined`.
+   */
+  get(name: string): ToolDescriptor | undefined
+  /** The tools a caller holding `permissions` sees (for `tools/list`), in registry order. */
+  list(permissions: Permissions | undefined): readonly ToolDescriptor[]
+}
+
+interface ViewInternals {
+  readonly excluded: ReadonlyMap<string, SurfaceDimension>
+}
+
+const internals = new WeakMap<RouteView, ViewInternals>()
+
+/** Whether `value` is a view made by {@link createRouteView} in this copy of the package. */
+export function isRouteView(value: unknown): value is RouteView {
+  return typeof value === 'object' && value !== null && internals.has(value as RouteView)
+}
+
+/**
+ * Builds a route's immutable surface from a registry. Throws a `TypeError` at construction on
+ * a missing name or registry, a pattern outside the grammar, or an unknown ceiling. Patterns that
+ * match nothing are allowed (a route may mount a tool a later registry adds).
+ */
+export function createRouteView(options: RouteViewOptions): RouteView {
+  if (options === null || typeof options !== 'object') throw new TypeError('options required')
+  const { name, registry, ceiling } = options
+  if (typeof name !== 'string' || name.length === 0 || name.length > 256) {
+    throw new TypeError('name must be a string of 1–256 characters')
+  }
+  if (registry === null || typeof registry !== 'object' || typeof registry.get !== 'function') {
+    throw new TypeError('registry must come from createToolRegistry()')
+  }
+  const ceilingRank = tierRank(ceiling)
+  const mount = compilePatterns(options.mount, 'mount')
+  const allow = compilePatterns(options.allow ?? [], 'allow')
+  const deny = compilePatterns(options.deny ?? [], 'deny')
+
+  const surface = new Map<string, ToolDescriptor>()
+  const excluded = new Map<string, SurfaceDimension>()
+  for (const toolName of registry.names) {
+    const tool = registry.get(toolName)
+    if (tool === undefined) continue
+    const dimension = exclusion(tool, mount, allow, deny, ceilingRank)
+    if (dimension === undefined) surface.set(toolName, tool)
+    else excluded.set(toolName, dimension)
+  }
+
+  const view: RouteView = Object.freeze({
+    name,
+    ceiling,
+    mount: Object.freeze(mount.map((p) => p.source)),
+    allow: Object.freeze(allow.map((p) => p.source)),
+    deny: Object.freeze(deny.map((p) => p.source)),
+    names: Object.freeze([...surface.keys()]),
+    get: (toolName: string) => surface.get(toolName),
+    list: (permissions: Permissions | undefined) =>
+      Object.freeze([...surface.values()].filter((t) => holdsAll(t, permissions))),
+  })
+  internals.set(view, Object.freeze({ excluded }))
+  return view
+}
+
+// The static dimensions, each evaluated on its own: membership by the mount patterns, the
+// allow/deny carve-outs, then the ceiling. A ceiling-only check is not sufficient (§4): two
+// routes with one ceiling may expose different surfaces.
+function exclusion(
+  tool: ToolDescriptor,
+  mount: readonly NamePattern[],
+  allow: readonly NamePattern[],
+  deny: readonly NamePattern[],
+  ceilingRank: number,
+): SurfaceDimension | undefined {
+  if (!matchesAny(mount, tool.name)) return 'membership'
+  if (allow.length > 0 && !matchesAny(allow, tool.name)) return 'carve_out'
+  if (matchesAny(deny, tool.name)) return 'carve_out'
+  if (tierRank(tool.tier) > ceilingRank) return 'ceiling'
+  return undefined
+}
+
+/** Whether a caller holding `permissions` holds every capability `tool` requires. */
+export function holdsAll(tool: ToolDescriptor, permissions: Permissions | undefined): boolean {
+  const required = tool.capabilities ?? []
+  if (required.length === 0) return true
+  if (permissions === undefined || permissions === null) return false
+  const has =
+    permissions instanceof Set
+      ? (c: string) => permissions.has(c)
+      : Array.isArray(permissions)
+        ? (c: string) => (permissions as readonly string[]).includes(c)
+        : () => false
+  for (const cap of required) if (!has(cap)) return false
+  return true
+}
+
+/**
+ * Evaluates all four dimensions for `name` on `view` for a caller holding `permissions`:
+ * membership, allow/deny, ceiling (all three fixed when the view was built) and capability
+ * (per call). Returns `undefined` when authorized, else the dimension that refused — for audit
+ * events only, never for a response.
+ */
+export function authorizeOnRoute(
+  view: RouteView,
+  name: string,
+  permissions: Permissions | undefined,
+): SurfaceDimension | undefined {
+  const inner = internals.get(view)
+  if (inner === undefined) throw new TypeError('route must come from createRouteView()')
+  const tool = view.get(name)
+  if (tool === undefined) return inner.excluded.get(name) ?? 'membership'
+  if (!holdsAll(tool, permissions)) return 'capability'
+  return undefined
+}
