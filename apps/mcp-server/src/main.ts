@@ -1,1 +1,99 @@
-export {}
+import { createContinuations, createMemoryStore, pinoAuditSink } from '@tollgate/continuation'
+import { createAudit } from './audit.js'
+import { parseCli, USAGE } from './cli.js'
+import { CredentialRegistry, defaultConfig, loadConfig } from './config.js'
+import { startHttpServer } from './http-server.js'
+import { startStdioServer } from './stdio-server.js'
+import { KnowledgeStore } from './store/knowledge-store.js'
+import { SEED_DATA } from './store/seed.js'
+import { ROUTES } from './surfaces.js'
+import type { ServerContext } from './tools/context.js'
+
+async function main(): Promise<void> {
+  const cli = parseCli(process.argv.slice(2))
+  if (cli === 'help') {
+    process.stderr.write(USAGE)
+    return
+  }
+  const { audit, logger } = createAudit()
+  const embedded = cli.config === undefined
+  const config = embedded ? defaultConfig() : loadConfig(cli.config!)
+  if (embedded) {
+    // The demo tokens are drawn at start and exist only in this process's memory and this line.
+    audit('demo_credentials', {
+      note: 'embedded demo credentials; pass --config <file> to use your own',
+      credentials: config.credentials.map((c) => ({
+        id: c.id,
+        token: c.token,
+        capabilities: c.capabilities,
+      })),
+    })
+  }
+  if (cli.unsafeDisableInputValidation) {
+    audit('unsafe_configuration', {
+      warning:
+        'INPUT VALIDATION IS DISABLED (--unsafe-disable-input-validation): unknown keys are silently dropped. Test-only; never run this in production.',
+    })
+    process.stderr.write(
+      '\n!!! WARNING: --unsafe-disable-input-validation: tools/call arguments are NOT validated against schemas/mcp/. TEST USE ONLY. !!!\n\n',
+    )
+  }
+  if (cli.unsafeRegisterUnpublishedTool) {
+    process.stderr.write(
+      '\n!!! WARNING: --unsafe-register-unpublished-tool: probe.unpublished is registered without a published schema. TEST USE ONLY. !!!\n\n',
+    )
+  }
+  // The store is wrapped only to count writes, so a test can ask the server whether anything
+  // was minted (ADR-011 §7.3: the mint is the finding, the envelope only the visible half).
+  const inner = createMemoryStore()
+  let writes = 0
+  const countingStore = {
+    set: (key: string, value: string, ttlMs: number) => {
+      writes += 1
+      return inner.set(key, value, ttlMs)
+    },
+    get: (key: string) => inner.get(key),
+    delete: (key: string) => inner.delete(key),
+  }
+  const context: ServerContext = {
+    store: new KnowledgeStore(SEED_DATA),
+    credentials: new CredentialRegistry(config),
+    continuations: createContinuations({
+      store: countingStore,
+      audit: pinoAuditSink(logger),
+      thresholdBytes: cli.heavyThresholdBytes,
+    }),
+    continuationWrites: () => writes,
+    audit,
+    registerUnpublishedProbe: cli.unsafeRegisterUnpublishedTool,
+  }
+  const controls = {
+    audit,
+    inputValidation: !cli.unsafeDisableInputValidation,
+    maxResultBytes: cli.maxResultBytes,
+  }
+  if (cli.stdio) {
+    const credentialId = config.stdioCredential ?? config.credentials[0]!.id
+    await startStdioServer(context, { credentialId, maxLineBytes: cli.maxLineBytes, controls })
+    return
+  }
+  const { port, close } = await startHttpServer(context, {
+    host: cli.host,
+    port: cli.port,
+    maxBodyBytes: cli.maxBodyBytes,
+    controls,
+  })
+  const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
+  audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })
+  const stop = () => {
+    void close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof TypeError ? error.message : 'start-up failed'
+  process.stderr.write(`tollgate-mcp-server: ${message}\n`)
+  process.exit(1)
+})

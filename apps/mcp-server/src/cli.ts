@@ -1,0 +1,111 @@
+import { parseArgs } from 'node:util'
+import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
+
+/** Default TCP port of the Streamable HTTP server. */
+export const DEFAULT_PORT = 3333
+
+/** Default interface: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1'
+
+/** Default heavy-result threshold: results over 64 KiB are answered with a continuation. */
+export const DEFAULT_HEAVY_THRESHOLD_BYTES = 64 * 1024
+
+/** The resolved command line. */
+export interface CliOptions {
+  readonly port: number
+  readonly host: string
+  readonly stdio: boolean
+  readonly config: string | undefined
+  /** Streamable HTTP POST cap in bytes; lowering only past 64 MiB. Default 4 MiB. */
+  readonly maxBodyBytes: number
+  /** stdio line cap in bytes, line ending included. Default 64 MiB. */
+  readonly maxLineBytes: number
+  /** One tool result's JSON budget in bytes. Default 64 MiB. */
+  readonly maxResultBytes: number
+  readonly heavyThresholdBytes: number
+  /** Test-only: removes the input-validation control (prints a loud warning). */
+  readonly unsafeDisableInputValidation: boolean
+  /** Test-only: registers a tool that has no published schema. */
+  readonly unsafeRegisterUnpublishedTool: boolean
+}
+
+/** The usage text printed by `--help`. */
+export const USAGE = `Usage: node dist/main.js [options]
+
+  --port <n>                 Streamable HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host <addr>              interface to bind (default ${DEFAULT_HOST})
+  --stdio                    serve MCP over stdin/stdout instead of HTTP
+  --config <path>            credentials file (default: embedded demo credentials, printed at start)
+  --max-body-bytes <n>       HTTP POST cap (default 4 MiB, at most 64 MiB)
+  --max-line-bytes <n>       stdio line cap (default 64 MiB, at most 64 MiB)
+  --max-result-bytes <n>     tool result budget (default 64 MiB, at most 64 MiB)
+  --heavy-threshold-bytes <n> results larger than this become continuations (default 65536)
+
+Test-only switches (never in production; each prints a warning at start):
+  --unsafe-disable-input-validation   remove schema validation of tools/call arguments
+  --unsafe-register-unpublished-tool  register 'probe.unpublished', which has no schema
+`
+
+function bounded(name: string, raw: string | undefined, fallback: number, ceiling: number): number {
+  if (raw === undefined) return fallback
+  const value = assertLimit(name, Number(raw))
+  if (value > ceiling) throw new TypeError(`${name} must be at most ${ceiling}`)
+  return value
+}
+
+/** Parses and validates argv; a bad value throws a TypeError naming the flag. */
+export function parseCli(argv: readonly string[]): CliOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      stdio: { type: 'boolean' },
+      config: { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+      'max-line-bytes': { type: 'string' },
+      'max-result-bytes': { type: 'string' },
+      'heavy-threshold-bytes': { type: 'string' },
+      'unsafe-disable-input-validation': { type: 'boolean' },
+      'unsafe-register-unpublished-tool': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  })
+  if (values.help) return 'help'
+  const port =
+    values.port === undefined ? DEFAULT_PORT : assertLimit('--port', Number(values.port), true)
+  if (port > 65535) throw new TypeError('--port must be at most 65535')
+  return Object.freeze({
+    port,
+    host: values.host ?? DEFAULT_HOST,
+    stdio: values.stdio ?? false,
+    config: values.config,
+    maxBodyBytes: bounded(
+      '--max-body-bytes',
+      values['max-body-bytes'],
+      ADMISSION_DEFAULTS.mcpHttpBodyBytes,
+      ADMISSION_DEFAULTS.mcpHttpBodyBytesCeiling,
+    ),
+    maxLineBytes: bounded(
+      '--max-line-bytes',
+      values['max-line-bytes'],
+      ADMISSION_DEFAULTS.stdioLineBytes,
+      ADMISSION_DEFAULTS.stdioLineBytesCeiling,
+    ),
+    maxResultBytes: bounded(
+      '--max-result-bytes',
+      values['max-result-bytes'],
+      ADMISSION_DEFAULTS.toolResultBytes,
+      ADMISSION_DEFAULTS.toolResultBytes,
+    ),
+    heavyThresholdBytes: bounded(
+      '--heavy-threshold-bytes',
+      values['heavy-threshold-bytes'],
+      DEFAULT_HEAVY_THRESHOLD_BYTES,
+      ADMISSION_DEFAULTS.toolResultBytes,
+    ),
+    unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
+    unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,
+  })
+}

@@ -1,0 +1,162 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+
+/** The capabilities a credential may hold. A tool or a dispatcher action requires one of them. */
+export const CAPABILITIES = Object.freeze([
+  'read',
+  'documents',
+  'notes',
+  'export',
+  'admin',
+] as const)
+
+/** One capability of {@link CAPABILITIES}. */
+export type Capability = (typeof CAPABILITIES)[number]
+
+/** One bearer credential as the config file declares it. */
+export interface CredentialConfig {
+  readonly id: string
+  readonly token: string
+  readonly capabilities: readonly Capability[]
+}
+
+/** The server config file (`--config <path>`). */
+export interface ServerConfig {
+  readonly credentials: readonly CredentialConfig[]
+  /** The credential whose capabilities a stdio session runs with. Default: the first one. */
+  readonly stdioCredential?: string
+}
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/
+const MIN_TOKEN_LENGTH = 16
+const MAX_TOKEN_LENGTH = 256
+
+/**
+ * The embedded default: two demo credentials with tokens drawn at start (so no token is ever
+ * shipped in source) and printed on stderr. `demo-admin` holds every capability; `demo-reader`
+ * can read but not export or administer.
+ */
+export function defaultConfig(): ServerConfig {
+  const token = () => `tg_${randomBytes(24).toString('base64url')}`
+  return {
+    credentials: [
+      { id: 'demo-admin', token: token(), capabilities: [...CAPABILITIES] },
+      { id: 'demo-reader', token: token(), capabilities: ['read', 'documents', 'notes'] },
+    ],
+  }
+}
+
+/** Reads and validates a config file; a bad file fails at start with a TypeError naming the field. */
+export function loadConfig(path: string): ServerConfig {
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    throw new TypeError('config: the file cannot be read as JSON')
+  }
+  return validateConfig(raw)
+}
+
+/** Validates a parsed config; returns a frozen copy. */
+export function validateConfig(raw: unknown): ServerConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new TypeError('config: must be an object')
+  }
+  const record = raw as Record<string, unknown>
+  const list = record.credentials
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new TypeError('config.credentials: must be a non-empty array')
+  }
+  const seen = new Set<string>()
+  const credentials = list.map((entry, i): CredentialConfig => {
+    const where = `config.credentials[${i}]`
+    if (typeof entry !== 'object' || entry === null) throw new TypeError(`${where}: not an object`)
+    const { id, token, capabilities } = entry as Record<string, unknown>
+    if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+      throw new TypeError(`${where}.id: must match ${ID_PATTERN}`)
+    }
+    if (seen.has(id)) throw new TypeError(`${where}.id: duplicate`)
+    seen.add(id)
+    if (
+      typeof token !== 'string' ||
+      token.length < MIN_TOKEN_LENGTH ||
+      token.length > MAX_TOKEN_LENGTH ||
+      !/^[\x21-\x7e]+$/.test(token)
+    ) {
+      throw new TypeError(
+        `${where}.token: must be ${MIN_TOKEN_LENGTH}-${MAX_TOKEN_LENGTH} visible ASCII characters`,
+      )
+    }
+    if (
+      !Array.isArray(capabilities) ||
+      !capabilities.every((c) => (CAPABILITIES as readonly unknown[]).includes(c))
+    ) {
+      throw new TypeError(`${where}.capabilities: each must be one of ${CAPABILITIES.join(', ')}`)
+    }
+    return Object.freeze({ id, token, capabilities: Object.freeze([...capabilities]) })
+  })
+  const stdioCredential = record.stdioCredential
+  if (
+    stdioCredential !== undefined &&
+    (typeof stdioCredential !== 'string' || !seen.has(stdioCredential))
+  ) {
+    throw new TypeError('config.stdioCredential: must name a credential id')
+  }
+  return Object.freeze({
+    credentials: Object.freeze(credentials),
+    ...(stdioCredential === undefined ? {} : { stdioCredential }),
+  })
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest()
+}
+
+/**
+ * The live credential table: authenticates bearer tokens and holds each credential's current
+ * capabilities, which `admin` `revoke` / `grant` change while the server runs. Capabilities
+ * are read at every call, so a revocation takes effect on the next request, redemptions
+ * included.
+ */
+export class CredentialRegistry {
+  readonly #byDigest: { digest: Buffer; id: string }[]
+  readonly #capabilities = new Map<string, Set<Capability>>()
+
+  constructor(config: ServerConfig) {
+    this.#byDigest = config.credentials.map((c) => ({ digest: digest(c.token), id: c.id }))
+    for (const c of config.credentials) this.#capabilities.set(c.id, new Set(c.capabilities))
+  }
+
+  /** The credential id a bearer token belongs to, or `undefined`; compares digests in constant time. */
+  authenticate(token: string): string | undefined {
+    if (token.length > MAX_TOKEN_LENGTH) return undefined
+    const d = digest(token)
+    let found: string | undefined
+    for (const entry of this.#byDigest) {
+      if (timingSafeEqual(entry.digest, d)) found = entry.id
+    }
+    return found
+  }
+
+  /** Whether `id` names a credential. */
+  has(id: string): boolean {
+    return this.#capabilities.has(id)
+  }
+
+  /** The current capabilities of a credential (empty for an unknown id). */
+  capabilitiesOf(id: string): ReadonlySet<Capability> {
+    return this.#capabilities.get(id) ?? new Set()
+  }
+
+  /** Removes a capability; returns whether the credential held it. */
+  revoke(id: string, capability: Capability): boolean {
+    return this.#capabilities.get(id)?.delete(capability) ?? false
+  }
+
+  /** Adds a capability; returns whether the credential exists. */
+  grant(id: string, capability: Capability): boolean {
+    const set = this.#capabilities.get(id)
+    set?.add(capability)
+    return set !== undefined
+  }
+}

@@ -1,0 +1,23 @@
+import type { Continuations } from '@tollgate/continuation'
+import type { Audit } from '../audit.js'
+import type { CredentialRegistry } from '../config.js'
+import type { KnowledgeStore } from '../store/knowledge-store.js'
+import type { Route } from '../surfaces.js'
+
+/** What every session of the process shares. */
+export interface ServerContext {
+  readonly store: KnowledgeStore
+  readonly credentials: CredentialRegistry
+  readonly continuations: Continuations
+  /** Writes the continuation store has taken since start: what `admin` `stats` reports. */
+  readonly continuationWrites: () => number
+  readonly audit: Audit
+  /** Test-only: registers `probe.unpublished`, a tool with no published schema. */
+  readonly registerUnpublishedProbe: boolean
+}
+
+/** What one MCP session is bound to: its route and the credential that opened it. */
+export interface SessionContext {
+  readonly route: Route
+  readonly credentialId: string
+}

@@ -1,0 +1,51 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { CONTINUATION_REFUSED, type ResolvedTarget } from '@tollgate/continuation'
+import type { ServerContext, SessionContext } from './context.js'
+import { jsonText, refusal } from './results.js'
+
+/** The owner key of a credential: who minted a continuation. Route identity is never part of it. */
+export function ownerKey(credentialId: string): string {
+  return `credential:${credentialId}`
+}
+
+/**
+ * Answers a value produced for a resolved target: as JSON text when it is small, as a
+ * continuation token when its compact JSON exceeds the heavy threshold (64 KiB). The entry
+ * binds the minting credential and the server-resolved target, never the outer dispatcher.
+ */
+export async function serveValue(
+  server: ServerContext,
+  session: SessionContext,
+  target: ResolvedTarget,
+  value: unknown,
+): Promise<CallToolResult> {
+  const text = JSON.stringify(value)
+  if (!server.continuations.isHeavy(text)) return jsonText(text)
+  const minted = await server.continuations.mint({
+    ownerKey: ownerKey(session.credentialId),
+    target,
+    payload: text,
+  })
+  if (!minted.ok) return refusal(minted.code)
+  return jsonText(
+    JSON.stringify({ continuation: { token: minted.token, bytes: Buffer.byteLength(text) } }),
+  )
+}
+
+/**
+ * Redeems a continuation on the route the request arrived on, with the caller's current
+ * capabilities. Every refusal is the one expired-or-unknown answer; the precise reason is in
+ * the audit stream (`continuation_refused` with `reason`).
+ */
+export async function redeem(
+  server: ServerContext,
+  session: SessionContext,
+  token: string,
+): Promise<CallToolResult> {
+  const served = await server.continuations.redeem(token, {
+    ownerKey: ownerKey(session.credentialId),
+    route: session.route.view,
+    permissions: server.credentials.capabilitiesOf(session.credentialId),
+  })
+  return served.ok ? jsonText(served.payload) : refusal(CONTINUATION_REFUSED)
+}
