@@ -1,0 +1,64 @@
+// chargeJson(v) against the anchor Buffer.byteLength(JSON.stringify(v)), same run, named shapes.
+import { chargeJson } from '@tollgate/json-budget'
+import { machine, medianNs, printTable, writeResults } from './lib.mjs'
+
+const MB = 1_000_000
+const shapes = {
+  'a 1 KB tools/call envelope': {
+    jsonrpc: '2.0',
+    id: 17,
+    method: 'tools/call',
+    params: {
+      name: 'knowledge.search',
+      arguments: {
+        projectId: 'demo-project',
+        query: 'x'.repeat(820),
+        limit: 10,
+        filters: { kind: ['note', 'doc'], since: '2026-01-01' },
+      },
+    },
+  },
+  'b 100 KB object of many keys': Object.fromEntries(
+    Array.from({ length: 5000 }, (_, i) => [`key_${i}`, i % 3 ? `v${i}` : i]),
+  ),
+  'c 10 MB ASCII string': 'a'.repeat(10 * MB),
+  'd 10 MB escape-dense string': '"\\\n\u0001'.repeat((10 * MB) / 4),
+  'e 10 MB CJK string': '中'.repeat((10 * MB) / 3),
+  'f 1,000,000 small integers': Array.from({ length: 1_000_000 }, (_, i) => i % 100),
+  'h 10 MB of records': Array.from({ length: 76_000 }, (_, i) => ({
+    id: i,
+    name: `record-${i}`,
+    tags: ['x', 'y'],
+    score: i / 7,
+    ok: i % 2 === 0,
+  })),
+}
+
+const limits = { maxNodes: 10_000_000, maxDepth: 64, maxBytes: 512 * 1024 * 1024 }
+const rows = []
+for (const [instance, value] of Object.entries(shapes)) {
+  const expected = Buffer.byteLength(JSON.stringify(value))
+  if (chargeJson(value, limits).bytes !== expected) throw new Error(`mismatch on ${instance}`)
+  const anchor = await medianNs(() => Buffer.byteLength(JSON.stringify(value)))
+  const subject = await medianNs(() => chargeJson(value, limits))
+  rows.push({ instance, bytes: expected, anchor: 'Buffer.byteLength(JSON.stringify(v))', anchorNs: anchor, subject: 'chargeJson(v)', subjectNs: subject, ratio: subject / anchor, goal: '<= 0.5' })
+}
+
+// Refusing a string over the limit: chargeJson refuses a 200 MiB string under the 64 MiB
+// default without reading it; the anchor encodes it to learn its size.
+const huge = 'x'.repeat(200 * 1024 * 1024)
+const anchorHuge = await medianNs(() => Buffer.byteLength(JSON.stringify(huge)), 1000)
+const subjectHuge = await medianNs(() => {
+  try {
+    chargeJson(huge)
+  } catch {}
+})
+rows.push({ instance: 'r refused 200 MiB ASCII string (64 MiB limit)', bytes: 200 * 1024 * 1024 + 2, anchor: 'Buffer.byteLength(JSON.stringify(v))', anchorNs: anchorHuge, subject: 'chargeJson(v) refusal', subjectNs: subjectHuge, ratio: subjectHuge / anchorHuge, goal: '<= 0.01 (100x cheaper)' })
+
+const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`)
+console.log(`machine: ${JSON.stringify(machine())}`)
+printTable(
+  ['instance', 'bytes', 'anchor p50', 'chargeJson p50', 'ratio', 'goal'],
+  rows.map((r) => [r.instance, r.bytes.toLocaleString('en-US'), fmt(r.anchorNs), fmt(r.subjectNs), r.ratio.toFixed(3), r.goal]),
+)
+writeResults('json-budget', rows)
