@@ -1,0 +1,106 @@
+import { type AdmissionCode, chargeJson, isAdmissionError } from '@tollgate/json-budget'
+import { boundedLimit, boundedPointer, clampPointer, pointerSegments } from './bounded-text.js'
+import type { ResolvedInputValidationOptions } from './options.js'
+import type { ArgumentsRefusal } from './refusal.js'
+import type { SchemaRegistry, SchemaViolation } from './registry.js'
+
+/** The verdict on one `tools/call`'s params. */
+export type ToolCallVerdict =
+  | { readonly ok: true; readonly tool: string }
+  | { readonly ok: false; readonly kind: 'unknown-tool' }
+  | {
+      readonly ok: false
+      readonly kind: 'arguments'
+      readonly tool: string
+      readonly refusal: ArgumentsRefusal
+    }
+
+const OPTION_OF: Partial<Record<AdmissionCode, string>> = {
+  ERR_JSON_TOO_DEEP: 'maxDepth',
+  ERR_JSON_TOO_MANY_NODES: 'maxNodes',
+  ERR_JSON_TOO_LARGE: 'maxBytes',
+}
+
+// Keywords whose error names a caller's key in its params rather than in the instance path.
+const KEY_PARAM: Readonly<Record<string, string>> = {
+  unevaluatedProperties: 'unevaluatedProperty',
+  additionalProperties: 'additionalProperty',
+  required: 'missingProperty',
+  dependentRequired: 'missingProperty',
+  propertyNames: 'propertyName',
+}
+
+// Keywords whose schema-side limit is in the error's params, and under which name.
+const LIMIT_PARAM: Readonly<Record<string, string>> = {
+  maxLength: 'limit',
+  minLength: 'limit',
+  maxItems: 'limit',
+  minItems: 'limit',
+  maxProperties: 'limit',
+  minProperties: 'limit',
+  maximum: 'limit',
+  minimum: 'limit',
+  exclusiveMaximum: 'limit',
+  exclusiveMinimum: 'limit',
+  multipleOf: 'multipleOf',
+  pattern: 'pattern',
+  format: 'format',
+  type: 'type',
+  enum: 'allowedValues',
+  const: 'allowedValue',
+}
+
+/**
+ * Judges one `tools/call`'s `params` (a pure function; the decorator and tests share it):
+ * a name the registry does not know is `unknown-tool` (fail closed); otherwise the arguments
+ * (missing = `{}`) are charged against the bounds first, then validated against the tool's
+ * published schema. A refusal holds the bounded pointer and the keyword with the schema's
+ * limit, never a value.
+ */
+export function checkToolCall(
+  registry: SchemaRegistry,
+  params: unknown,
+  options: ResolvedInputValidationOptions,
+): ToolCallVerdict {
+  const name =
+    typeof params === 'object' && params !== null ? (params as { name?: unknown }).name : undefined
+  if (typeof name !== 'string' || !registry.has(name)) return { ok: false, kind: 'unknown-tool' }
+  const raw = (params as { arguments?: unknown }).arguments
+  const args = raw === undefined ? {} : raw
+  try {
+    chargeJson(args, options.limits)
+  } catch (error) {
+    if (!isAdmissionError(error)) throw error
+    const refusal: ArgumentsRefusal = {
+      kind: 'bounds',
+      code: error.code,
+      option: OPTION_OF[error.code],
+      limit: error.limit,
+      pointer: clampPointer(error.path ?? ''),
+    }
+    return { ok: false, kind: 'arguments', tool: name, refusal }
+  }
+  const violation = registry.validate(name, args)
+  if (violation === null) return { ok: true, tool: name }
+  return { ok: false, kind: 'arguments', tool: name, refusal: describeViolation(violation) }
+}
+
+function describeViolation(violation: SchemaViolation): ArgumentsRefusal {
+  const segments: string[] = pointerSegments(violation.instancePath)
+  const keyParam = KEY_PARAM[violation.keyword]
+  const key = keyParam === undefined ? undefined : violation.params[keyParam]
+  if (typeof key === 'string') segments.push(key)
+  const limitParam = LIMIT_PARAM[violation.keyword]
+  const limit = limitParam === undefined ? undefined : violation.params[limitParam]
+  return {
+    kind: 'schema',
+    keyword: violation.keyword,
+    limit:
+      violation.keyword === 'unevaluatedProperties' || violation.keyword === 'additionalProperties'
+        ? 'false'
+        : limit === undefined
+          ? undefined
+          : boundedLimit(limit),
+    pointer: boundedPointer(segments),
+  }
+}
