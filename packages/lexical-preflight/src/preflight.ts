@@ -1,0 +1,68 @@
+import type { JsonLimits } from '@tollgate/json-budget'
+import {
+  isResolvedPreflightOptions,
+  type PreflightOptions,
+  type PreflightPolicies,
+  resolvePreflightOptions,
+} from './options.js'
+import { type PreflightResult, PreflightScanner } from './scanner.js'
+
+/** What {@link createPreflight} returns: feed chunks to `push`, then call `end`. */
+export interface Preflight {
+  /**
+   * Scans the next chunk of raw bytes; chunks may be split anywhere.
+   * @throws AdmissionError at the first chunk that breaks the grammar, UTF-8, a limit or a
+   * policy, so the caller can stop reading.
+   */
+  push(chunk: Uint8Array): void
+  /**
+   * Declares the input complete and returns its counts.
+   * @throws AdmissionError when the input is empty or truncated.
+   */
+  end(): PreflightResult
+}
+
+/**
+ * Creates an incremental JSON preflight: an RFC 8259 validator over raw bytes (strict UTF-8,
+ * the whole grammar, one top-level value) that counts nodes and depth as json-budget's
+ * `chargeJson` does and refuses at the first byte past a limit, before any decoder runs.
+ * Pass limits and policies (validated here), or the frozen result of
+ * {@link resolvePreflightOptions} to skip validation on a hot path. Call `push` and `end` as
+ * methods of the returned object.
+ * @throws TypeError on a bad limit or policy.
+ */
+export function createPreflight(options: PreflightOptions): Preflight
+export function createPreflight(
+  limits?: Partial<JsonLimits>,
+  policies?: PreflightPolicies,
+): Preflight
+export function createPreflight(
+  limits?: Partial<JsonLimits> | PreflightOptions,
+  policies?: PreflightPolicies,
+): Preflight {
+  const options = isResolvedPreflightOptions(limits)
+    ? limits
+    : resolvePreflightOptions(limits as Partial<JsonLimits> | undefined, policies)
+  return new PreflightScanner(options)
+}
+
+/**
+ * One-shot form of {@link createPreflight}: scans `bytes` as one complete JSON text.
+ * @returns nodes, depth and bytes of the admitted text.
+ * @throws AdmissionError with the first failure and its byte `offset`; TypeError on bad options.
+ */
+export function preflight(bytes: Uint8Array, options: PreflightOptions): PreflightResult
+export function preflight(
+  bytes: Uint8Array,
+  limits?: Partial<JsonLimits>,
+  policies?: PreflightPolicies,
+): PreflightResult
+export function preflight(
+  bytes: Uint8Array,
+  limits?: Partial<JsonLimits> | PreflightOptions,
+  policies?: PreflightPolicies,
+): PreflightResult {
+  const scanner = createPreflight(limits as Partial<JsonLimits>, policies)
+  scanner.push(bytes)
+  return scanner.end()
+}

@@ -1,0 +1,541 @@
+import { type AdmissionCode, AdmissionError } from '@tollgate/json-budget'
+import { KeyTracker } from './key-policy.js'
+import type { PreflightOptions } from './options.js'
+import { cleanUtf8End, HEX, LITERALS, PLAIN, SIMPLE_ESCAPE, skipWords } from './tables.js'
+
+// Grammar states, saved between chunks. 0..6 sit between tokens; the rest are inside one.
+const S_VALUE = 0 // a value is expected (top level, after ':' or after ',' in an array)
+const S_ARRAY_FIRST = 1 // after '[': a value or ']'
+const S_OBJECT_FIRST = 2 // after '{': a key or '}'
+const S_KEY = 3 // after ',' in an object: a key
+const S_COLON = 4
+const S_AFTER = 5 // after a value inside a container: ',' or the closing bracket
+const S_DONE = 6 // after the top-level value: whitespace only
+const S_STRING = 7
+const S_ESCAPE = 8 // after '\'
+const S_HEX = 9 // inside '\uXXXX', `aux` digits to go
+const S_UTF8 = 10 // inside a multi-byte sequence, `aux` bytes to go within [lo, hi]
+const S_MINUS = 11
+const S_ZERO = 12
+const S_INT = 13
+const S_DOT = 14
+const S_FRAC = 15
+const S_EXP = 16
+const S_EXP_SIGN = 17
+const S_EXP_DIGITS = 18
+const S_LITERAL = 19 // matching LITERALS[aux..lo)
+const S_START = 20 // offset 0: a BOM may begin here
+const S_BOM = 21 // inside EF BB BF, `aux` bytes seen
+
+const BOM = [0xef, 0xbb, 0xbf] as const
+
+/** Nodes, depth and bytes of an admitted document. */
+export interface PreflightResult {
+  /** Containers + scalars + object keys, counted as json-budget's `chargeJson` counts them. */
+  readonly nodes: number
+  /** Deepest nesting of containers seen (a top-level scalar is 0, `[]` is 1). */
+  readonly depth: number
+  /** Input bytes pushed, a stripped BOM included. */
+  readonly bytes: number
+}
+
+/**
+ * The incremental scanner behind `createPreflight`: feed it chunks, then call `end()`. It keeps
+ * O(depth) state (one bit per open container) and allocates nothing per token unless a key
+ * policy is on.
+ */
+export class PreflightScanner {
+  private readonly maxNodes: number
+  private readonly maxDepth: number
+  private readonly maxBytes: number
+  private readonly maxStr: number
+  private readonly maxNum: number
+  private readonly stripBom: boolean
+  private readonly keys: KeyTracker | null
+  private state = S_START
+  private depth = 0
+  private maxSeen = 0
+  private nodes = 0
+  private bytes = 0
+  private inObj = false
+  /** One bit per open container, 1 for an object; grows by doubling. */
+  private stack: Int32Array
+  private strKey = false
+  private strLimAbs = 0
+  private numLimAbs = 0
+  private keyStartAbs = 0
+  private aux = 0
+  private lo = 0
+  private hi = 0
+  private failure: unknown = null
+  private result: PreflightResult | null = null
+
+  constructor(options: PreflightOptions) {
+    const { limits, policies } = options
+    this.maxNodes = limits.maxNodes
+    this.maxDepth = limits.maxDepth
+    this.maxBytes = limits.maxBytes
+    this.maxStr = policies.maxStringBytes
+    this.maxNum = policies.maxNumberLength
+    this.stripBom = policies.bom === 'strip'
+    const dup = policies.duplicateKeys === 'refuse'
+    const proto = policies.protoKeys === 'refuse'
+    this.keys = dup || proto ? new KeyTracker(dup, proto) : null
+    this.stack = new Int32Array(limits.maxDepth < 128 ? 4 : 8)
+  }
+
+  /**
+   * Scans the next chunk (split anywhere).
+   * @throws AdmissionError at the first chunk that breaks the grammar, UTF-8 or a limit; the
+   * scanner then stays failed and rethrows the same error.
+   */
+  push(chunk: Uint8Array): void {
+    if (this.failure !== null) throw this.failure
+    if (this.result !== null) throw new Error('push() after end()')
+    if (!(chunk instanceof Uint8Array)) throw new TypeError('chunk must be a Uint8Array')
+    const base = this.bytes
+    try {
+      const room = this.maxBytes - base
+      if (chunk.length > room) {
+        this.run(chunk.subarray(0, room), base)
+        this.bytes = this.maxBytes
+        throw new AdmissionError('ERR_JSON_TOO_LARGE', {
+          limit: this.maxBytes,
+          observed: base + chunk.length,
+          offset: this.maxBytes,
+        })
+      }
+      this.bytes = base + chunk.length
+      this.run(chunk, base)
+    } catch (error) {
+      this.failure = error
+      throw error
+    }
+  }
+
+  /**
+   * Ends the input.
+   * @returns the counts of the one admitted JSON text.
+   * @throws AdmissionError `ERR_JSON_SYNTAX` for a truncated or empty text,
+   * `ERR_JSON_INVALID_UTF8` for a truncated sequence; a failed scanner rethrows its error.
+   */
+  end(): PreflightResult {
+    if (this.failure !== null) throw this.failure
+    if (this.result !== null) return this.result
+    const s = this.state
+    const complete =
+      s === S_DONE ||
+      (this.depth === 0 && (s === S_ZERO || s === S_INT || s === S_FRAC || s === S_EXP_DIGITS))
+    if (!complete) {
+      const code: AdmissionCode = s === S_UTF8 ? 'ERR_JSON_INVALID_UTF8' : 'ERR_JSON_SYNTAX'
+      this.failure = new AdmissionError(code, { offset: s === S_BOM ? 0 : this.bytes })
+      throw this.failure
+    }
+    this.result = Object.freeze({ nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes })
+    return this.result
+  }
+
+  private run(buf: Uint8Array, base: number): void {
+    const n = buf.length
+    const maxNodes = this.maxNodes
+    const maxDepth = this.maxDepth
+    const maxStr = this.maxStr
+    const maxNum = this.maxNum
+    const keys = this.keys
+    const shift = buf.byteOffset & 3
+    let words: Int32Array | null = null
+    let cleanEnd = -1
+    let stack = this.stack
+    let state = this.state
+    let depth = this.depth
+    let maxSeen = this.maxSeen
+    let nodes = this.nodes
+    let inObj = this.inObj
+    let strKey = this.strKey
+    let strLim = this.strLimAbs - base
+    let numLim = this.numLimAbs - base
+    let aux = this.aux
+    let lo = this.lo
+    let hi = this.hi
+    let keyPiece = 0
+    let i = 0
+    let c = 0
+
+    scan: while (i < n) {
+      if (state <= S_DONE) {
+        c = buf[i]!
+        if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+          i++
+          continue
+        }
+        switch (state) {
+          case S_AFTER:
+            if (c === 0x2c) {
+              state = inObj ? S_KEY : S_VALUE
+              i++
+              continue scan
+            }
+            if (c === (inObj ? 0x7d : 0x5d)) {
+              if (inObj && keys !== null) keys.close()
+              depth--
+              if (depth === 0) state = S_DONE
+              else inObj = ((stack[(depth - 1) >> 5]! >>> ((depth - 1) & 31)) & 1) === 1
+              i++
+              continue scan
+            }
+            throw unexpected(c, base + i)
+          case S_COLON:
+            if (c !== 0x3a) throw unexpected(c, base + i)
+            state = S_VALUE
+            i++
+            continue scan
+          case S_OBJECT_FIRST:
+          case S_KEY:
+            if (c === 0x22) {
+              if (++nodes > maxNodes) throw tooMany(maxNodes, base + i)
+              strKey = true
+              strLim = i + 1 + maxStr
+              if (keys !== null) {
+                keys.beginKey()
+                keyPiece = i + 1
+                this.keyStartAbs = base + i
+              }
+              state = S_STRING
+              i++
+              continue scan
+            }
+            if (c === 0x7d && state === S_OBJECT_FIRST) {
+              state = S_AFTER // the closing brace is handled there
+              continue scan
+            }
+            throw unexpected(c, base + i)
+          case S_DONE:
+            throw unexpected(c, base + i)
+          default: {
+            // S_VALUE or S_ARRAY_FIRST
+            if (c === 0x5d && state === S_ARRAY_FIRST) {
+              state = S_AFTER
+              continue scan
+            }
+            if (c === 0x22) {
+              strKey = false
+              strLim = i + 1 + maxStr
+              state = S_STRING
+            } else if (c >= 0x30 && c <= 0x39) {
+              numLim = i + maxNum
+              state = c === 0x30 ? S_ZERO : S_INT
+            } else if (c === 0x7b || c === 0x5b) {
+              if (nodes + 1 > maxNodes) throw tooMany(maxNodes, base + i)
+              if (depth === maxDepth) {
+                throw new AdmissionError('ERR_JSON_TOO_DEEP', {
+                  limit: maxDepth,
+                  observed: depth + 1,
+                  offset: base + i,
+                })
+              }
+              const isObj = c === 0x7b
+              if (isObj && keys !== null) keys.open(inObj && state === S_VALUE)
+              const w = depth >> 5
+              if (w >= stack.length) {
+                const grown = new Int32Array(stack.length * 2)
+                grown.set(stack)
+                stack = grown
+                this.stack = grown
+              }
+              if (isObj) stack[w] = stack[w]! | (1 << (depth & 31))
+              else stack[w] = stack[w]! & ~(1 << (depth & 31))
+              depth++
+              if (depth > maxSeen) maxSeen = depth
+              inObj = isObj
+              state = isObj ? S_OBJECT_FIRST : S_ARRAY_FIRST
+            } else if (c === 0x2d) {
+              numLim = i + maxNum
+              state = S_MINUS
+            } else if (c === 0x74) {
+              aux = 1
+              lo = 4
+              state = S_LITERAL
+            } else if (c === 0x66) {
+              aux = 5
+              lo = 9
+              state = S_LITERAL
+            } else if (c === 0x6e) {
+              aux = 10
+              lo = 13
+              state = S_LITERAL
+            } else {
+              throw unexpected(c, base + i)
+            }
+            if (++nodes > maxNodes) throw tooMany(maxNodes, base + i)
+            i++
+            continue scan
+          }
+        }
+      }
+
+      switch (state) {
+        case S_STRING: {
+          const lim = Math.min(strLim, n)
+          for (;;) {
+            const stop = Math.min(i + 16, lim)
+            while (i < stop) {
+              c = buf[i]!
+              if (PLAIN[c] === 0) break
+              i++
+            }
+            if (i === stop) {
+              if (i >= lim) {
+                if (i >= n) break scan
+                // The string-length limit: only the closing quote may sit at this offset.
+                c = buf[i]!
+                if (c !== 0x22) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
+              } else {
+                if (lim - i >= 32) {
+                  let a = (4 - ((i + shift) & 3)) & 3
+                  while (a > 0 && PLAIN[buf[i]!] === 1) {
+                    i++
+                    a--
+                  }
+                  if (a === 0) {
+                    if (words === null) {
+                      words = new Int32Array(buf.buffer, buf.byteOffset - shift, (n + shift) >> 2)
+                    }
+                    if (i < cleanEnd) {
+                      i = skipWords(words, shift, (i + shift) >> 2, Math.min(cleanEnd, lim), true)
+                    } else {
+                      i = skipWords(words, shift, (i + shift) >> 2, lim, false)
+                    }
+                  }
+                }
+                continue
+              }
+            }
+            // buf[i] === c is a quote, a backslash, a control byte or a non-ASCII byte.
+            if (c === 0x22) {
+              if (strKey) {
+                if (keys !== null) {
+                  keys.addPiece(buf.subarray(keyPiece, i), false)
+                  const verdict = keys.endKey()
+                  if (verdict !== 0) {
+                    throw new AdmissionError(
+                      verdict === 1 ? 'ERR_JSON_DUPLICATE_KEY' : 'ERR_JSON_PROTO_KEY',
+                      { offset: this.keyStartAbs },
+                    )
+                  }
+                }
+                state = S_COLON
+              } else {
+                state = depth === 0 ? S_DONE : S_AFTER
+              }
+              i++
+              continue scan
+            }
+            if (c === 0x5c) {
+              if (i + 1 < lim) {
+                const e = buf[i + 1]!
+                if (SIMPLE_ESCAPE[e] === 1) {
+                  i += 2
+                  continue
+                }
+                if (e !== 0x75) throw syntax(base + i + 1)
+                if (
+                  i + 5 < lim &&
+                  HEX[buf[i + 2]!] === 1 &&
+                  HEX[buf[i + 3]!] === 1 &&
+                  HEX[buf[i + 4]!] === 1 &&
+                  HEX[buf[i + 5]!] === 1
+                ) {
+                  i += 6
+                  continue
+                }
+              }
+              state = S_ESCAPE
+              i++
+              continue scan
+            }
+            if (c < 0x20) throw syntax(base + i)
+            if (cleanEnd === -1) cleanEnd = cleanUtf8End(buf, i)
+            if (i < cleanEnd) {
+              const hiEnd = Math.min(cleanEnd, lim)
+              i++
+              while (i < hiEnd && buf[i]! >= 0x80) i++
+              continue
+            }
+            // Byte-by-byte validation (Unicode Table 3-7, well-formed UTF-8 byte sequences).
+            if (c >= 0xc2 && c <= 0xdf) {
+              aux = 1
+              lo = 0x80
+              hi = 0xbf
+            } else if (c >= 0xe0 && c <= 0xef) {
+              aux = 2
+              lo = c === 0xe0 ? 0xa0 : 0x80
+              hi = c === 0xed ? 0x9f : 0xbf
+            } else if (c >= 0xf0 && c <= 0xf4) {
+              aux = 3
+              lo = c === 0xf0 ? 0x90 : 0x80
+              hi = c === 0xf4 ? 0x8f : 0xbf
+            } else {
+              throw invalidUtf8(base + i)
+            }
+            state = S_UTF8
+            i++
+            continue scan
+          }
+        }
+        case S_ESCAPE:
+          if (i >= strLim) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
+          c = buf[i]!
+          if (SIMPLE_ESCAPE[c] === 1) state = S_STRING
+          else if (c === 0x75) {
+            aux = 4
+            state = S_HEX
+          } else throw syntax(base + i)
+          i++
+          continue scan
+        case S_HEX:
+          if (i >= strLim) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
+          if (HEX[buf[i]!] !== 1) throw syntax(base + i)
+          i++
+          if (--aux === 0) state = S_STRING
+          continue scan
+        case S_UTF8:
+          if (i >= strLim) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
+          c = buf[i]!
+          if (c < lo || c > hi) throw invalidUtf8(base + i)
+          lo = 0x80
+          hi = 0xbf
+          i++
+          if (--aux === 0) state = S_STRING
+          continue scan
+        case S_MINUS:
+          c = buf[i]!
+          if (c < 0x30 || c > 0x39) throw syntax(base + i)
+          if (i >= numLim) throw tooLong('ERR_JSON_NUMBER_TOO_LONG', maxNum, base + i)
+          state = c === 0x30 ? S_ZERO : S_INT
+          i++
+          continue scan
+        case S_DOT:
+        case S_EXP_SIGN:
+          c = buf[i]!
+          if (c < 0x30 || c > 0x39) throw syntax(base + i)
+          if (i >= numLim) throw tooLong('ERR_JSON_NUMBER_TOO_LONG', maxNum, base + i)
+          state = state === S_DOT ? S_FRAC : S_EXP_DIGITS
+          i++
+          continue scan
+        case S_EXP:
+          c = buf[i]!
+          if (c === 0x2b || c === 0x2d) state = S_EXP_SIGN
+          else if (c >= 0x30 && c <= 0x39) state = S_EXP_DIGITS
+          else throw syntax(base + i)
+          if (i >= numLim) throw tooLong('ERR_JSON_NUMBER_TOO_LONG', maxNum, base + i)
+          i++
+          continue scan
+        case S_ZERO:
+        case S_INT:
+        case S_FRAC:
+        case S_EXP_DIGITS: {
+          if (state !== S_ZERO) {
+            const e = Math.min(numLim, n)
+            while (i < e) {
+              c = buf[i]!
+              if (c < 0x30 || c > 0x39) break
+              i++
+            }
+            if (i === n) break scan
+          }
+          c = buf[i]!
+          let next = -1
+          if (c >= 0x30 && c <= 0x39) {
+            // After a leading zero a digit is a syntax error; elsewhere it is the limit.
+            if (state === S_ZERO) throw syntax(base + i)
+            next = state
+          } else if (c === 0x2e) {
+            if (state === S_ZERO || state === S_INT) next = S_DOT
+          } else if (c === 0x65 || c === 0x45) {
+            if (state !== S_EXP_DIGITS) next = S_EXP
+          }
+          if (next !== -1) {
+            if (i >= numLim) throw tooLong('ERR_JSON_NUMBER_TOO_LONG', maxNum, base + i)
+            state = next
+            i++
+            continue scan
+          }
+          // The number ended at a byte that is not part of it.
+          if (depth === 0) state = S_DONE
+          else if (c === 0x2c) {
+            state = inObj ? S_KEY : S_VALUE
+            i++
+          } else state = S_AFTER
+          continue scan
+        }
+        case S_LITERAL:
+          while (aux < lo) {
+            if (i === n) break scan
+            if (buf[i] !== LITERALS[aux]) throw unexpected(buf[i]!, base + i)
+            aux++
+            i++
+          }
+          state = depth === 0 ? S_DONE : S_AFTER
+          continue scan
+        case S_START:
+          if (buf[i] === BOM[0]) {
+            aux = 1
+            state = S_BOM
+            i++
+          } else state = S_VALUE
+          continue scan
+        case S_BOM:
+          // Outside strings a non-ASCII byte is refused where it starts: offset 0.
+          if (buf[i] !== BOM[aux]) throw syntax(0)
+          i++
+          if (++aux === 3) {
+            if (!this.stripBom) throw new AdmissionError('ERR_JSON_BOM', { offset: 0 })
+            state = S_VALUE
+          }
+          continue scan
+        default:
+          throw new Error(`preflight: unknown state ${state}`)
+      }
+    }
+
+    if (keys !== null && strKey && state >= S_STRING && state <= S_UTF8) {
+      keys.addPiece(buf.subarray(keyPiece, n), true)
+    }
+    this.state = state
+    this.depth = depth
+    this.maxSeen = maxSeen
+    this.nodes = nodes
+    this.inObj = inObj
+    this.strKey = strKey
+    this.strLimAbs = strLim + base
+    this.numLimAbs = numLim + base
+    this.aux = aux
+    this.lo = lo
+    this.hi = hi
+  }
+}
+
+function syntax(offset: number): AdmissionError {
+  return new AdmissionError('ERR_JSON_SYNTAX', { offset })
+}
+
+function invalidUtf8(offset: number): AdmissionError {
+  return new AdmissionError('ERR_JSON_INVALID_UTF8', { offset })
+}
+
+/**
+ * A byte no token can start with. Outside strings a non-ASCII byte is refused where it
+ * starts, without reading further: as ill-formed UTF-8 when no well-formed sequence can begin
+ * with it (80–C1, F5–FF), otherwise as a syntax error.
+ */
+function unexpected(c: number, offset: number): AdmissionError {
+  return c >= 0x80 && (c < 0xc2 || c > 0xf4) ? invalidUtf8(offset) : syntax(offset)
+}
+
+function tooMany(limit: number, offset: number): AdmissionError {
+  return new AdmissionError('ERR_JSON_TOO_MANY_NODES', { limit, observed: limit + 1, offset })
+}
+
+function tooLong(code: AdmissionCode, limit: number, offset: number): AdmissionError {
+  return new AdmissionError(code, { limit, offset })
+}
