@@ -1,0 +1,132 @@
+import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
+import { createPreflight } from '@tollgate/lexical-preflight'
+import type { ResolvedStdioOptions } from './stdio-options.js'
+
+/** What the reader makes of the bytes: a line to parse, a refused line, or the end of input. */
+export type LineEvent =
+  /** A preflighted line (UTF-8, grammar, nodes, depth checked), decoded and parsed. */
+  | { readonly kind: 'value'; readonly value: unknown }
+  /** A complete line refused for encoding or structure; the next line is read. */
+  | { readonly kind: 'refused'; readonly error: AdmissionError }
+  /** A line past the byte cap; nothing more is read. */
+  | { readonly kind: 'overflow'; readonly error: AdmissionError }
+
+type Preflight = ReturnType<typeof createPreflight>
+
+const LF = 0x0a
+const CR = 0x0d
+// fatal: the preflight has already proven the bytes well-formed, so this never throws; it is a
+// second guard. The default BOM handling agrees with the preflight's `bom: 'strip'` policy.
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Frames JSON-RPC lines at `\n` from raw bytes under a byte cap counted with the line ending,
+ * running the lexical preflight on every byte as it arrives. The current line is held as a list
+ * of chunk views (one copy, at the end, linear in its length); a refused line is not held at all,
+ * and a line that passes the cap is never buffered past it.
+ */
+export class BoundedLineReader {
+  readonly #options: ResolvedStdioOptions
+  #chunks: Uint8Array[] = []
+  #length = 0
+  #last = -1
+  #preflight: Preflight | undefined
+  #refused: AdmissionError | undefined
+  #overflowed = false
+
+  constructor(options: ResolvedStdioOptions) {
+    this.#options = options
+  }
+
+  /** True once a line passed the cap: every later `push` is ignored. */
+  get overflowed(): boolean {
+    return this.#overflowed
+  }
+
+  /**
+   * Feeds bytes; calls `emit` for each event in input order. Returns `false` once the cap was
+   * passed (the caller stops reading).
+   */
+  push(chunk: Uint8Array, emit: (event: LineEvent) => void): boolean {
+    if (this.#overflowed) return false
+    const cap = this.#options.maxLineBytes
+    let start = 0
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(LF, start)
+      const end = nl === -1 ? chunk.length : nl
+      // Once the bytes so far plus the smallest line ending (`\n`) pass the cap, the line can
+      // only grow: refuse now, before the rest of it is read or held.
+      if (this.#length + (end - start) + 1 > cap) {
+        this.#overflowed = true
+        this.reset()
+        emit({
+          kind: 'overflow',
+          error: new AdmissionError('ERR_LINE_TOO_LARGE', { limit: cap, option: 'maxLineBytes' }),
+        })
+        return false
+      }
+      if (end > start) this.take(chunk.subarray(start, end))
+      if (nl === -1) break
+      this.finish(emit)
+      start = nl + 1
+    }
+    return true
+  }
+
+  /** Drops the partial line (an unterminated last line at end of input is not a message). */
+  reset(): void {
+    this.#chunks = []
+    this.#length = 0
+    this.#last = -1
+    this.#preflight = undefined
+    this.#refused = undefined
+  }
+
+  private take(piece: Uint8Array): void {
+    this.#length += piece.length
+    this.#last = piece[piece.length - 1] ?? -1
+    if (this.#refused !== undefined) return
+    try {
+      this.#preflight ??= createPreflight(this.#options.preflight)
+      this.#preflight.push(piece)
+      this.#chunks.push(piece)
+    } catch (error) {
+      this.refuse(error)
+    }
+  }
+
+  private refuse(error: unknown): void {
+    this.#refused = isAdmissionError(error) ? error : new AdmissionError('ERR_JSON_SYNTAX')
+    this.#chunks = []
+    this.#preflight = undefined
+  }
+
+  private finish(emit: (event: LineEvent) => void): void {
+    const length = this.#length
+    const empty = length === 0 || (length === 1 && this.#last === CR)
+    let event: LineEvent | undefined
+    if (this.#refused !== undefined) {
+      event = { kind: 'refused', error: this.#refused }
+    } else if (!empty) {
+      event = this.decode()
+    }
+    this.reset()
+    if (event !== undefined) emit(event)
+  }
+
+  private decode(): LineEvent {
+    try {
+      this.#preflight?.end()
+      const chunks = this.#chunks
+      const bytes =
+        chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, this.#length)
+      // JSON whitespace includes `\r`, so a CRLF line's trailing `\r` needs no stripping.
+      return { kind: 'value', value: JSON.parse(decoder.decode(bytes)) }
+    } catch (error) {
+      return {
+        kind: 'refused',
+        error: isAdmissionError(error) ? error : new AdmissionError('ERR_JSON_SYNTAX'),
+      }
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js'
+import {
+  ADMISSION_DEFAULTS,
+  AdmissionError,
+  assertLimit,
+  chargeJson,
+  DEFAULT_JSON_LIMITS,
+  isAdmissionError,
+  type JsonLimits,
+} from '@tollgate/json-budget'
+import { isJsonRpcRequest, TransportDecorator } from './decorator.js'
+
+/** Options of {@link ResultBudgetTransport}. Every field is optional. */
+export interface ResultBudgetOptions {
+  /**
+   * The budget of one `tools/call` response, in bytes of compact UTF-8 JSON. May be lowered,
+   * never raised past 64 MiB. Default: 64 MiB.
+   */
+  readonly maxResultBytes?: number
+  /**
+   * Part of `maxResultBytes` kept for the JSON-RPC envelope (`jsonrpc`, `id`, `result`); the
+   * result object itself gets the rest. Must be smaller than `maxResultBytes`. Default: 1,024.
+   */
+  readonly envelopeReserveBytes?: number
+  /** Most JSON nodes in one result. Default: 100,000. */
+  readonly maxNodes?: number
+  /** Most nested containers in one result (a cycle lands here). Default: 64. */
+  readonly maxDepth?: number
+}
+
+/** The options after validation, frozen; `limits.maxBytes` is the result object's budget. */
+export interface ResolvedResultBudgetOptions {
+  readonly maxResultBytes: number
+  readonly envelopeReserveBytes: number
+  readonly limits: Readonly<JsonLimits>
+}
+
+/** The defaults: 64 MiB per result with 1 KiB reserved, 100,000 nodes, depth 64. */
+export const DEFAULT_RESULT_BUDGET_OPTIONS: Readonly<Required<ResultBudgetOptions>> = Object.freeze(
+  {
+    maxResultBytes: ADMISSION_DEFAULTS.toolResultBytes,
+    envelopeReserveBytes: ADMISSION_DEFAULTS.toolResultEnvelopeReserveBytes,
+    maxNodes: DEFAULT_JSON_LIMITS.maxNodes,
+    maxDepth: DEFAULT_JSON_LIMITS.maxDepth,
+  },
+)
+
+const KEYS = new Set(['maxResultBytes', 'envelopeReserveBytes', 'maxNodes', 'maxDepth'])
+
+/**
+ * Validates {@link ResultBudgetOptions} once and freezes them.
+ * @throws TypeError on an unknown option, a bad number, a budget above 64 MiB, or a reserve not
+ *   smaller than the budget.
+ */
+export function resolveResultBudgetOptions(
+  options: ResultBudgetOptions = {},
+): ResolvedResultBudgetOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('options must be an object')
+  }
+  for (const key of Object.keys(options)) {
+    if (!KEYS.has(key)) throw new TypeError(`unknown option ${key.slice(0, 32)}`)
+  }
+  const d = DEFAULT_RESULT_BUDGET_OPTIONS
+  const maxResultBytes = assertLimit('maxResultBytes', options.maxResultBytes ?? d.maxResultBytes)
+  if (maxResultBytes > ADMISSION_DEFAULTS.toolResultBytes) {
+    throw new TypeError(
+      `maxResultBytes may not exceed ${ADMISSION_DEFAULTS.toolResultBytes}, got ${maxResultBytes}`,
+    )
+  }
+  const reserve = assertLimit(
+    'envelopeReserveBytes',
+    options.envelopeReserveBytes ?? d.envelopeReserveBytes,
+    true,
+  )
+  if (reserve >= maxResultBytes) {
+    throw new TypeError('envelopeReserveBytes must be smaller than maxResultBytes')
+  }
+  const limits = Object.freeze({
+    maxNodes: assertLimit('maxNodes', options.maxNodes ?? d.maxNodes),
+    maxDepth: assertLimit('maxDepth', options.maxDepth ?? d.maxDepth, true),
+    maxBytes: maxResultBytes - reserve,
+  })
+  return Object.freeze({ maxResultBytes, envelopeReserveBytes: reserve, limits })
+}
+
+/**
+ * A transport decorator that charges every outgoing `tools/call` result before it is
+ * serialized: the result object (its `content` text, images and resources, its
+ * `structuredContent`, `isError` and `_meta`, all in one budget) must fit `maxResultBytes`
+ * less `envelopeReserveBytes` (64 MiB − 1 KiB = 67,107,840 bytes by default), measured with
+ * `chargeJson` without encoding it. A result over budget, too deep, too large in nodes or
+ * holding a non-JSON value is replaced by a small `isError` result naming the code and the
+ * limit (`ERR_JSON_TOO_LARGE (limit 67107840)`) — never truncated — and the original is never
+ * serialized. Other messages pass untouched.
+ */
+export class ResultBudgetTransport<T extends Transport = Transport> extends TransportDecorator<T> {
+  /** The validated options. */
+  readonly options: ResolvedResultBudgetOptions
+  readonly #calls = new Map<RequestId, number>()
+
+  constructor(inner: T, options: ResultBudgetOptions = {}) {
+    super(inner)
+    this.options = resolveResultBudgetOptions(options)
+  }
+
+  protected override handleInbound(
+    message: JSONRPCMessage,
+    extra: MessageExtraInfo | undefined,
+  ): void {
+    if (isJsonRpcRequest(message) && message.method === 'tools/call') {
+      this.#calls.set(message.id, (this.#calls.get(message.id) ?? 0) + 1)
+    }
+    this.deliver(message, extra)
+  }
+
+  protected override handleOutbound(
+    message: JSONRPCMessage,
+    _options: TransportSendOptions | undefined,
+  ): JSONRPCMessage {
+    const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown }
+    if (m.method !== undefined || (m.result === undefined && m.error === undefined)) return message
+    if (typeof m.id !== 'string' && typeof m.id !== 'number') return message
+    const count = this.#calls.get(m.id)
+    if (count === undefined) return message
+    if (count <= 1) this.#calls.delete(m.id)
+    else this.#calls.set(m.id, count - 1)
+    if (m.result === undefined) return message
+    try {
+      chargeJson(m.result, this.options.limits)
+      return message
+    } catch (error) {
+      const refusal = isAdmissionError(error)
+        ? error
+        : new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE')
+      return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) } as JSONRPCMessage
+    }
+  }
+}
+
+/**
+ * The `isError` tool result a refused result is replaced with: one text item holding the code,
+ * the bounded message (which names the limit) and nothing of the original result.
+ */
+export function toolErrorResult(error: AdmissionError): {
+  content: { type: 'text'; text: string }[]
+  isError: true
+} {
+  const limit = error.limit === undefined ? '' : ` (limit ${error.limit} bytes)`
+  const text =
+    error.code === 'ERR_JSON_TOO_LARGE'
+      ? `${error.code}: tool result exceeds the result budget${limit}; lower the result size or raise maxResultBytes`
+      : `${error.code}: ${error.message}`
+  return { content: [{ type: 'text', text }], isError: true }
+}
+
+/**
+ * Wraps `inner` in a {@link ResultBudgetTransport}.
+ * @throws TypeError on bad options (at construction, not on the first call).
+ */
+export function resultBudget<T extends Transport>(
+  inner: T,
+  options: ResultBudgetOptions = {},
+): ResultBudgetTransport<T> {
+  return new ResultBudgetTransport(inner, options)
+}

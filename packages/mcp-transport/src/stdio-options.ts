@@ -1,0 +1,79 @@
+import { ADMISSION_DEFAULTS, assertLimit, type JsonLimits } from '@tollgate/json-budget'
+import {
+  type PreflightOptions,
+  type PreflightPolicies,
+  resolvePreflightOptions,
+} from '@tollgate/lexical-preflight'
+
+/** Options of {@link BoundedStdioServerTransport}. Every field is optional. */
+export interface BoundedStdioOptions {
+  /**
+   * Largest line admitted, in bytes, its line ending (`\n`, or `\r\n`) included. A line of
+   * exactly this many bytes is read; one more byte and the input stream ends with an
+   * `ERR_LINE_TOO_LARGE` answer. May be lowered, never raised past 64 MiB. Default: 64 MiB.
+   */
+  readonly maxLineBytes?: number
+  /**
+   * Most JSON nodes in one line, the JSON-RPC envelope included (containers, scalars and object
+   * keys each count once). Default: 100,000.
+   */
+  readonly maxNodes?: number
+  /**
+   * Most nested containers in one line, the envelope's own object included. Default: 64.
+   */
+  readonly maxDepth?: number
+  /** Optional lexical policies (duplicate keys, `__proto__` keys, ...); see lexical-preflight. */
+  readonly policies?: PreflightPolicies
+}
+
+/** The options after validation: every field filled, frozen. */
+export interface ResolvedStdioOptions {
+  readonly maxLineBytes: number
+  readonly preflight: PreflightOptions
+}
+
+/** The defaults: 64 MiB lines, 100,000 nodes, depth 64. */
+export const DEFAULT_STDIO_OPTIONS: Readonly<{
+  maxLineBytes: number
+  maxNodes: number
+  maxDepth: number
+}> = Object.freeze({
+  maxLineBytes: ADMISSION_DEFAULTS.stdioLineBytes,
+  maxNodes: 100_000,
+  maxDepth: 64,
+})
+
+const KEYS = new Set(['maxLineBytes', 'maxNodes', 'maxDepth', 'policies'])
+
+/**
+ * Validates {@link BoundedStdioOptions} once, at construction, and freezes the result.
+ * @throws TypeError on an unknown option, a non-positive or fractional limit, or a
+ *   `maxLineBytes` above the 64 MiB ceiling.
+ */
+export function resolveStdioOptions(options: BoundedStdioOptions = {}): ResolvedStdioOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('options must be an object')
+  }
+  for (const key of Object.keys(options)) {
+    if (!KEYS.has(key)) throw new TypeError(`unknown option ${key.slice(0, 32)}`)
+  }
+  const maxLineBytes = assertLimit(
+    'maxLineBytes',
+    options.maxLineBytes ?? DEFAULT_STDIO_OPTIONS.maxLineBytes,
+  )
+  if (maxLineBytes > ADMISSION_DEFAULTS.stdioLineBytesCeiling) {
+    throw new TypeError(
+      `maxLineBytes may not exceed ${ADMISSION_DEFAULTS.stdioLineBytesCeiling}, got ${maxLineBytes}`,
+    )
+  }
+  const limits: Partial<JsonLimits> = {
+    maxNodes: options.maxNodes ?? DEFAULT_STDIO_OPTIONS.maxNodes,
+    maxDepth: options.maxDepth ?? DEFAULT_STDIO_OPTIONS.maxDepth,
+    // The line cap bounds the bytes; the scanner's own byte limit sits at the same figure.
+    maxBytes: maxLineBytes,
+  }
+  return Object.freeze({
+    maxLineBytes,
+    preflight: resolvePreflightOptions(limits, options.policies ?? {}),
+  })
+}

@@ -1,0 +1,201 @@
+import type { Readable, Writable } from 'node:stream'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { AdmissionError } from '@tollgate/json-budget'
+import { isJsonRpcRequest, type JsonRpcErrorObject } from './decorator.js'
+import { BoundedLineReader, type LineEvent } from './line-reader.js'
+import { type BoundedStdioOptions, resolveStdioOptions } from './stdio-options.js'
+
+/** JSON-RPC 2.0 error codes the transport answers with. */
+export const JSON_RPC_ERRORS = Object.freeze({
+  /** Invalid JSON (here: refused by the preflight for UTF-8, grammar, nodes or depth). */
+  parseError: -32700,
+  /** Valid JSON that is not a JSON-RPC message the SDK accepts. */
+  invalidRequest: -32600,
+  /** Implementation-defined server error (here: a line past the byte cap). */
+  serverError: -32000,
+})
+
+type MessageSchema = {
+  safeParse(value: unknown): { success: true; data: JSONRPCMessage } | { success: false }
+}
+
+/**
+ * Builds the JSON-RPC error object for a refusal: a fixed message and `data` holding only the
+ * code and the numbers, never the caller's bytes.
+ */
+export function jsonRpcErrorFor(code: number, error: AdmissionError): JsonRpcErrorObject {
+  const data: Record<string, unknown> = { code: error.code }
+  if (error.limit !== undefined) data.limit = error.limit
+  if (error.offset !== undefined) data.offset = error.offset
+  const message =
+    code === JSON_RPC_ERRORS.parseError
+      ? 'Parse error'
+      : code === JSON_RPC_ERRORS.invalidRequest
+        ? 'Invalid Request'
+        : error.message
+  return { code, message, data }
+}
+
+/**
+ * A stdio server transport for `@modelcontextprotocol/sdk` with the same interface as the SDK's
+ * `StdioServerTransport` (`new BoundedStdioServerTransport(stdin?, stdout?, options?)`) that
+ * admits each line before it is decoded or parsed:
+ * - lines are framed at `\n` from bytes under a cap of `maxLineBytes` (64 MiB default, line
+ *   ending included, never raised past 64 MiB), held as a chunk list (linear, where the SDK's
+ *   `Buffer.concat` per chunk is quadratic);
+ * - each line runs the lexical preflight (UTF-8, grammar, nodes, depth; the JSON-RPC envelope
+ *   counts) as its bytes arrive; a refused line is answered with `-32700 Parse error`,
+ *   `id: null`, and the next line is read (the SDK answers nothing);
+ * - valid JSON that is not a JSON-RPC message is answered with `-32600 Invalid Request`;
+ * - a line past the cap is not buffered: the complete lines before it are delivered, it is
+ *   answered with `-32000` (`data.code` `ERR_LINE_TOO_LARGE`), stdin is destroyed, and the
+ *   transport closes once every request already delivered has been answered (the SDK drops
+ *   the whole connection at 10 MiB and answers nothing).
+ *
+ * End of input closes the transport the same way, after pending answers. An empty line is
+ * skipped. The SDK is loaded (for its JSON-RPC message schema) only by `start()`.
+ */
+export class BoundedStdioServerTransport implements Transport {
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  onmessage?: (<M extends JSONRPCMessage>(message: M, extra?: MessageExtraInfo) => void) | undefined
+
+  readonly #stdin: Readable
+  readonly #stdout: Writable
+  readonly #reader: BoundedLineReader
+  readonly #pending = new Map<RequestId, number>()
+  #schema: MessageSchema | undefined
+  #started = false
+  #closed = false
+  #inputEnded = false
+
+  constructor(
+    stdin: Readable = process.stdin,
+    stdout: Writable = process.stdout,
+    options: BoundedStdioOptions = {},
+  ) {
+    this.#stdin = stdin
+    this.#stdout = stdout
+    this.#reader = new BoundedLineReader(resolveStdioOptions(options))
+  }
+
+  /** Starts reading stdin. The SDK's `server.connect()` calls this. */
+  async start(): Promise<void> {
+    if (this.#started) {
+      throw new Error('BoundedStdioServerTransport already started')
+    }
+    this.#started = true
+    const types = await import('@modelcontextprotocol/sdk/types.js')
+    this.#schema = types.JSONRPCMessageSchema as unknown as MessageSchema
+    this.#stdin.on('data', this.#ondata)
+    this.#stdin.on('error', this.#onerror)
+    this.#stdin.on('end', this.#onend)
+  }
+
+  /** Stops reading, drops any partial line and calls `onclose` (once). */
+  async close(): Promise<void> {
+    this.detach()
+    if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause()
+    this.#reader.reset()
+    if (this.#closed) return
+    this.#closed = true
+    this.onclose?.()
+  }
+
+  /** Writes one JSON-RPC message as a line; resolves when stdout has taken it (after `drain`). */
+  send(message: JSONRPCMessage): Promise<void> {
+    const answered = responseId(message)
+    if (answered !== undefined) this.settle(answered)
+    return new Promise((resolve) => {
+      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve()
+      else this.#stdout.once('drain', resolve)
+    })
+  }
+
+  readonly #ondata = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
+    if (!this.#reader.push(bytes, this.#onevent)) this.endInput(true)
+  }
+
+  readonly #onerror = (error: Error): void => {
+    this.onerror?.(error)
+  }
+
+  readonly #onend = (): void => {
+    this.#reader.reset()
+    this.endInput(false)
+  }
+
+  readonly #onevent = (event: LineEvent): void => {
+    if (event.kind === 'value') this.dispatch(event.value)
+    else if (event.kind === 'refused') {
+      this.answer(jsonRpcErrorFor(JSON_RPC_ERRORS.parseError, event.error))
+    } else this.answer(jsonRpcErrorFor(JSON_RPC_ERRORS.serverError, event.error))
+  }
+
+  private dispatch(value: unknown): void {
+    const parsed = this.#schema?.safeParse(value)
+    if (parsed === undefined || !parsed.success) {
+      this.answer({ code: JSON_RPC_ERRORS.invalidRequest, message: 'Invalid Request' })
+      return
+    }
+    const message = parsed.data
+    if (isJsonRpcRequest(message)) {
+      this.#pending.set(message.id, (this.#pending.get(message.id) ?? 0) + 1)
+    }
+    try {
+      this.onmessage?.(message)
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error('onmessage threw'))
+    }
+  }
+
+  private answer(error: JsonRpcErrorObject): void {
+    const message = { jsonrpc: '2.0', id: null, error } as unknown as JSONRPCMessage
+    this.send(message).catch((e: unknown) =>
+      this.onerror?.(e instanceof Error ? e : new Error('send failed')),
+    )
+  }
+
+  private endInput(overflowed: boolean): void {
+    if (this.#inputEnded) return
+    this.#inputEnded = true
+    this.detach()
+    // Past the cap the rest of the line is never read: the read end is closed, so a writer
+    // learns (EPIPE) instead of blocking on a full pipe.
+    if (overflowed) this.#stdin.destroy()
+    this.maybeClose()
+  }
+
+  private settle(id: RequestId): void {
+    const count = this.#pending.get(id)
+    if (count === undefined) return
+    if (count <= 1) this.#pending.delete(id)
+    else this.#pending.set(id, count - 1)
+    if (this.#inputEnded) queueMicrotask(() => this.maybeClose())
+  }
+
+  private maybeClose(): void {
+    if (this.#inputEnded && this.#pending.size === 0 && !this.#closed) {
+      this.close().catch(() => {})
+    }
+  }
+
+  private detach(): void {
+    this.#stdin.off('data', this.#ondata)
+    this.#stdin.off('error', this.#onerror)
+    this.#stdin.off('end', this.#onend)
+  }
+}
+
+function responseId(message: JSONRPCMessage): RequestId | undefined {
+  const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown }
+  if (m.method !== undefined) return undefined
+  if (m.result === undefined && m.error === undefined) return undefined
+  return typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined
+}

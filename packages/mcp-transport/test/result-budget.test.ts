@@ -1,0 +1,78 @@
+// Through real child processes: test/fixtures/stdio-server.mjs runs an SDK McpServer over the
+// built BoundedStdioServerTransport wrapped in resultBudget() (or not, with --no-budget). Its
+// `sized` tool returns a result whose compact JSON is exactly the bytes asked for; its `stats`
+// tool reports the longest JSON.stringify output since the last call (the sentinel that shows
+// whether the oversized result was ever serialized).
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  DEFAULT_RESULT_BUDGET_OPTIONS,
+  resolveResultBudgetOptions,
+  resultBudget,
+} from '../src/index.js'
+import { StdioChild } from './helpers/stdio-child.js'
+
+const MiB = 1024 * 1024
+const BUDGET = 64 * MiB - 1024
+const children: StdioChild[] = []
+
+async function start(args: string[]): Promise<StdioChild> {
+  const child = await StdioChild.start(args, { keepRaw: false })
+  children.push(child)
+  return child
+}
+
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((c) => c.stop()))
+})
+
+describe('ResultBudgetTransport', () => {
+  it('serves a tools/call result of exactly 64 MiB − 1 KiB', async () => {
+    const child = await start(['bounded'])
+    child.call(1, 'sized', { bytes: BUDGET })
+    const response = await child.response(1)
+    expect(response.result.isError).toBeUndefined()
+    expect(Buffer.byteLength(JSON.stringify(response.result))).toBe(BUDGET)
+  })
+
+  it('replaces a result one byte over with an ERR_JSON_TOO_LARGE tool error, never serialized', async () => {
+    const child = await start(['bounded'])
+    child.call(1, 'sized', { bytes: BUDGET + 1 })
+    const response = await child.response(1)
+    expect(response.result.isError).toBe(true)
+    expect(response.result.content).toHaveLength(1)
+    const text: string = response.result.content[0].text
+    expect(text.startsWith('ERR_JSON_TOO_LARGE')).toBe(true)
+    expect(text).toContain(String(BUDGET))
+    expect(text.length).toBeLessThan(512)
+    const stats = await child.stats(2)
+    expect(stats.longestSerialized).toBeLessThan(4096)
+  })
+
+  it('lets the oversized result out when the decorator is removed (the control)', async () => {
+    const child = await start(['bounded', '--no-budget'])
+    child.call(1, 'sized', { bytes: BUDGET + 1 })
+    const response = await child.response(1)
+    expect(response.result.isError).toBeUndefined()
+    expect(Buffer.byteLength(JSON.stringify(response.result))).toBe(BUDGET + 1)
+    expect((await child.stats(2)).longestSerialized).toBeGreaterThan(BUDGET)
+  })
+})
+
+describe('resolveResultBudgetOptions', () => {
+  it('fills the defaults, keeps a lower budget and refuses one above 64 MiB', () => {
+    const d = resolveResultBudgetOptions()
+    expect(d.maxResultBytes).toBe(DEFAULT_RESULT_BUDGET_OPTIONS.maxResultBytes)
+    expect(d.limits.maxBytes).toBe(BUDGET)
+    expect(resolveResultBudgetOptions({ maxResultBytes: MiB }).limits.maxBytes).toBe(MiB - 1024)
+    expect(() => resolveResultBudgetOptions({ maxResultBytes: 64 * MiB + 1 })).toThrow(TypeError)
+    expect(() => resolveResultBudgetOptions({ envelopeReserveBytes: 64 * MiB })).toThrow(TypeError)
+    expect(() => resolveResultBudgetOptions({ maxResultBytes: -1 })).toThrow(TypeError)
+    expect(() => resolveResultBudgetOptions({ nope: 1 } as never)).toThrow(TypeError)
+    expect(Object.isFrozen(d)).toBe(true)
+  })
+
+  it('validates at construction through resultBudget()', () => {
+    const fake = { start: async () => {}, send: async () => {}, close: async () => {} }
+    expect(() => resultBudget(fake, { maxResultBytes: 0 })).toThrow(TypeError)
+  })
+})
