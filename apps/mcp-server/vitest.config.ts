@@ -1,3 +1,3 @@
 import { tollgateVitestConfig } from '../../vitest.shared.mjs'
 
-export default tollgateVitestConfig()
+export default tollgateVitestConfig({ globalSetup: ['test/helpers/global-setup.ts'] })

@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
+
+/** The repository's `schemas/mcp/`, relative to the bundle at `apps/mcp-server/dist/main.js`. */
+export const DEFAULT_SCHEMAS_DIR = new URL('../../../schemas/mcp/', import.meta.url)
 
 /** Default TCP port of the Streamable HTTP server. */
 export const DEFAULT_PORT = 3333
@@ -10,12 +14,17 @@ export const DEFAULT_HOST = '127.0.0.1'
 /** Default heavy-result threshold: results over 64 KiB are answered with a continuation. */
 export const DEFAULT_HEAVY_THRESHOLD_BYTES = 64 * 1024
 
+/** Default lifetime of a continuation: 10 minutes. */
+export const DEFAULT_CONTINUATION_TTL_MS = 600_000
+
 /** The resolved command line. */
 export interface CliOptions {
   readonly port: number
   readonly host: string
   readonly stdio: boolean
   readonly config: string | undefined
+  /** Directory of the published input schemas. Default: the repository's `schemas/mcp/`. */
+  readonly schemasDir: string
   /** Streamable HTTP POST cap in bytes; lowering only past 64 MiB. Default 4 MiB. */
   readonly maxBodyBytes: number
   /** stdio line cap in bytes, line ending included. Default 64 MiB. */
@@ -23,6 +32,8 @@ export interface CliOptions {
   /** One tool result's JSON budget in bytes. Default 64 MiB. */
   readonly maxResultBytes: number
   readonly heavyThresholdBytes: number
+  /** Lifetime of a continuation in milliseconds. Default: 600,000 (10 minutes). */
+  readonly continuationTtlMs: number
   /** Test-only: removes the input-validation control (prints a loud warning). */
   readonly unsafeDisableInputValidation: boolean
   /** Test-only: registers a tool that has no published schema. */
@@ -36,10 +47,12 @@ export const USAGE = `Usage: node dist/main.js [options]
   --host <addr>              interface to bind (default ${DEFAULT_HOST})
   --stdio                    serve MCP over stdin/stdout instead of HTTP
   --config <path>            credentials file (default: embedded demo credentials, printed at start)
+  --schemas <dir>            published input schemas (default: the repository's schemas/mcp/)
   --max-body-bytes <n>       HTTP POST cap (default 4 MiB, at most 64 MiB)
   --max-line-bytes <n>       stdio line cap (default 64 MiB, at most 64 MiB)
   --max-result-bytes <n>     tool result budget (default 64 MiB, at most 64 MiB)
   --heavy-threshold-bytes <n> results larger than this become continuations (default 65536)
+  --continuation-ttl-ms <n>  lifetime of a continuation (default 600000)
 
 Test-only switches (never in production; each prints a warning at start):
   --unsafe-disable-input-validation   remove schema validation of tools/call arguments
@@ -62,10 +75,12 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       host: { type: 'string' },
       stdio: { type: 'boolean' },
       config: { type: 'string' },
+      schemas: { type: 'string' },
       'max-body-bytes': { type: 'string' },
       'max-line-bytes': { type: 'string' },
       'max-result-bytes': { type: 'string' },
       'heavy-threshold-bytes': { type: 'string' },
+      'continuation-ttl-ms': { type: 'string' },
       'unsafe-disable-input-validation': { type: 'boolean' },
       'unsafe-register-unpublished-tool': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -81,6 +96,7 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
     host: values.host ?? DEFAULT_HOST,
     stdio: values.stdio ?? false,
     config: values.config,
+    schemasDir: values.schemas ?? fileURLToPath(DEFAULT_SCHEMAS_DIR),
     maxBodyBytes: bounded(
       '--max-body-bytes',
       values['max-body-bytes'],
@@ -105,6 +121,10 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       DEFAULT_HEAVY_THRESHOLD_BYTES,
       ADMISSION_DEFAULTS.toolResultBytes,
     ),
+    continuationTtlMs:
+      values['continuation-ttl-ms'] === undefined
+        ? DEFAULT_CONTINUATION_TTL_MS
+        : assertLimit('--continuation-ttl-ms', Number(values['continuation-ttl-ms'])),
     unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
     unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,
   })

@@ -1,18 +1,24 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { Audit } from './audit.js'
+import { resultBudget } from '@tollgate/mcp-transport'
+import { type SchemaRegistry, withInputValidation } from '@tollgate/mcp-validation'
 
 /** The message-level controls every session's transport is wrapped in. */
 export interface ControlOptions {
-  readonly audit: Audit
-  readonly inputValidation: boolean
+  /** The published input schemas of `schemas/mcp/`; `undefined` lifts input validation (test-only). */
+  readonly registry: SchemaRegistry | undefined
+  /** One tool result's JSON budget in bytes (text and structured content together). */
   readonly maxResultBytes: number
 }
 
 /**
- * Wraps a session's transport in the MCP controls, innermost last: input validation of the
- * raw `tools/call` arguments (before the SDK's zod parsing drops unknown keys), then the
- * result budget on everything the server sends.
+ * Wraps a session's transport in the MCP message controls. Outermost first: the result budget
+ * (charges everything the server sends), then input validation (judges the raw `tools/call`
+ * arguments before the SDK's zod parsing can drop unknown keys).
  */
-export function applyControls(transport: Transport, _options: ControlOptions): Transport {
-  return transport
+export function applyControls(transport: Transport, options: ControlOptions): Transport {
+  // Inner first: validation sits next to the server; the budget sees every outgoing result,
+  // the validation refusals included.
+  let wrapped: Transport = transport
+  if (options.registry !== undefined) wrapped = withInputValidation(wrapped, options.registry)
+  return resultBudget(wrapped, { maxResultBytes: options.maxResultBytes })
 }

@@ -1,4 +1,5 @@
 import { createContinuations, createMemoryStore, pinoAuditSink } from '@tollgate/continuation'
+import { assertToolPopulation, loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { createAudit } from './audit.js'
 import { parseCli, USAGE } from './cli.js'
 import { CredentialRegistry, defaultConfig, loadConfig } from './config.js'
@@ -6,7 +7,7 @@ import { startHttpServer } from './http-server.js'
 import { startStdioServer } from './stdio-server.js'
 import { KnowledgeStore } from './store/knowledge-store.js'
 import { SEED_DATA } from './store/seed.js'
-import { ROUTES } from './surfaces.js'
+import { ROUTES, TOOL_NAMES } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
 async function main(): Promise<void> {
@@ -62,14 +63,18 @@ async function main(): Promise<void> {
       store: countingStore,
       audit: pinoAuditSink(logger),
       thresholdBytes: cli.heavyThresholdBytes,
+      ttlMs: cli.continuationTtlMs,
     }),
     continuationWrites: () => writes,
     audit,
     registerUnpublishedProbe: cli.unsafeRegisterUnpublishedTool,
   }
+  // Fail at start, not on the first call: every published schema compiles, and every
+  // registered tool has one and every schema names a registered tool (ADR-0031 decision 5).
+  const registry = loadSchemaRegistry(cli.schemasDir)
+  assertToolPopulation(TOOL_NAMES, registry.tools)
   const controls = {
-    audit,
-    inputValidation: !cli.unsafeDisableInputValidation,
+    registry: cli.unsafeDisableInputValidation ? undefined : registry,
     maxResultBytes: cli.maxResultBytes,
   }
   if (cli.stdio) {

@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { BoundedStdioServerTransport } from '@tollgate/mcp-transport'
 import { buildMcpServer } from './build-server.js'
 import { applyControls, type ControlOptions } from './controls.js'
 import { ROUTES } from './surfaces.js'
@@ -20,7 +20,9 @@ export async function startStdioServer(
   options: StdioServerOptions,
 ): Promise<{ closed: Promise<void> }> {
   const route = ROUTES[0]!
-  const transport = new StdioServerTransport(process.stdin, process.stdout)
+  const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
+    maxLineBytes: options.maxLineBytes,
+  })
   const mcp = buildMcpServer(context, { route, credentialId: options.credentialId })
   const closed = new Promise<void>((resolve) => {
     const prior = transport.onclose
@@ -28,9 +30,6 @@ export async function startStdioServer(
       prior?.()
       resolve()
     }
-  })
-  process.stdin.on('end', () => {
-    void mcp.close()
   })
   await mcp.connect(applyControls(transport, options.controls))
   context.audit('stdio_ready', { route: route.name, credential: options.credentialId })

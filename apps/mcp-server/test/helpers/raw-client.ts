@@ -1,0 +1,162 @@
+// A raw JSON-RPC client: plain fetch with the MCP headers, and a spawned stdio child written to
+// line by line. It ignores the published schemas, so it can send what a real attacker sends.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { AuditStream, MAIN, writeConfig } from './server.js'
+
+export const PROTOCOL_VERSION = '2025-06-18'
+
+export interface RawResponse {
+  readonly status: number
+  readonly text: string
+  readonly headers: Headers
+}
+
+/** POSTs one body (an object, or raw text) to a route. */
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  })
+  return { status: res.status, text: await res.text(), headers: res.headers }
+}
+
+export const initializeRequest = (id: number | string = 0) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: {
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  },
+})
+
+/** One initialized Streamable HTTP session on one route, as one bearer credential. */
+export class RawSession {
+  private constructor(
+    readonly url: string,
+    readonly token: string,
+    readonly sessionId: string,
+  ) {}
+
+  static async open(url: string, token: string): Promise<RawSession> {
+    const init = await post(url, initializeRequest(), { authorization: `Bearer ${token}` })
+    const sid = init.headers.get('mcp-session-id')
+    if (init.status !== 200 || sid === null)
+      throw new Error(`initialize failed: ${init.status} ${init.text}`)
+    const session = new RawSession(url, token, sid)
+    await session.post({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    return session
+  }
+
+  post(body: unknown): Promise<RawResponse> {
+    return post(this.url, body, {
+      authorization: `Bearer ${this.token}`,
+      'mcp-session-id': this.sessionId,
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    })
+  }
+
+  /** `tools/call` with a fixed id (so two answers can be compared byte for byte). */
+  async call(name: string, args: unknown, id = 7): Promise<RawResponse> {
+    return this.post({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    })
+  }
+}
+
+/** The tool result of a `tools/call` answer. */
+export function toolResult(res: RawResponse): {
+  isError?: boolean
+  content: { type: string; text: string }[]
+} {
+  const body = JSON.parse(res.text) as { result?: unknown; error?: unknown }
+  if (body.result === undefined) throw new Error(`not a result: ${res.text.slice(0, 300)}`)
+  return body.result as { isError?: boolean; content: { type: string; text: string }[] }
+}
+
+/** The parsed JSON text of a tool result's first content item. */
+export function resultJson(res: RawResponse): unknown {
+  return JSON.parse(toolResult(res).content[0]!.text)
+}
+
+/** A stdio server child driven with raw lines. */
+export class RawStdio {
+  readonly child: ChildProcess
+  readonly audit: AuditStream
+  readonly lines: string[] = []
+  #buffer = ''
+  #waiters: { pred: (line: string) => boolean; resolve: (line: string) => void }[] = []
+  readonly exited: Promise<number | null>
+
+  constructor(args: string[] = []) {
+    this.child = spawn(process.execPath, [MAIN, '--stdio', '--config', writeConfig(), ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    this.audit = new AuditStream(this.child)
+    this.exited = new Promise((resolve) => this.child.once('exit', resolve))
+    this.child.stdin!.on('error', () => {})
+    this.child.stdout!.setEncoding('utf8')
+    this.child.stdout!.on('data', (chunk: string) => {
+      this.#buffer += chunk
+      let i = this.#buffer.indexOf('\n')
+      while (i >= 0) {
+        const line = this.#buffer.slice(0, i)
+        this.#buffer = this.#buffer.slice(i + 1)
+        this.lines.push(line)
+        this.#waiters = this.#waiters.filter((w) =>
+          w.pred(line) ? (w.resolve(line), false) : true,
+        )
+        i = this.#buffer.indexOf('\n')
+      }
+    })
+  }
+
+  write(raw: string | Buffer): void {
+    this.child.stdin!.write(raw)
+  }
+
+  /** Writes one request line and resolves with the raw answer line carrying its id. */
+  request(message: { id: number | string } & Record<string, unknown>): Promise<string> {
+    const answer = this.waitForId(message.id)
+    this.write(`${JSON.stringify(message)}\n`)
+    return answer
+  }
+
+  waitForId(id: number | string): Promise<string> {
+    const pred = (line: string) => {
+      try {
+        return (JSON.parse(line) as { id?: unknown }).id === id
+      } catch {
+        return false
+      }
+    }
+    const found = this.lines.find(pred)
+    if (found) return Promise.resolve(found)
+    return new Promise((resolve) => this.#waiters.push({ pred, resolve }))
+  }
+
+  async initialize(): Promise<void> {
+    await this.request(initializeRequest('init'))
+    this.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`)
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) {
+      this.child.kill('SIGTERM')
+      await this.exited
+    }
+  }
+}
