@@ -6,6 +6,14 @@ export {
   TransportDecorator,
   type TransportHooks,
 } from './decorator.js'
+export {
+  DEFAULT_MCP_HTTP_OPTIONS,
+  isLoopbackHost,
+  type McpHttpOptions,
+  type ResolvedMcpHttpOptions,
+  resolveMcpHttpOptions,
+} from './http-options.js'
+export { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 export { BoundedLineReader, type LineEvent } from './line-reader.js'
 export {
   DEFAULT_RESULT_BUDGET_OPTIONS,
@@ -16,10 +24,18 @@ export {
   resultBudget,
   toolErrorResult,
 } from './result-budget.js'
-export { BoundedStdioServerTransport, JSON_RPC_ERRORS, jsonRpcErrorFor } from './stdio.js'
+export { BoundedStdioServerTransport } from './stdio.js'
 export {
   type BoundedStdioOptions,
   DEFAULT_STDIO_OPTIONS,
   type ResolvedStdioOptions,
   resolveStdioOptions,
 } from './stdio-options.js'
+export {
+  checkHostAndOrigin,
+  type HandlesHttpRequest,
+  type McpHttpTarget,
+  mcpExpressHandler,
+  mcpHttpHandler,
+  renderJsonRpcRefusal,
+} from './streamable-http.js'

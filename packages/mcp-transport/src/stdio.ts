@@ -5,40 +5,13 @@ import type {
   MessageExtraInfo,
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { AdmissionError } from '@tollgate/json-budget'
 import { isJsonRpcRequest, type JsonRpcErrorObject } from './decorator.js'
+import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import { BoundedLineReader, type LineEvent } from './line-reader.js'
 import { type BoundedStdioOptions, resolveStdioOptions } from './stdio-options.js'
 
-/** JSON-RPC 2.0 error codes the transport answers with. */
-export const JSON_RPC_ERRORS = Object.freeze({
-  /** Invalid JSON (here: refused by the preflight for UTF-8, grammar, nodes or depth). */
-  parseError: -32700,
-  /** Valid JSON that is not a JSON-RPC message the SDK accepts. */
-  invalidRequest: -32600,
-  /** Implementation-defined server error (here: a line past the byte cap). */
-  serverError: -32000,
-})
-
 type MessageSchema = {
   safeParse(value: unknown): { success: true; data: JSONRPCMessage } | { success: false }
-}
-
-/**
- * Builds the JSON-RPC error object for a refusal: a fixed message and `data` holding only the
- * code and the numbers, never the caller's bytes.
- */
-export function jsonRpcErrorFor(code: number, error: AdmissionError): JsonRpcErrorObject {
-  const data: Record<string, unknown> = { code: error.code }
-  if (error.limit !== undefined) data.limit = error.limit
-  if (error.offset !== undefined) data.offset = error.offset
-  const message =
-    code === JSON_RPC_ERRORS.parseError
-      ? 'Parse error'
-      : code === JSON_RPC_ERRORS.invalidRequest
-        ? 'Invalid Request'
-        : error.message
-  return { code, message, data }
 }
 
 /**

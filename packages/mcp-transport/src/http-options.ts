@@ -1,0 +1,164 @@
+import {
+  type HttpAdmissionOptions,
+  type ResolvedHttpAdmissionOptions,
+  resolveOptions,
+} from '@tollgate/http-admission'
+import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
+
+/** Options of {@link mcpHttpHandler} and {@link mcpExpressHandler}. Every field is optional. */
+export interface McpHttpOptions
+  extends Pick<
+    HttpAdmissionOptions,
+    | 'maxNodes'
+    | 'maxDepth'
+    | 'policies'
+    | 'inflate'
+    | 'maxInflationRatio'
+    | 'timeoutMs'
+    | 'idleTimeoutMs'
+    | 'budget'
+    | 'retryAfterSeconds'
+  > {
+  /**
+   * Largest POST body admitted, in bytes actually received (a batch is one body). A smaller
+   * value is kept; a value above 64 MiB is refused at construction. Default: 4 MiB.
+   */
+  readonly maxBytes?: number
+  /**
+   * The address the server listens on. When it is a loopback address (`127.0.0.0/8`,
+   * `localhost`, `::1`) Host and Origin validation against DNS rebinding is on by default.
+   * Default: `'127.0.0.1'`.
+   */
+  readonly host?: string
+  /**
+   * Hostnames a request's `Host` header may name (the port is ignored; IPv6 in brackets).
+   * Setting it turns Host validation on whatever `host` is. Default: `localhost`,
+   * `127.0.0.1`, `[::1]` when `host` is loopback, otherwise no Host validation.
+   */
+  readonly allowedHosts?: readonly string[]
+  /**
+   * Origins (`scheme://host[:port]`) a request's `Origin` header may name, when it sends one.
+   * Default: any `http`/`https` origin on a loopback hostname, when validation is on.
+   */
+  readonly allowedOrigins?: readonly string[]
+}
+
+/** The options after {@link resolveMcpHttpOptions}: validated, frozen. */
+export interface ResolvedMcpHttpOptions {
+  /** What the body admission core runs with (`maxBytes` is the MCP cap). */
+  readonly admission: ResolvedHttpAdmissionOptions
+  /** Lower-case hostnames allowed in `Host`, or `undefined` when Host is not validated. */
+  readonly allowedHosts: readonly string[] | undefined
+  /**
+   * Allowed origins (serialized as `URL.origin`), `'loopback'` for any loopback origin, or
+   * `undefined` when Origin is not validated.
+   */
+  readonly allowedOrigins: readonly string[] | 'loopback' | undefined
+}
+
+/** The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on. */
+export const DEFAULT_MCP_HTTP_OPTIONS: Readonly<{
+  maxBytes: number
+  maxBytesCeiling: number
+  host: string
+}> = Object.freeze({
+  maxBytes: ADMISSION_DEFAULTS.mcpHttpBodyBytes,
+  maxBytesCeiling: ADMISSION_DEFAULTS.mcpHttpBodyBytesCeiling,
+  host: '127.0.0.1',
+})
+
+const LOOPBACK_NAMES = Object.freeze(['localhost', '127.0.0.1', '[::1]'])
+const PASSED = new Set([
+  'maxNodes',
+  'maxDepth',
+  'policies',
+  'inflate',
+  'maxInflationRatio',
+  'timeoutMs',
+  'idleTimeoutMs',
+  'budget',
+  'retryAfterSeconds',
+])
+const OWN = new Set(['maxBytes', 'host', 'allowedHosts', 'allowedOrigins'])
+
+/** True for `localhost`, an address in 127.0.0.0/8, or `::1` (bracketed or not). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase()
+  return (
+    h === 'localhost' ||
+    h === '::1' ||
+    h === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
+    h.endsWith('.localhost')
+  )
+}
+
+/**
+ * Validates {@link McpHttpOptions} once, at construction, and freezes them.
+ * @throws TypeError on an unknown option, a bad limit, `maxBytes` above 64 MiB, or a malformed
+ *   host or origin in the allow-lists.
+ */
+export function resolveMcpHttpOptions(options: McpHttpOptions = {}): ResolvedMcpHttpOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('options must be an object')
+  }
+  const passed: Record<string, unknown> = {}
+  for (const key of Object.keys(options)) {
+    if (PASSED.has(key)) passed[key] = options[key as keyof McpHttpOptions]
+    else if (!OWN.has(key)) throw new TypeError(`unknown option ${key.slice(0, 32)}`)
+  }
+  const maxBytes = assertLimit('maxBytes', options.maxBytes ?? DEFAULT_MCP_HTTP_OPTIONS.maxBytes)
+  if (maxBytes > DEFAULT_MCP_HTTP_OPTIONS.maxBytesCeiling) {
+    throw new TypeError(
+      `maxBytes may not exceed ${DEFAULT_MCP_HTTP_OPTIONS.maxBytesCeiling}, got ${maxBytes}`,
+    )
+  }
+  const admission = resolveOptions({
+    ...passed,
+    maxBytes,
+    // The SDK takes application/json only; anything else is refused before a byte is read.
+    types: ['application/json'],
+    otherTypes: 'refuse',
+  })
+  const host = options.host ?? DEFAULT_MCP_HTTP_OPTIONS.host
+  if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a string')
+  const protect = isLoopbackHost(host)
+  let allowedHosts: readonly string[] | undefined
+  if (options.allowedHosts !== undefined) {
+    allowedHosts = Object.freeze(list('allowedHosts', options.allowedHosts).map(hostnameOf))
+  } else if (protect) {
+    allowedHosts = LOOPBACK_NAMES
+  }
+  let allowedOrigins: readonly string[] | 'loopback' | undefined
+  if (options.allowedOrigins !== undefined) {
+    allowedOrigins = Object.freeze(list('allowedOrigins', options.allowedOrigins).map(originOf))
+  } else if (protect || options.allowedHosts !== undefined) {
+    allowedOrigins = 'loopback'
+  }
+  return Object.freeze({ admission, allowedHosts, allowedOrigins })
+}
+
+function list(name: string, value: unknown): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
+    throw new TypeError(`${name} must be an array of non-empty strings`)
+  }
+  return value as string[]
+}
+
+function hostnameOf(host: string): string {
+  try {
+    return new URL(`http://${host}`).hostname
+  } catch {
+    throw new TypeError('allowedHosts holds a malformed hostname')
+  }
+}
+
+function originOf(origin: string): string {
+  try {
+    const url = new URL(origin)
+    if (url.origin === 'null') throw new Error('opaque')
+    return url.origin
+  } catch {
+    throw new TypeError('allowedOrigins holds a malformed origin')
+  }
+}
