@@ -1,1 +1,46 @@
-export {}
+export {
+  createInFlightBudget,
+  DEFAULT_IN_FLIGHT_BYTES,
+  defaultInFlightBudget,
+  type InFlightBudget,
+} from './budget.js'
+export { parseContentLength } from './content-length.js'
+export {
+  type AdmitContext,
+  type AdmitFailure,
+  type AdmitResult,
+  type AdmitSuccess,
+  admitBody,
+  type SkipReason,
+} from './core.js'
+export { bodyParserType, type HttpAdmissionError, toHttpError } from './http-error.js'
+export { parseContentEncoding } from './inflate.js'
+export { matchMediaType } from './media-type.js'
+export { type AdmissionMiddleware, type AdmittedRequest, admission } from './middleware.js'
+export { admitNodeRequest } from './node.js'
+export {
+  type BodyEncoding,
+  ensureResolved,
+  HTTP_ADMISSION_CEILINGS,
+  HTTP_ADMISSION_DEFAULTS,
+  type HttpAdmissionOptions,
+  type OnRefusal,
+  type ResolvedHttpAdmissionOptions,
+  resolveOptions,
+} from './options.js'
+export {
+  type AdmissionProblem,
+  type RefusalBody,
+  type RenderRefusal,
+  refusalStatus,
+  renderProblem,
+  toProblem,
+} from './problem.js'
+export type { BodySource } from './read-source.js'
+export { closeAfterResponse, type SendRefusalOptions, sendRefusal } from './respond.js'
+export {
+  admitWebRequest,
+  refusalResponse,
+  type WebAdmitFailure,
+  type WebAdmitResult,
+} from './web.js'

@@ -1,0 +1,203 @@
+import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
+import { createPreflight } from '@tollgate/lexical-preflight'
+import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
+import {
+  ensureResolved,
+  type HttpAdmissionOptions,
+  type ResolvedHttpAdmissionOptions,
+} from './options.js'
+import { type BodySource, readSource, type SourceRead } from './read-source.js'
+
+/** What the transport says about the body, besides its bytes. */
+export interface AdmitContext {
+  /** The parsed `Content-Length`, if one was sent: refused early when above `maxBytes`, and a body that ends short of it is refused. */
+  readonly declaredLength?: number
+  /** The raw `Content-Encoding` header, if any. */
+  readonly contentEncoding?: string
+  /** Aborting it stops the read with `ERR_BODY_ABORTED` (for example when the client disconnects). */
+  readonly signal?: AbortSignal
+}
+
+/** An admitted body. */
+export interface AdmitSuccess {
+  readonly ok: true
+  /** The parsed value (`JSON.parse` of the validated text), or `undefined` for an empty body. */
+  readonly value: unknown
+  /** Body bytes after inflation (what the preflight scanned). */
+  readonly bytes: number
+  /** Bytes received on the wire (equal to `bytes` without `Content-Encoding`). */
+  readonly wireBytes: number
+  /** Nodes and depth counted by the preflight. */
+  readonly nodes: number
+  readonly depth: number
+  /** The admitted bytes, when `keepRaw` is set. */
+  readonly raw?: Buffer
+  /** Set by the request adapters when the body was passed through unread (`value` is then `undefined`). */
+  readonly skipped?: SkipReason
+}
+
+/**
+ * Why a request adapter passed a request through unread: a method in `passMethods`, no body
+ * at all, or a media type outside `types` with `otherTypes: 'pass'`.
+ */
+export type SkipReason = 'method' | 'no-body' | 'media-type'
+
+/** A refused body; nothing of it is kept. */
+export interface AdmitFailure {
+  readonly ok: false
+  readonly error: AdmissionError
+}
+
+/** The outcome of {@link admitBody}: never throws for anything the client can cause. */
+export type AdmitResult = AdmitSuccess | AdmitFailure
+
+/**
+ * The framework-free core: admits a JSON body from a byte stream. It counts the bytes actually
+ * received (never trusting `Content-Length`, but refusing a declared length above the cap
+ * before reading), inflates `Content-Encoding` with the cap counted on inflated bytes plus a
+ * ratio cap, runs the incremental preflight on each chunk so a bad body is refused while it is
+ * still arriving, enforces the total and idle deadlines, reserves what it holds in the
+ * in-flight budget (always released before it settles), and decodes once at the end.
+ *
+ * On refusal a `Readable` source is paused, not drained: the caller answers (see
+ * `sendRefusal`) and closes the connection. Resolves to a result; never rejects for anything
+ * the client sends.
+ */
+export async function admitBody(
+  source: BodySource,
+  options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
+  context: AdmitContext = {},
+): Promise<AdmitResult> {
+  const o = ensureResolved(options)
+  const budget = o.budget
+  let reserved = 0
+  let read: SourceRead | undefined
+  let inflater: Inflater | undefined
+  let timers: ReturnType<typeof setTimeout>[] = []
+  let idle: ReturnType<typeof setTimeout> | undefined
+  let onAbort: (() => void) | undefined
+  try {
+    const encoding = parseContentEncoding(context.contentEncoding, o.inflate)
+    const declared = context.declaredLength
+    if (declared !== undefined && declared > o.maxBytes) {
+      throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: declared })
+    }
+    const reserve = (total: number) => {
+      if (total <= reserved) return
+      if (!budget.tryAcquire(total - reserved)) {
+        throw new AdmissionError('ERR_ADMISSION_BUSY', { limit: budget.maxBytes })
+      }
+      reserved = total
+    }
+    if (declared !== undefined) reserve(declared)
+    if (context.signal?.aborted) throw new AdmissionError('ERR_BODY_ABORTED')
+
+    const preflight = createPreflight(o.preflight)
+    // With a trustworthy upper bound (a declared length, no encoding) the body is copied into
+    // one buffer of that size, so the bytes are held once rather than as chunks plus a concat.
+    const into =
+      declared !== undefined && declared > 0 && encoding === undefined
+        ? Buffer.allocUnsafe(declared)
+        : undefined
+    const chunks: Uint8Array[] = []
+    let bytes = 0
+    let wireBytes = 0
+
+    const accept = (chunk: Uint8Array) => {
+      const next = bytes + chunk.byteLength
+      if (next > o.maxBytes) {
+        throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: next })
+      }
+      if (encoding !== undefined && next > wireBytes * o.maxInflationRatio) {
+        throw new AdmissionError('ERR_BODY_INFLATION_RATIO', {
+          limit: o.maxInflationRatio,
+          observed: Math.ceil(next / Math.max(1, wireBytes)),
+        })
+      }
+      if (into !== undefined && next > into.byteLength) {
+        throw new AdmissionError('ERR_BODY_INVALID_LENGTH', { observed: next })
+      }
+      reserve(next)
+      preflight.push(chunk)
+      if (into !== undefined) into.set(chunk, bytes)
+      else chunks.push(encoding === undefined ? chunk : chunk.slice())
+      bytes = next
+    }
+    if (encoding !== undefined) inflater = createInflater(encoding, accept)
+    const onWire = (chunk: Uint8Array): void | Promise<void> => {
+      wireBytes += chunk.byteLength
+      if (wireBytes > o.maxBytes) {
+        throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: wireBytes })
+      }
+      if (idle !== undefined) idle.refresh()
+      if (inflater === undefined) return accept(chunk)
+      return inflater.write(chunk)
+    }
+
+    const current = readSource(source, onWire)
+    read = current
+    timers = [
+      setTimeout(
+        () => current.stop(new AdmissionError('ERR_BODY_TIMEOUT', { limit: o.timeoutMs })),
+        o.timeoutMs,
+      ),
+    ]
+    idle = setTimeout(
+      () =>
+        current.stop(
+          new AdmissionError('ERR_BODY_TIMEOUT', {
+            limit: o.idleTimeoutMs,
+            option: 'idleTimeoutMs',
+          }),
+        ),
+      o.idleTimeoutMs,
+    )
+    if (context.signal) {
+      onAbort = () => current.stop(new AdmissionError('ERR_BODY_ABORTED'))
+      context.signal.addEventListener('abort', onAbort, { once: true })
+    }
+    await current.done
+    if (inflater !== undefined) await inflater.end()
+    if (declared !== undefined && wireBytes !== declared) {
+      throw new AdmissionError('ERR_BODY_INVALID_LENGTH', { observed: wireBytes })
+    }
+    if (bytes === 0) {
+      return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
+    }
+    const counts = preflight.end()
+    const buffer = into !== undefined ? into : Buffer.concat(chunks as Uint8Array[], bytes)
+    chunks.length = 0
+    const value = decode(buffer)
+    const result: AdmitSuccess = {
+      ok: true,
+      value,
+      bytes,
+      wireBytes,
+      nodes: counts.nodes,
+      depth: counts.depth,
+    }
+    return o.keepRaw ? { ...result, raw: buffer } : result
+  } catch (error) {
+    if (!isAdmissionError(error)) throw error
+    read?.stop(error)
+    return { ok: false, error }
+  } finally {
+    for (const timer of timers) clearTimeout(timer)
+    if (idle !== undefined) clearTimeout(idle)
+    if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort)
+    inflater?.destroy()
+    budget.release(reserved)
+  }
+}
+
+// The preflight has already checked UTF-8 and the grammar, so this decode cannot fail on
+// anything it admitted; the guard keeps V8's message (which quotes the input) out regardless.
+function decode(buffer: Buffer): unknown {
+  let text = buffer.toString('utf8')
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new AdmissionError('ERR_JSON_SYNTAX')
+  }
+}

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http'
+import { isAdmissionError } from '@tollgate/json-budget'
+import { type AdmitResult, admitBody } from './core.js'
+import {
+  ensureResolved,
+  type HttpAdmissionOptions,
+  type ResolvedHttpAdmissionOptions,
+} from './options.js'
+import { classifyHead } from './request-head.js'
+
+/**
+ * Admits the JSON body of a `node:http` request. Methods in `passMethods`, requests without a
+ * body and (with `otherTypes: 'pass'`) other media types come back `{ ok: true, skipped }` with
+ * the body unread. A refusal leaves the request paused, not drained: answer it with
+ * `sendRefusal(res, result.error)`, which closes the connection.
+ */
+export async function admitNodeRequest(
+  req: IncomingMessage,
+  options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
+): Promise<AdmitResult> {
+  const o = ensureResolved(options)
+  const headers = req.headers
+  let plan: ReturnType<typeof classifyHead>
+  try {
+    plan = classifyHead(
+      {
+        method: req.method,
+        contentType: headers['content-type'],
+        contentLength: headers['content-length'],
+        contentEncoding: headers['content-encoding'],
+        hasBody:
+          headers['transfer-encoding'] !== undefined || headers['content-length'] !== undefined,
+      },
+      o,
+    )
+  } catch (error) {
+    if (isAdmissionError(error)) return { ok: false, error }
+    throw error
+  }
+  if ('skip' in plan) {
+    return {
+      ok: true,
+      value: undefined,
+      bytes: 0,
+      wireBytes: 0,
+      nodes: 0,
+      depth: 0,
+      skipped: plan.skip,
+    }
+  }
+  return admitBody(req, o, plan.context)
+}

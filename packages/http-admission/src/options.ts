@@ -1,0 +1,248 @@
+import { ADMISSION_DEFAULTS, assertLimit, DEFAULT_JSON_LIMITS } from '@tollgate/json-budget'
+import {
+  type PreflightOptions,
+  type PreflightPolicies,
+  resolvePreflightOptions,
+} from '@tollgate/lexical-preflight'
+import { defaultInFlightBudget, type InFlightBudget } from './budget.js'
+import type { RenderRefusal } from './problem.js'
+
+/** A `Content-Encoding` this package can inflate. */
+export type BodyEncoding = 'gzip' | 'deflate' | 'br'
+
+/** What the middleware does with a refusal. */
+export type OnRefusal = 'respond' | 'next'
+
+/** Options of every adapter and of the core. Each is validated once, by {@link resolveOptions}. */
+export interface HttpAdmissionOptions {
+  /**
+   * Largest body admitted, in bytes actually received (chunks are counted; `Content-Length`
+   * is never trusted, but one above this is refused before reading). With `Content-Encoding`
+   * both the wire bytes and the inflated bytes are held to it. Default: 64 MiB; it may be
+   * lowered per route, never raised past {@link HTTP_ADMISSION_CEILINGS}.maxBytes (64 MiB).
+   */
+  readonly maxBytes?: number
+  /** Most JSON nodes (containers, scalars and keys). Default: 100,000. */
+  readonly maxNodes?: number
+  /** Most nested containers. Default: 64. */
+  readonly maxDepth?: number
+  /**
+   * Preflight policies of `@tollgate/lexical-preflight` (duplicate keys, `__proto__` keys,
+   * string and number length, BOM). Default: its defaults (all allowed but a BOM).
+   */
+  readonly policies?: PreflightPolicies
+  /**
+   * Media types admitted: `type/subtype`, `type/*` or `*\/*+suffix`. The charset, when sent,
+   * must be UTF-8. Default: `['application/json', '*\/*+json']`.
+   */
+  readonly types?: readonly string[]
+  /**
+   * A body whose media type is not in `types`: `'refuse'` answers 415 `ERR_BODY_MEDIA_TYPE`
+   * (a JSON-only route), `'pass'` leaves it unread for a later parser. Default: `'refuse'`.
+   */
+  readonly otherTypes?: 'refuse' | 'pass'
+  /**
+   * Methods passed through untouched (body not read, `req.body` not set). Default:
+   * `['GET', 'HEAD', 'DELETE', 'OPTIONS']`.
+   */
+  readonly passMethods?: readonly string[]
+  /**
+   * Inflate `Content-Encoding` gzip, deflate and br (the byte cap counts inflated bytes); when
+   * false any encoding but `identity` is refused with 415 `ERR_BODY_ENCODING`. Default: true.
+   */
+  readonly inflate?: boolean
+  /**
+   * Most inflated bytes per wire byte; past it the body is refused with 413
+   * `ERR_BODY_INFLATION_RATIO` even under `maxBytes`. Default: 100.
+   */
+  readonly maxInflationRatio?: number
+  /** Whole-body read deadline in milliseconds, from the start of admission → 408. Default: 30,000. */
+  readonly timeoutMs?: number
+  /** Longest silence between two chunks in milliseconds → 408. Default: 10,000. */
+  readonly idleTimeoutMs?: number
+  /** The in-flight byte budget shared by concurrent bodies. Default: {@link defaultInFlightBudget}. */
+  readonly budget?: InFlightBudget
+  /** Seconds sent in `Retry-After` with a 503 `ERR_ADMISSION_BUSY`. Default: 1. */
+  readonly retryAfterSeconds?: number
+  /** Also hand on the admitted bytes (`raw` in the result, `req.rawBody` in the middleware). Default: false. */
+  readonly keepRaw?: boolean
+  /**
+   * Middleware only: `'respond'` answers a refusal itself and closes the connection;
+   * `'next'` calls `next(err)` with `status`, `statusCode`, `type` and `expose` set (as
+   * body-parser's errors have) so the app's error handler answers. Default: `'respond'`.
+   */
+  readonly onRefusal?: OnRefusal
+  /** Renders a refusal's body; the status and connection handling stay the same. Default: problem+json. */
+  readonly renderRefusal?: RenderRefusal
+}
+
+/** The options after {@link resolveOptions}: every field set, validated and frozen. */
+export interface ResolvedHttpAdmissionOptions {
+  readonly maxBytes: number
+  readonly maxNodes: number
+  readonly maxDepth: number
+  readonly policies: PreflightPolicies
+  /** The preflight's limits and policies, resolved once for every request. */
+  readonly preflight: PreflightOptions
+  readonly types: readonly string[]
+  readonly otherTypes: 'refuse' | 'pass'
+  readonly passMethods: readonly string[]
+  readonly inflate: boolean
+  readonly maxInflationRatio: number
+  readonly timeoutMs: number
+  readonly idleTimeoutMs: number
+  readonly budget: InFlightBudget
+  readonly retryAfterSeconds: number
+  readonly keepRaw: boolean
+  readonly onRefusal: OnRefusal
+  readonly renderRefusal: RenderRefusal | undefined
+}
+
+/** The defaults {@link resolveOptions} fills in (the README's options table is checked against these). */
+export const HTTP_ADMISSION_DEFAULTS = Object.freeze({
+  maxBytes: ADMISSION_DEFAULTS.restBodyBytes,
+  maxNodes: DEFAULT_JSON_LIMITS.maxNodes,
+  maxDepth: DEFAULT_JSON_LIMITS.maxDepth,
+  types: Object.freeze(['application/json', '*/*+json']) as readonly string[],
+  otherTypes: 'refuse' as const,
+  passMethods: Object.freeze(['GET', 'HEAD', 'DELETE', 'OPTIONS']) as readonly string[],
+  inflate: true,
+  maxInflationRatio: 100,
+  timeoutMs: 30_000,
+  idleTimeoutMs: 10_000,
+  retryAfterSeconds: 1,
+  keepRaw: false,
+  onRefusal: 'respond' as const,
+})
+
+/** Highest values an option may be set to. */
+export const HTTP_ADMISSION_CEILINGS = Object.freeze({
+  maxBytes: ADMISSION_DEFAULTS.restBodyBytesCeiling,
+})
+
+const TYPE_PATTERN = /^(?:[a-z0-9!#$&^_.+-]+|\*)\/(?:[a-z0-9!#$&^_.+-]+|\*|\*\+[a-z0-9!#$&^_.-]+)$/
+
+/**
+ * Fills defaults, validates every option and freezes the result, so bad configuration fails
+ * at start-up rather than on the first request.
+ * @throws TypeError on an unknown option, a non-positive or non-integer limit, `maxBytes`
+ * above its ceiling, a malformed media type, or a `budget` that is not an {@link InFlightBudget}.
+ */
+export function resolveOptions(options: HttpAdmissionOptions = {}): ResolvedHttpAdmissionOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('options must be an object')
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) throw new TypeError(`unknown option ${JSON.stringify(key.slice(0, 64))}`)
+  }
+  const d = HTTP_ADMISSION_DEFAULTS
+  const maxBytes = assertLimit('maxBytes', options.maxBytes ?? d.maxBytes)
+  if (maxBytes > HTTP_ADMISSION_CEILINGS.maxBytes) {
+    throw new TypeError(
+      `maxBytes may not exceed ${HTTP_ADMISSION_CEILINGS.maxBytes}, got ${maxBytes}`,
+    )
+  }
+  const types = (options.types ?? d.types).map((t) => {
+    if (typeof t !== 'string' || !TYPE_PATTERN.test(t.toLowerCase())) {
+      throw new TypeError('types must hold media types such as application/json or */*+json')
+    }
+    return t.toLowerCase()
+  })
+  const passMethods = (options.passMethods ?? d.passMethods).map((m) => {
+    if (typeof m !== 'string' || !/^[A-Za-z]+$/.test(m)) {
+      throw new TypeError('passMethods must hold HTTP method names')
+    }
+    return m.toUpperCase()
+  })
+  const budget = options.budget ?? defaultInFlightBudget
+  if (
+    typeof budget !== 'object' ||
+    budget === null ||
+    typeof budget.tryAcquire !== 'function' ||
+    typeof budget.release !== 'function'
+  ) {
+    throw new TypeError('budget must be an InFlightBudget (see createInFlightBudget)')
+  }
+  const policies = options.policies ?? {}
+  if (typeof policies !== 'object' || policies === null) {
+    throw new TypeError('policies must be an object')
+  }
+  const maxNodes = assertLimit('maxNodes', options.maxNodes ?? d.maxNodes)
+  const maxDepth = assertLimit('maxDepth', options.maxDepth ?? d.maxDepth, true)
+  const resolved: ResolvedHttpAdmissionOptions = Object.freeze({
+    maxBytes,
+    maxNodes,
+    maxDepth,
+    policies: Object.freeze({ ...policies }),
+    preflight: resolvePreflightOptions({ maxBytes, maxNodes, maxDepth }, policies),
+    types: Object.freeze(types),
+    otherTypes: oneOf('otherTypes', options.otherTypes ?? d.otherTypes, ['refuse', 'pass']),
+    passMethods: Object.freeze(passMethods),
+    inflate: bool('inflate', options.inflate ?? d.inflate),
+    maxInflationRatio: assertLimit(
+      'maxInflationRatio',
+      options.maxInflationRatio ?? d.maxInflationRatio,
+    ),
+    timeoutMs: assertLimit('timeoutMs', options.timeoutMs ?? d.timeoutMs),
+    idleTimeoutMs: assertLimit('idleTimeoutMs', options.idleTimeoutMs ?? d.idleTimeoutMs),
+    budget,
+    retryAfterSeconds: assertLimit(
+      'retryAfterSeconds',
+      options.retryAfterSeconds ?? d.retryAfterSeconds,
+      true,
+    ),
+    keepRaw: bool('keepRaw', options.keepRaw ?? d.keepRaw),
+    onRefusal: oneOf('onRefusal', options.onRefusal ?? d.onRefusal, ['respond', 'next']),
+    renderRefusal: fnOrUndefined('renderRefusal', options.renderRefusal),
+  })
+  RESOLVED.add(resolved)
+  return resolved
+}
+
+const RESOLVED = new WeakSet<object>()
+
+/** Returns `options` as is when it came from {@link resolveOptions}, otherwise resolves it. */
+export function ensureResolved(
+  options: HttpAdmissionOptions | ResolvedHttpAdmissionOptions | undefined,
+): ResolvedHttpAdmissionOptions {
+  if (options !== undefined && RESOLVED.has(options)) return options as ResolvedHttpAdmissionOptions
+  return resolveOptions(options as HttpAdmissionOptions | undefined)
+}
+
+const KNOWN = new Set([
+  'maxBytes',
+  'maxNodes',
+  'maxDepth',
+  'policies',
+  'types',
+  'otherTypes',
+  'passMethods',
+  'inflate',
+  'maxInflationRatio',
+  'timeoutMs',
+  'idleTimeoutMs',
+  'budget',
+  'retryAfterSeconds',
+  'keepRaw',
+  'onRefusal',
+  'renderRefusal',
+])
+
+function bool(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean`)
+  return value
+}
+
+function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T)) {
+    throw new TypeError(`${name} must be one of ${allowed.join(', ')}`)
+  }
+  return value as T
+}
+
+function fnOrUndefined<T>(name: string, value: T | undefined): T | undefined {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new TypeError(`${name} must be a function`)
+  }
+  return value
+}

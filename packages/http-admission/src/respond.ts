@@ -1,0 +1,61 @@
+import type { ServerResponse } from 'node:http'
+import type { AdmissionError } from '@tollgate/json-budget'
+import { type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
+
+/** Options of {@link sendRefusal}. */
+export interface SendRefusalOptions {
+  /** Renders the body. Default: problem+json ({@link renderProblem}). */
+  readonly render?: RenderRefusal
+  /** Seconds in `Retry-After` for a 503. Default: 1. */
+  readonly retryAfterSeconds?: number
+}
+
+/**
+ * Answers a refusal on a `node:http` response and closes the connection: the status of the
+ * code, a small body (problem+json unless `render` says otherwise), `Connection: close`,
+ * `Cache-Control: no-store`, `Retry-After` on a 503, and the socket destroyed once the response
+ * has flushed, so the rest of an oversized or malformed body is never read. A client abort
+ * (`ERR_BODY_ABORTED`) has no one to answer: the socket is destroyed. When headers were already
+ * sent, the response is cut and the socket destroyed.
+ */
+export function sendRefusal(
+  res: ServerResponse,
+  error: AdmissionError,
+  options: SendRefusalOptions = {},
+): void {
+  const socket = res.socket
+  if (error.code === 'ERR_BODY_ABORTED' || res.headersSent || res.writableEnded) {
+    socket?.destroy()
+    if (!res.writableEnded) res.destroy()
+    return
+  }
+  const { contentType, body } = (options.render ?? renderProblem)(error)
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+  for (const name of res.getHeaderNames()) res.removeHeader(name)
+  res.statusCode = refusalStatus(error)
+  res.setHeader('Content-Type', contentType)
+  res.setHeader('Content-Length', bytes.byteLength)
+  res.setHeader('Cache-Control', 'no-store')
+  if (error.code === 'ERR_ADMISSION_BUSY') {
+    res.setHeader('Retry-After', String(options.retryAfterSeconds ?? 1))
+  }
+  closeAfterResponse(res)
+  res.end(bytes)
+}
+
+/**
+ * Marks `res` as the last response on its connection (`Connection: close`) and destroys the
+ * socket as soon as the response has been flushed (or the response closes), without reading
+ * whatever the client is still sending. Use it for any answer given before a body was read to
+ * its end, so the unread rest can never be parsed as a next request.
+ */
+export function closeAfterResponse(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('Connection', 'close')
+  res.shouldKeepAlive = false
+  const socket = res.socket
+  const destroy = () => {
+    socket?.destroy()
+  }
+  res.once('finish', destroy)
+  res.once('close', destroy)
+}

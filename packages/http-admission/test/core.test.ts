@@ -1,0 +1,270 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { admitBody, createInFlightBudget, resolveOptions } from '../src/index.js'
+
+async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
+  for (const part of parts) yield typeof part === 'string' ? Buffer.from(part) : part
+}
+
+/** A source that records how many chunks were pulled and then stalls forever. */
+function stalling(parts: (string | Uint8Array)[]) {
+  const state = { pulled: 0, returned: false }
+  const iterable: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]() {
+      return {
+        next: () => {
+          const part = parts[state.pulled]
+          state.pulled++
+          if (part === undefined) return new Promise(() => {})
+          return Promise.resolve({
+            done: false,
+            value: typeof part === 'string' ? Buffer.from(part) : part,
+          })
+        },
+        return: () => {
+          state.returned = true
+          return Promise.resolve({ done: true, value: undefined })
+        },
+      }
+    },
+  }
+  return { iterable, state }
+}
+
+const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`
+
+describe('admitBody', () => {
+  it('admits a JSON body and decodes it once', async () => {
+    const result = await admitBody(chunks('{"a":', '[1,2]}'), {
+      budget: createInFlightBudget(1024),
+    })
+    expect(result).toMatchObject({ ok: true, value: { a: [1, 2] }, bytes: 11, wireBytes: 11 })
+  })
+
+  it('admits a body of exactly maxBytes and refuses maxBytes + 1 with ERR_BODY_TOO_LARGE', async () => {
+    const options = resolveOptions({ maxBytes: 10, budget: createInFlightBudget(1024) })
+    const at = await admitBody(chunks('"12345', '678"'), options)
+    expect(at).toMatchObject({ ok: true, value: '12345678', bytes: 10 })
+    const past = await admitBody(chunks('"12345', '6789"'), options)
+    expect(past.ok).toBe(false)
+    if (!past.ok)
+      expect(past.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 10, status: 413 })
+  })
+
+  it('refuses a declared length above maxBytes before reading a byte', async () => {
+    const { iterable, state } = stalling(['[]'])
+    const result = await admitBody(iterable, { maxBytes: 100 }, { declaredLength: 101 })
+    expect(result.ok).toBe(false)
+    if (!result.ok)
+      expect(result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 100, observed: 101 })
+    expect(state.pulled).toBe(0)
+  })
+
+  it('refuses a body that ends short of its declared length with ERR_BODY_INVALID_LENGTH', async () => {
+    const result = await admitBody(chunks('[1,2]'), {}, { declaredLength: 10 })
+    expect(result.ok).toBe(false)
+    if (!result.ok)
+      expect(result.error).toMatchObject({ code: 'ERR_BODY_INVALID_LENGTH', status: 400 })
+  })
+
+  it('refuses a body longer than its declared length with ERR_BODY_INVALID_LENGTH', async () => {
+    const result = await admitBody(chunks('[1,', '2]'), {}, { declaredLength: 3 })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('ERR_BODY_INVALID_LENGTH')
+  })
+
+  it('refuses depth 65 with ERR_JSON_TOO_DEEP before the body ends', async () => {
+    const { iterable, state } = stalling(['['.repeat(65)])
+    const result = await admitBody(iterable, {})
+    expect(result.ok).toBe(false)
+    if (!result.ok)
+      expect(result.error).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64, status: 422 })
+    expect(state.pulled).toBe(1)
+    expect(state.returned).toBe(true)
+  })
+
+  it('admits depth 64', async () => {
+    const result = await admitBody(chunks(deep(64)), {})
+    expect(result).toMatchObject({ ok: true, depth: 64 })
+  })
+
+  it('refuses the 100,001st node with ERR_JSON_TOO_MANY_NODES and admits 100,000', async () => {
+    const body = (n: number) => `[${Array.from({ length: n - 1 }, () => '0').join(',')}]`
+    const at = await admitBody(chunks(body(100_000)), {})
+    expect(at).toMatchObject({ ok: true, nodes: 100_000 })
+    const past = await admitBody(chunks(body(100_001)), {})
+    expect(past.ok).toBe(false)
+    if (!past.ok)
+      expect(past.error).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 100_000 })
+  })
+
+  it('refuses invalid UTF-8 with ERR_JSON_INVALID_UTF8 even when split across chunks', async () => {
+    const result = await admitBody(
+      chunks(Buffer.from('["a'), Buffer.from([0xe2, 0x82]), Buffer.from([0x41, 0x22, 0x5d])),
+      {},
+    )
+    expect(result.ok).toBe(false)
+    if (!result.ok)
+      expect(result.error).toMatchObject({ code: 'ERR_JSON_INVALID_UTF8', status: 422 })
+  })
+
+  it('admits a UTF-8 sequence split across chunks', async () => {
+    const euro = Buffer.from('["€"]')
+    const result = await admitBody(chunks(euro.subarray(0, 3), euro.subarray(3)), {})
+    expect(result).toMatchObject({ ok: true, value: ['€'] })
+  })
+
+  it('refuses a syntax error with ERR_JSON_SYNTAX', async () => {
+    const result = await admitBody(chunks('{"a":1,}'), {})
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error).toMatchObject({ code: 'ERR_JSON_SYNTAX', status: 422 })
+  })
+
+  it('resolves an empty body to undefined', async () => {
+    expect(await admitBody(chunks(), {})).toMatchObject({ ok: true, value: undefined, bytes: 0 })
+  })
+
+  it('hands on the admitted bytes with keepRaw', async () => {
+    const result = await admitBody(chunks('[1]'), { keepRaw: true })
+    expect(result.ok && result.raw?.toString()).toBe('[1]')
+  })
+
+  for (const [encoding, compress] of [
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const) {
+    it(`inflates Content-Encoding ${encoding} and counts the cap on inflated bytes`, async () => {
+      const text = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => i) })
+      const ok = await admitBody(
+        chunks(compress(Buffer.from(text))),
+        {},
+        { contentEncoding: encoding },
+      )
+      expect(ok).toMatchObject({ ok: true, bytes: text.length })
+      const past = await admitBody(
+        chunks(compress(Buffer.from(text))),
+        { maxBytes: text.length - 1 },
+        { contentEncoding: encoding },
+      )
+      expect(past.ok).toBe(false)
+      if (!past.ok)
+        expect(past.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: text.length - 1 })
+    })
+  }
+
+  it('refuses an inflation ratio above maxInflationRatio with ERR_BODY_INFLATION_RATIO', async () => {
+    const bomb = gzipSync(Buffer.from(`[${' '.repeat(1_000_000)}]`))
+    const result = await admitBody(
+      chunks(bomb),
+      { maxInflationRatio: 100 },
+      { contentEncoding: 'gzip' },
+    )
+    expect(result.ok).toBe(false)
+    if (!result.ok)
+      expect(result.error).toMatchObject({
+        code: 'ERR_BODY_INFLATION_RATIO',
+        limit: 100,
+        status: 413,
+      })
+  })
+
+  it('refuses corrupt gzip with ERR_JSON_SYNTAX', async () => {
+    const result = await admitBody(
+      chunks(Buffer.from('not gzip at all')),
+      {},
+      { contentEncoding: 'gzip' },
+    )
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('ERR_JSON_SYNTAX')
+  })
+
+  it('refuses any Content-Encoding with inflate: false, and an unknown one always, with ERR_BODY_ENCODING', async () => {
+    const off = await admitBody(
+      chunks(gzipSync('[]')),
+      { inflate: false },
+      { contentEncoding: 'gzip' },
+    )
+    expect(!off.ok && off.error).toMatchObject({ code: 'ERR_BODY_ENCODING', status: 415 })
+    const unknown = await admitBody(chunks('[]'), {}, { contentEncoding: 'compress' })
+    expect(!unknown.ok && unknown.error.code).toBe('ERR_BODY_ENCODING')
+    const identity = await admitBody(
+      chunks('[]'),
+      { inflate: false },
+      { contentEncoding: 'identity' },
+    )
+    expect(identity.ok).toBe(true)
+  })
+
+  it('refuses a stalled body with ERR_BODY_TIMEOUT after idleTimeoutMs', async () => {
+    const { iterable } = stalling(['[1,'])
+    const result = await admitBody(iterable, { idleTimeoutMs: 20 })
+    expect(!result.ok && result.error).toMatchObject({
+      code: 'ERR_BODY_TIMEOUT',
+      limit: 20,
+      status: 408,
+    })
+  })
+
+  it('refuses a body still arriving after timeoutMs with ERR_BODY_TIMEOUT', async () => {
+    async function* drip() {
+      yield Buffer.from('[')
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        yield Buffer.from('0,')
+      }
+    }
+    const result = await admitBody(drip(), { timeoutMs: 50, idleTimeoutMs: 10_000 })
+    expect(!result.ok && result.error).toMatchObject({ code: 'ERR_BODY_TIMEOUT', limit: 50 })
+  })
+
+  it('stops with ERR_BODY_ABORTED when the signal aborts', async () => {
+    const { iterable } = stalling(['[1,'])
+    const controller = new AbortController()
+    const pending = admitBody(iterable, {}, { signal: controller.signal })
+    setTimeout(() => controller.abort(), 5)
+    const result = await pending
+    expect(!result.ok && result.error.code).toBe('ERR_BODY_ABORTED')
+  })
+
+  it('refuses with ERR_ADMISSION_BUSY (503) when the in-flight budget cannot hold the body', async () => {
+    const budget = createInFlightBudget(100)
+    const declared = await admitBody(chunks('[]'), { budget }, { declaredLength: 101 })
+    expect(!declared.ok && declared.error).toMatchObject({
+      code: 'ERR_ADMISSION_BUSY',
+      status: 503,
+      limit: 100,
+    })
+    const counted = await admitBody(chunks(`"${'a'.repeat(120)}"`), { budget })
+    expect(!counted.ok && counted.error.code).toBe('ERR_ADMISSION_BUSY')
+  })
+
+  it('releases the in-flight budget on success, refusal, abort and timeout', async () => {
+    const budget = createInFlightBudget(1_000_000)
+    const o = { budget }
+    const seen: number[] = []
+    const watch = async function* (parts: string[]) {
+      for (const part of parts) {
+        yield Buffer.from(part)
+        seen.push(budget.inFlight)
+      }
+    }
+    await admitBody(watch(['[1,', '2]']), o, { declaredLength: 5 })
+    expect(budget.inFlight).toBe(0)
+    await admitBody(watch(['[[[', ']]']), { ...o, maxDepth: 2 })
+    expect(budget.inFlight).toBe(0)
+    const controller = new AbortController()
+    const aborted = admitBody(stalling(['[1,']).iterable, o, {
+      signal: controller.signal,
+      declaredLength: 500,
+    })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(budget.inFlight).toBe(500)
+    controller.abort()
+    await aborted
+    expect(budget.inFlight).toBe(0)
+    await admitBody(stalling(['[1,']).iterable, { ...o, idleTimeoutMs: 10 })
+    expect(budget.inFlight).toBe(0)
+    expect(Math.max(...seen)).toBeGreaterThan(0)
+  })
+})
