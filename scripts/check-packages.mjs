@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// "Install single packages" is checked, not assumed. For each package under packages/:
+// pack it with pnpm (workspace: ranges become versions), install that tarball with npm into an
+// empty folder outside the workspace together with the tarballs of the tollgate packages it
+// depends on (and nothing else from the workspace), then import every export path from ESM and
+// from CommonJS and typecheck an import of each from .mts and .cts files. publint and
+// @arethetypeswrong/cli check each tarball's package.json and types.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const root = new URL('..', import.meta.url).pathname
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
+
+const packages = new Map()
+for (const dir of readdirSync(join(root, 'packages'))) {
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'))
+  packages.set(manifest.name, { dir: join(root, 'packages', dir), manifest })
+}
+
+const work = mkdtempSync(join(tmpdir(), 'tollgate-pack-'))
+const tarballs = new Map()
+for (const [name, { dir }] of packages) {
+  const out = run('npx', ['-y', 'pnpm@12.4.2', 'pack', '--pack-destination', work], dir)
+  const file = out.trim().split('\n').pop().trim()
+  tarballs.set(name, file.startsWith('/') ? file : join(work, file))
+}
+
+function closure(name, seen = new Set()) {
+  if (seen.has(name)) return seen
+  seen.add(name)
+  const deps = packages.get(name).manifest.dependencies ?? {}
+  for (const dep of Object.keys(deps)) if (packages.has(dep)) closure(dep, seen)
+  return seen
+}
+
+let failures = 0
+const only = process.argv.slice(2)
+for (const [name, { manifest }] of packages) {
+  if (only.length > 0 && !only.includes(name)) continue
+  const started = Date.now()
+  const folder = mkdtempSync(join(tmpdir(), 'tollgate-install-'))
+  try {
+    writeFileSync(join(folder, 'package.json'), '{"name":"consumer","private":true}\n')
+    const own = [...closure(name)].map((n) => tarballs.get(n))
+    // --legacy-peer-deps: peers (the MCP SDK, redis) are not installed, which also proves that
+    // importing a package does not load an optional peer it does not need.
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', '--prefer-offline', ...own], folder)
+    const subpaths = Object.keys(manifest.exports).filter((p) => p !== './package.json')
+    const specifiers = subpaths.map((p) => (p === '.' ? name : `${name}/${p.slice(2)}`))
+    for (const spec of specifiers) {
+      const check = `if (Object.keys(m).length === 0) { console.error('no exports'); process.exit(1) }`
+      run('node', ['--input-type=module', '-e', `import * as m from '${spec}'; ${check}`], folder)
+      run('node', ['-e', `const m = require('${spec}'); ${check}`], folder)
+    }
+    const esmImports = specifiers.map((s, i) => `import * as m${i} from '${s}'\nexport type T${i} = typeof m${i}`)
+    const cjsImports = specifiers.map((s, i) => `import m${i} = require('${s}')\nexport type T${i} = typeof m${i}`)
+    writeFileSync(join(folder, 'check.mts'), `${esmImports.join('\n')}\n`)
+    writeFileSync(join(folder, 'check.cts'), `${cjsImports.join('\n')}\n`)
+    run(bin('tsc'), ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'check.mts', 'check.cts'], folder)
+    run(bin('publint'), ['run', '--strict', tarballs.get(name)], root)
+    run(bin('attw'), ['--profile', 'node16', '--format', 'ascii', tarballs.get(name)], root)
+    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): installed alone (${own.length} tarball${own.length > 1 ? 's' : ''}), ${specifiers.length} export path(s) imported from ESM and CJS, types resolve, publint and attw clean`)
+  } catch (error) {
+    failures++
+    console.error(`FAIL ${name}: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`)
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+rmSync(work, { recursive: true, force: true })
+process.exit(failures === 0 ? 0 : 1)
