@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { checkSchemaAgreement, loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RawSession, resultJson, toolResult } from './helpers/raw-client.js'
+import { RawSession, RawStdio, resultJson, toolResult } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'
 
 const SCHEMAS = fileURLToPath(new URL('../../../schemas/mcp/', import.meta.url))
@@ -88,6 +88,31 @@ describe('withInputValidation on the reference server', () => {
       expect(runs(unsafe, 'probe.unpublished')).toBe(1)
     } finally {
       await unsafe.stop()
+    }
+  })
+
+  it('refuses an unknown top-level key over stdio and the handler does not run', async () => {
+    const stdio = new RawStdio()
+    try {
+      await stdio.initialize()
+      const line = await stdio.request({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'knowledge.search', arguments: { ...searchArgs, sort: 'desc' } },
+      })
+      expect(JSON.parse(line).result).toEqual({
+        content: [
+          {
+            type: 'text',
+            text: 'Invalid arguments for tool knowledge.search: /sort fails unevaluatedProperties false',
+          },
+        ],
+        isError: true,
+      })
+      expect(stdio.audit.named('tool_invoked')).toHaveLength(0)
+    } finally {
+      await stdio.stop()
     }
   })
 

@@ -116,9 +116,11 @@ export class RawStdio {
         const line = this.#buffer.slice(0, i)
         this.#buffer = this.#buffer.slice(i + 1)
         this.lines.push(line)
-        this.#waiters = this.#waiters.filter((w) =>
-          w.pred(line) ? (w.resolve(line), false) : true,
-        )
+        this.#waiters = this.#waiters.filter((w) => {
+          if (!w.pred(line)) return true
+          w.resolve(line)
+          return false
+        })
         i = this.#buffer.indexOf('\n')
       }
     })
@@ -136,13 +138,17 @@ export class RawStdio {
   }
 
   waitForId(id: number | string): Promise<string> {
-    const pred = (line: string) => {
+    return this.waitFor((line: string) => {
       try {
         return (JSON.parse(line) as { id?: unknown }).id === id
       } catch {
         return false
       }
-    }
+    })
+  }
+
+  /** Resolves with the first stdout line (already read or still to come) matching `pred`. */
+  waitFor(pred: (line: string) => boolean): Promise<string> {
     const found = this.lines.find(pred)
     if (found) return Promise.resolve(found)
     return new Promise((resolve) => this.#waiters.push({ pred, resolve }))

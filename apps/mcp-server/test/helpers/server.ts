@@ -52,9 +52,11 @@ export class AuditStream {
         try {
           const event = JSON.parse(line) as AuditEvent
           this.events.push(event)
-          this.#waiters = this.#waiters.filter((w) =>
-            w.pred(event) ? (w.resolve(event), false) : true,
-          )
+          this.#waiters = this.#waiters.filter((w) => {
+            if (!w.pred(event)) return true
+            w.resolve(event)
+            return false
+          })
         } catch {
           // a warning banner, not an audit line
         }
