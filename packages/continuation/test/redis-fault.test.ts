@@ -21,49 +21,52 @@ afterAll(() => {
   for (const c of clients) c.destroy()
 })
 
-describe.runIf(hasRedisServer)('createRedisStore when Redis stops', () => {
-  for (const offlineQueue of [false, true]) {
-    it(`fails closed on redeem and reports ERR_CONTINUATION_STORE_UNAVAILABLE on mint (offline queue ${offlineQueue ? 'on' : 'off'})`, async () => {
-      const unhandled: unknown[] = []
-      const onUnhandled = (reason: unknown) => unhandled.push(reason)
-      process.on('unhandledRejection', onUnhandled)
-      const server = await startRedis()
-      try {
-        const client = createClient({
-          url: server.url,
-          disableOfflineQueue: !offlineQueue,
-          socket: { reconnectStrategy: () => 50 },
-        })
-        clients.push(client)
-        await client.connect()
-        const clientErrors: unknown[] = []
-        const store = createRedisStore({
-          client,
-          commandTimeoutMs: 300,
-          onError: (e) => clientErrors.push(e),
-        })
-        const events: ContinuationAuditEvent[] = []
-        const service = createContinuations({ store, audit: { record: (e) => events.push(e) } })
-        const t = target(team, group('documents', 'get'))
-        const m = await service.mint({ ownerKey: 'o', target: t, payload: heavyPayload() })
-        if (!m.ok) throw new Error('mint failed')
-        const ctx = { ownerKey: 'o', route: team, permissions: ALL }
-        expect((await service.redeem(m.token, ctx)).ok).toBe(true)
-
-        await server.stop()
-
-        expect(await service.redeem(m.token, ctx)).toBe(CONTINUATION_REFUSED)
-        expect(events.at(-1)).toMatchObject({ reason: 'continuation_store_unavailable' })
-        expect(await service.mint({ ownerKey: 'o', target: t, payload: heavyPayload() })).toEqual({
-          ok: false,
-          code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
-        })
-        await new Promise((r) => setTimeout(r, 100))
-        expect(unhandled).toEqual([])
-      } finally {
-        process.off('unhandledRejection', onUnhandled)
-        await server.stop()
-      }
+async function scenario(offlineQueue: boolean) {
+  const unhandled: unknown[] = []
+  const onUnhandled = (reason: unknown) => unhandled.push(reason)
+  process.on('unhandledRejection', onUnhandled)
+  const server = await startRedis()
+  try {
+    const client = createClient({
+      url: server.url,
+      disableOfflineQueue: !offlineQueue,
+      socket: { reconnectStrategy: () => 50 },
     })
+    clients.push(client)
+    await client.connect()
+    const clientErrors: unknown[] = []
+    const store = createRedisStore({
+      client,
+      commandTimeoutMs: 300,
+      onError: (e) => clientErrors.push(e),
+    })
+    const events: ContinuationAuditEvent[] = []
+    const service = createContinuations({ store, audit: { record: (e) => events.push(e) } })
+    const t = target(team, group('documents', 'get'))
+    const m = await service.mint({ ownerKey: 'o', target: t, payload: heavyPayload() })
+    if (!m.ok) throw new Error('mint failed')
+    const ctx = { ownerKey: 'o', route: team, permissions: ALL }
+    expect((await service.redeem(m.token, ctx)).ok).toBe(true)
+
+    await server.stop()
+
+    expect(await service.redeem(m.token, ctx)).toBe(CONTINUATION_REFUSED)
+    expect(events.at(-1)).toMatchObject({ reason: 'continuation_store_unavailable' })
+    expect(await service.mint({ ownerKey: 'o', target: t, payload: heavyPayload() })).toEqual({
+      ok: false,
+      code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+    })
+    await new Promise((r) => setTimeout(r, 100))
+    expect(unhandled).toEqual([])
+  } finally {
+    process.off('unhandledRejection', onUnhandled)
+    await server.stop()
   }
+}
+
+describe.runIf(hasRedisServer)('createRedisStore when Redis stops', () => {
+  it('fails closed on redeem and reports ERR_CONTINUATION_STORE_UNAVAILABLE on mint (offline queue off)', () =>
+    scenario(false))
+  it('fails closed on redeem and reports ERR_CONTINUATION_STORE_UNAVAILABLE on mint (offline queue on)', () =>
+    scenario(true))
 })

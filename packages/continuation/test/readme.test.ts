@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { CONTINUATION_DEFAULTS, MEMORY_STORE_DEFAULTS } from '../src/index.js'
+import { REDIS_STORE_DEFAULTS } from '../src/redis.js'
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+
+function documented(factory: string): Record<string, string> {
+  const rows: Record<string, string> = {}
+  for (const line of readme.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim())
+    if (cells[1] !== `\`${factory}\``) continue
+    rows[String(cells[2]).replaceAll('`', '')] = String(cells[3]).replaceAll('`', '')
+  }
+  return rows
+}
+
+const pick = (rows: Record<string, string>, keys: readonly string[]) =>
+  Object.fromEntries(keys.map((k) => [k, /^\d+$/.test(rows[k] ?? '') ? Number(rows[k]) : rows[k]]))
+
+describe('README options table', () => {
+  it('matches CONTINUATION_DEFAULTS, MEMORY_STORE_DEFAULTS and REDIS_STORE_DEFAULTS', () => {
+    const sets = [
+      ['createContinuations', CONTINUATION_DEFAULTS],
+      ['createMemoryStore', MEMORY_STORE_DEFAULTS],
+      ['createRedisStore', REDIS_STORE_DEFAULTS],
+    ] as const
+    for (const [factory, defaults] of sets) {
+      expect(pick(documented(factory), Object.keys(defaults))).toEqual({ ...defaults })
+    }
+  })
+})
+
+describe('root entry point', () => {
+  it('does not import redis: only src/redis.ts mentions it, and only as a type-free store', () => {
+    const index = readFileSync(new URL('../src/index.ts', import.meta.url), 'utf8')
+    expect(index).not.toMatch(/redis/)
+    const redisSource = readFileSync(new URL('../src/redis.ts', import.meta.url), 'utf8')
+    expect(redisSource).not.toMatch(/from 'redis'/)
+  })
+})
