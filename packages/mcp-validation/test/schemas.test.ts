@@ -42,7 +42,8 @@ function* subschemas(schema: unknown, at = ''): Generator<[string, Schema]> {
   }
   for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const) {
     const list = s[key]
-    if (Array.isArray(list)) for (const [i, sub] of list.entries()) yield* subschemas(sub, `${at}/${key}/${i}`)
+    if (Array.isArray(list))
+      for (const [i, sub] of list.entries()) yield* subschemas(sub, `${at}/${key}/${i}`)
   }
 }
 
@@ -55,9 +56,7 @@ function isClosed(s: Schema): boolean {
 }
 
 function refersToContext(s: Schema): boolean {
-  return (
-    Array.isArray(s.allOf) && s.allOf.some((b) => (b as Schema | null)?.$ref === CONTEXT_ID)
-  )
+  return Array.isArray(s.allOf) && s.allOf.some((b) => (b as Schema | null)?.$ref === CONTEXT_ID)
 }
 
 describe('schemas/mcp', () => {
@@ -65,12 +64,15 @@ describe('schemas/mcp', () => {
     expect(files).toContain(CONTEXT_FILE)
   })
 
-  it.each(files)('%s compiles under Ajv 2020 strict mode with every $ref resolved offline', (file) => {
-    const ajv = new Ajv2020({ strict: true, allErrors: false })
-    addFormats(ajv)
-    for (const schema of schemas.values()) ajv.addSchema(schema)
-    expect(() => ajv.getSchema((schemas.get(file) as Schema).$id as string)).not.toThrow()
-  })
+  it.each(files)(
+    '%s compiles under Ajv 2020 strict mode with every $ref resolved offline',
+    (file) => {
+      const ajv = new Ajv2020({ strict: true, allErrors: false })
+      addFormats(ajv)
+      for (const schema of schemas.values()) ajv.addSchema(schema)
+      expect(() => ajv.getSchema((schemas.get(file) as Schema).$id as string)).not.toThrow()
+    },
+  )
 
   it.each(files)('%s declares draft 2020-12, a title and the $id its file name gives', (file) => {
     const schema = schemas.get(file) as Schema
@@ -169,13 +171,16 @@ const TABLE: [string, boolean, boolean, boolean][] = [
 ]
 
 describe('the $ref composition table of ADR-0031', () => {
-  it.each(TABLE)('%s, referent closed: %s, admits the valid document: %s', (form, closed, admits, refuses) => {
-    const ajv = new Ajv2020({ strict: true })
-    ajv.addSchema(ctx(closed))
-    const validate = ajv.compile(FORMS[form] as Schema)
-    expect(validate(VALID_DOC)).toBe(admits)
-    expect(validate(UNKNOWN_DOC)).toBe(!refuses)
-  })
+  it.each(TABLE)(
+    '%s, referent closed: %s, admits the valid document: %s',
+    (form, closed, admits, refuses) => {
+      const ajv = new Ajv2020({ strict: true })
+      ajv.addSchema(ctx(closed))
+      const validate = ajv.compile(FORMS[form] as Schema)
+      expect(validate(VALID_DOC)).toBe(admits)
+      expect(validate(UNKNOWN_DOC)).toBe(!refuses)
+    },
+  )
 
   it('has exactly one working cell: allOf with unevaluatedProperties over an open referent', () => {
     const working = TABLE.filter(([, , admits, refuses]) => admits && refuses)

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_ARGUMENT_LIMITS, resolveOptions, withInputValidation } from '../src/index.js'
+import { fixtureRegistry } from './helpers/raw-clients.js'
+
+describe('resolveOptions', () => {
+  it('fills the defaults and freezes the result', () => {
+    const resolved = resolveOptions()
+    expect(resolved).toEqual({ limits: DEFAULT_ARGUMENT_LIMITS, rewriteToolsList: true })
+    expect(Object.isFrozen(resolved)).toBe(true)
+    expect(Object.isFrozen(resolved.limits)).toBe(true)
+    expect(DEFAULT_ARGUMENT_LIMITS).toEqual({ maxDepth: 32, maxNodes: 10_000, maxBytes: 4_194_304 })
+  })
+
+  it.each([
+    [{ maxDepth: -1 }],
+    [{ maxNodes: 1.5 }],
+    [{ maxBytes: Number.NaN }],
+    [{ maxDepth: 65 }],
+    [{ maxNodes: 100_001 }],
+    [{ maxBytes: 64 * 1024 * 1024 + 1 }],
+    [{ rewriteToolsList: 'yes' }],
+    [{ maxDeph: 3 }],
+  ])('throws a TypeError at construction on %j', (options) => {
+    expect(() => resolveOptions(options as never)).toThrow(TypeError)
+  })
+
+  it('admits each limit at its ceiling', () => {
+    expect(
+      resolveOptions({ maxDepth: 64, maxNodes: 100_000, maxBytes: 64 * 1024 * 1024 }).limits,
+    ).toEqual({
+      maxDepth: 64,
+      maxNodes: 100_000,
+      maxBytes: 64 * 1024 * 1024,
+    })
+  })
+
+  it('matches the options table in the README', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    const row = (name: string) => {
+      const match = readme.match(new RegExp(`^\\| \`${name}\`\\s*\\| ([^|]+?)\\s*\\|`, 'm'))
+      return match?.[1]?.trim()
+    }
+    expect(row('maxDepth')).toBe(String(DEFAULT_ARGUMENT_LIMITS.maxDepth))
+    expect(row('maxNodes')).toBe(DEFAULT_ARGUMENT_LIMITS.maxNodes.toLocaleString('en-US'))
+    expect(row('maxBytes')).toBe(`${DEFAULT_ARGUMENT_LIMITS.maxBytes / 1024 / 1024} MiB`)
+    expect(row('rewriteToolsList')).toBe(String(resolveOptions().rewriteToolsList))
+  })
+})
+
+describe('withInputValidation', () => {
+  it('throws a TypeError at construction on a bad registry or bad options', () => {
+    const transport = { send: async () => {}, start: async () => {}, close: async () => {} }
+    expect(() => withInputValidation(transport, {} as never)).toThrow(TypeError)
+    expect(() => withInputValidation(transport, fixtureRegistry(), { maxDepth: 0.5 })).toThrow(
+      TypeError,
+    )
+  })
+})

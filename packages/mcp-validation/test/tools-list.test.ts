@@ -1,0 +1,109 @@
+import { fc, test } from '@fast-check/vitest'
+import Ajv2020Import from 'ajv/dist/2020.js'
+import { describe, expect, it } from 'vitest'
+import { bundleSchema, DRAFT_2020_12, rewriteToolsListResult } from '../src/index.js'
+import { fixtureRegistry, inMemorySession, type Json } from './helpers/raw-clients.js'
+
+type Ajv = InstanceType<typeof import('ajv/dist/2020.js').default>
+const Ajv2020 = ((Ajv2020Import as { default?: unknown }).default ?? Ajv2020Import) as new (
+  o: object,
+) => Ajv
+const registry = fixtureRegistry()
+
+describe('withInputValidation on tools/list', () => {
+  it('publishes each bundled schema and leaves out the tool without one', async () => {
+    const session = await inMemorySession(true)
+    try {
+      const { parsed } = await session.request({ jsonrpc: '2.0', id: 9, method: 'tools/list' })
+      const tools = ((parsed[0] as Json).result as { tools: Json[] }).tools
+      expect(tools.map((t) => t.name)).toEqual([
+        'notes.search',
+        'notes.get',
+        'notes.batch',
+        'system.ping',
+      ])
+      for (const tool of tools) {
+        expect(tool.inputSchema).toEqual(registry.bundled(tool.name as string))
+        expect(tool.description).toBeTypeOf('string')
+      }
+    } finally {
+      await session.close()
+    }
+  })
+
+  it('leaves tools/list as the SDK derives it when rewriteToolsList is false', async () => {
+    const session = await inMemorySession(true, { rewriteToolsList: false })
+    try {
+      const { parsed } = await session.request({ jsonrpc: '2.0', id: 9, method: 'tools/list' })
+      const tools = ((parsed[0] as Json).result as { tools: Json[] }).tools
+      expect(tools).toHaveLength(5)
+      expect(((tools[0] as Json).inputSchema as Json).$schema).toBe(
+        'http://json-schema.org/draft-07/schema#',
+      )
+    } finally {
+      await session.close()
+    }
+  })
+})
+
+describe('rewriteToolsListResult', () => {
+  it('returns a result without a tools array unchanged', () => {
+    const result = { content: [] }
+    expect(rewriteToolsListResult(result, registry)).toBe(result)
+    expect(rewriteToolsListResult(null, registry)).toBeNull()
+  })
+})
+
+describe('bundleSchema', () => {
+  const ctx = {
+    $schema: DRAFT_2020_12,
+    $id: 'https://x.test/ctx.json',
+    type: 'object',
+    $defs: { id: { type: 'string', maxLength: 4 } },
+    properties: { projectId: { $ref: '#/$defs/id' } },
+    required: ['projectId'],
+  }
+  const tool = {
+    $schema: DRAFT_2020_12,
+    $id: 'https://x.test/tool.json',
+    type: 'object',
+    allOf: [{ $ref: 'ctx.json' }],
+    properties: { q: { type: 'string', maxLength: 5, enum: ['a', { $ref: 'not-a-ref' }] } },
+    unevaluatedProperties: false,
+  }
+  const docs = new Map<string, unknown>([
+    [ctx.$id, ctx],
+    [tool.$id, tool],
+  ])
+  const bundled = bundleSchema(tool, tool.$id, docs) as Json
+
+  it('inlines every $ref, local ones inside the referent too, and leaves data keywords alone', () => {
+    const text = JSON.stringify(bundled)
+    expect(text.match(/"\$ref"/g)).toHaveLength(1) // the one inside `enum`, which is data
+    expect((bundled.allOf as Json[])[0]).not.toHaveProperty('$id')
+  })
+
+  const validate = new Ajv2020({ strict: false }).addSchema(ctx).compile(tool)
+  const validateBundled = new Ajv2020({ strict: false }).compile(bundled)
+  const doc = fc.dictionary(
+    fc.constantFrom('projectId', 'q', 'x'),
+    fc.oneof(fc.constantFrom('a', 'abcd', 'abcde', 'abcdef'), fc.integer()),
+  )
+
+  test.prop([doc], { numRuns: 300 })('validates exactly as the schema it bundles', (d) => {
+    expect(validateBundled(d)).toBe(validate(d))
+  })
+
+  it('refuses a recursive $ref and a target that is not loaded', () => {
+    const loop = { $id: 'https://x.test/loop.json', $ref: '#' }
+    expect(() => bundleSchema(loop, loop.$id, new Map([[loop.$id, loop]]))).toThrow(/recursive/)
+    expect(() => bundleSchema({ $ref: 'https://x.test/none.json' }, tool.$id, docs)).toThrow(
+      /is not loaded/,
+    )
+    expect(() => bundleSchema({ $ref: 'ctx.json#/nope' }, tool.$id, docs)).toThrow(
+      /points at nothing/,
+    )
+    expect(() => bundleSchema({ $ref: 'ctx.json#anchor' }, tool.$id, docs)).toThrow(/anchor/)
+    expect(() => bundleSchema({ $dynamicRef: '#x' }, tool.$id, docs)).toThrow(/\$dynamicRef/)
+  })
+})
