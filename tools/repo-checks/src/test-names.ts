@@ -23,14 +23,19 @@ export function extractTestNames(source: string): TestNames {
   const exact = new Set<string>()
   const patterns: RegExp[] = []
   const scanner = new Scanner(source)
+  // The last character of the last token that was not whitespace or a comment: `x.it(...)`
+  // is a method call, not a test (and a comment ending in a full stop does not count).
+  let previous = ''
   while (!scanner.done()) {
-    const start = scanner.pos
     const word = scanner.identifier()
     if (word === undefined) {
-      scanner.skipToken()
+      const kind = scanner.skipToken()
+      if (kind === 'token') previous = source[scanner.pos - 1] ?? ''
       continue
     }
-    if ((word !== 'it' && word !== 'test') || precededByDot(source, start)) continue
+    const afterDot = previous === '.'
+    previous = word.slice(-1)
+    if ((word !== 'it' && word !== 'test') || afterDot) continue
     const found = scanner.readTestName()
     if (found === undefined) continue
     if (found.kind === 'exact' && !found.each) exact.add(found.text)
@@ -43,12 +48,6 @@ export function extractTestNames(source: string): TestNames {
 export function hasTestName(names: TestNames, name: string): boolean {
   if (names.exact.has(name)) return true
   return names.patterns.some((pattern) => pattern.test(name))
-}
-
-function precededByDot(source: string, index: number): boolean {
-  let i = index - 1
-  while (i >= 0 && /\s/.test(source[i] ?? '')) i--
-  return source[i] === '.'
 }
 
 interface FoundName {
@@ -96,17 +95,28 @@ class Scanner {
     return this.src.slice(start, this.pos)
   }
 
-  /** Skips one token that is not an identifier start: a string, a comment, or one character. */
-  skipToken(): void {
+  /**
+   * Skips one token that is not an identifier start: a string, a comment, or one character.
+   * Says whether it was blank (whitespace or a comment) or a token.
+   */
+  skipToken(): 'blank' | 'token' {
     const ch = this.peek()
     if (ch === "'" || ch === '"') this.readQuoted()
     else if (ch === '`') this.readTemplate()
-    else if (ch === '/' && this.peek(1) === '/') this.skipLineComment()
-    else if (ch === '/' && this.peek(1) === '*') this.skipBlockComment()
-    else if (ch === '/' && this.regexAllowed()) this.skipRegex()
+    else if (ch === '/' && this.peek(1) === '/') {
+      this.skipLineComment()
+      return 'blank'
+    } else if (ch === '/' && this.peek(1) === '*') {
+      this.skipBlockComment()
+      return 'blank'
+    } else if (ch === '/' && this.regexAllowed()) this.skipRegex()
     else if (IDENT.test(ch)) {
       while (IDENT.test(this.peek())) this.pos++
-    } else this.pos++
+    } else {
+      this.pos++
+      if (/\s/.test(ch)) return 'blank'
+    }
+    return 'token'
   }
 
   /** A `/` starts a regex literal where an operand is expected (after `(`, `=`, `,`, ...). */

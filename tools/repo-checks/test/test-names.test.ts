@@ -63,8 +63,10 @@ describe('extractTestNames', () => {
       const x = { it: 'a property' }
       describe('a describe block', () => {})
       it('the real one', () => {})
+      // A comment that ends in a full stop.
+      it('the one after a comment', () => {})
     `)
-    expect([...names.exact]).toEqual(['the real one'])
+    expect([...names.exact]).toEqual(['the real one', 'the one after a comment'])
   })
 
   it('does not match a name that differs by one character', () => {
