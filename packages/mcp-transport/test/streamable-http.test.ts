@@ -243,6 +243,20 @@ describe('mcpHttpHandler controls removed (the SDK alone)', () => {
     expect(seen.echo).toBe(1)
   })
 
+  it('serves a depth-65 body to the tool when nothing preflights it', async () => {
+    const { seen, target } = makeTarget()
+    const server = await listen((req, res) => {
+      target().then((t) => t.handleRequest(req, res))
+    })
+    running.push(server)
+    const body = Buffer.from(
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a","nest":${'['.repeat(62)}${']'.repeat(62)}}}}`,
+    )
+    const response = await rawPost(server.port, HEADERS, body)
+    expect(response.status).toBe(200)
+    expect(seen.echo).toBe(1)
+  })
+
   it('answers a 150 kB body from createMcpExpressApp with an HTML 413 page; the tollgate handler serves it', async () => {
     const { target } = makeTarget()
     const sdkApp = createMcpExpressApp()

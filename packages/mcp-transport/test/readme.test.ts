@@ -1,0 +1,45 @@
+// The README's options tables against the exported defaults.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_MCP_HTTP_OPTIONS,
+  DEFAULT_RESULT_BUDGET_OPTIONS,
+  DEFAULT_STDIO_OPTIONS,
+  resolveMcpHttpOptions,
+} from '../src/index.js'
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+
+/** `option -> default` from the table under `### <heading>` in the Options section. */
+function table(heading: string): Record<string, unknown> {
+  const options = README.slice(README.indexOf('## Options'))
+  const start = options.indexOf(`### ${heading}\n`)
+  expect(start).toBeGreaterThan(-1)
+  const rest = options.slice(start + heading.length + 5)
+  const section = rest.slice(0, rest.search(/\n##/))
+  const out: Record<string, unknown> = {}
+  for (const m of section.matchAll(/^\|\s*`(\w+)`\s*\|\s*`([^`]+)`/gm)) {
+    const [, name, raw] = m as unknown as [string, string, string]
+    out[name] = raw.startsWith("'") ? raw.slice(1, -1) : JSON.parse(raw)
+  }
+  return out
+}
+
+describe('README', () => {
+  it('lists the exported defaults in the options tables', () => {
+    expect(table('BoundedStdioServerTransport')).toEqual({ ...DEFAULT_STDIO_OPTIONS })
+    expect(table('resultBudget')).toEqual({ ...DEFAULT_RESULT_BUDGET_OPTIONS })
+    const http = resolveMcpHttpOptions().admission
+    expect(table('mcpHttpHandler / mcpExpressHandler')).toEqual({
+      maxBytes: DEFAULT_MCP_HTTP_OPTIONS.maxBytes,
+      host: DEFAULT_MCP_HTTP_OPTIONS.host,
+      maxNodes: http.maxNodes,
+      maxDepth: http.maxDepth,
+      timeoutMs: http.timeoutMs,
+      idleTimeoutMs: http.idleTimeoutMs,
+      inflate: http.inflate,
+      maxInflationRatio: http.maxInflationRatio,
+      retryAfterSeconds: http.retryAfterSeconds,
+    })
+  })
+})
