@@ -1,7 +1,16 @@
 import { type AdmissionCode, AdmissionError } from '@tollgate/json-budget'
 import { KeyTracker } from './key-policy.js'
 import type { PreflightOptions } from './options.js'
-import { cleanUtf8End, HEX, LITERALS, PLAIN, SIMPLE_ESCAPE, skipWords } from './tables.js'
+import {
+  cleanUtf8End,
+  HEX,
+  LITERALS,
+  PLAIN,
+  SIMPLE_ESCAPE,
+  skipAsciiWords,
+  skipCleanWords,
+  wordsOf,
+} from './tables.js'
 
 // Grammar states, saved between chunks. 0..6 sit between tokens; the rest are inside one.
 const S_VALUE = 0 // a value is expected (top level, after ':' or after ',' in an array)
@@ -28,6 +37,8 @@ const S_START = 20 // offset 0: a BOM may begin here
 const S_BOM = 21 // inside EF BB BF, `aux` bytes seen
 
 const BOM = [0xef, 0xbb, 0xbf] as const
+/** Most bytes one call of `run` scans (see `scan`). */
+const SLICE = 64 * 1024
 
 /** Nodes, depth and bytes of an admitted document. */
 export interface PreflightResult {
@@ -58,8 +69,10 @@ export class PreflightScanner {
   private nodes = 0
   private bytes = 0
   private inObj = false
-  /** One bit per open container, 1 for an object; grows by doubling. */
-  private stack: Int32Array
+  /** One bit per open container, 1 for an object: levels 0–31 here, deeper ones in `high`. */
+  private low = 0
+  /** Levels 32 and up, allocated on first use and grown by doubling. */
+  private high: Int32Array | null = null
   private strKey = false
   private strLimAbs = 0
   private numLimAbs = 0
@@ -75,13 +88,15 @@ export class PreflightScanner {
     this.maxNodes = limits.maxNodes
     this.maxDepth = limits.maxDepth
     this.maxBytes = limits.maxBytes
-    this.maxStr = policies.maxStringBytes
-    this.maxNum = policies.maxNumberLength
+    // Clamped to maxBytes (a string or number cannot outgrow the input) so offsets stay small
+    // integers in the hot loop instead of Infinity.
+    const cap = limits.maxBytes
+    this.maxStr = Math.min(policies.maxStringBytes, cap)
+    this.maxNum = Math.min(policies.maxNumberLength, cap)
     this.stripBom = policies.bom === 'strip'
     const dup = policies.duplicateKeys === 'refuse'
     const proto = policies.protoKeys === 'refuse'
     this.keys = dup || proto ? new KeyTracker(dup, proto) : null
-    this.stack = new Int32Array(limits.maxDepth < 128 ? 4 : 8)
   }
 
   /**
@@ -97,7 +112,7 @@ export class PreflightScanner {
     try {
       const room = this.maxBytes - base
       if (chunk.length > room) {
-        this.run(chunk.subarray(0, room), base)
+        this.scan(chunk, room, base)
         this.bytes = this.maxBytes
         throw new AdmissionError('ERR_JSON_TOO_LARGE', {
           limit: this.maxBytes,
@@ -106,7 +121,7 @@ export class PreflightScanner {
         })
       }
       this.bytes = base + chunk.length
-      this.run(chunk, base)
+      this.scan(chunk, chunk.length, base)
     } catch (error) {
       this.failure = error
       throw error
@@ -131,21 +146,51 @@ export class PreflightScanner {
       this.failure = new AdmissionError(code, { offset: s === S_BOM ? 0 : this.bytes })
       throw this.failure
     }
-    this.result = Object.freeze({ nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes })
+    this.result = { nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes }
     return this.result
   }
 
-  private run(buf: Uint8Array, base: number): void {
-    const n = buf.length
+  /** The container bit of nesting level `d` (32 or more). */
+  private bitAt(d: number): boolean {
+    const high = this.high!
+    return ((high[(d - 32) >> 5]! >>> ((d - 32) & 31)) & 1) === 1
+  }
+
+  /** Records whether nesting level `d` (32 or more) is an object. */
+  private setBit(d: number, isObj: boolean): void {
+    const w = (d - 32) >> 5
+    let high = this.high
+    if (high === null || w >= high.length) {
+      const grown = new Int32Array(high === null ? 2 : high.length * 2)
+      if (high !== null) grown.set(high)
+      this.high = high = grown
+    }
+    const bit = 1 << ((d - 32) & 31)
+    high[w] = isObj ? high[w]! | bit : high[w]! & ~bit
+  }
+
+  /**
+   * Scans `buf[0..end)` in slices of at most {@link SLICE} bytes. Many short calls let V8
+   * optimize `run` as a whole, with feedback for its exit; one long call would be compiled on
+   * stack replacement before its exit ever ran, and deoptimize there on every later call.
+   */
+  private scan(buf: Uint8Array, end: number, base: number): void {
+    for (let from = 0; from < end; from += SLICE) {
+      this.run(buf, from, Math.min(from + SLICE, end), base)
+    }
+  }
+
+  /** Scans `buf[start..n)`; `base` is the input offset of `buf[0]`. */
+  private run(buf: Uint8Array, start: number, n: number, base: number): void {
     const maxNodes = this.maxNodes
     const maxDepth = this.maxDepth
     const maxStr = this.maxStr
     const maxNum = this.maxNum
     const keys = this.keys
-    const shift = buf.byteOffset & 3
+    const off = buf.byteOffset
     let words: Int32Array | null = null
     let cleanEnd = -1
-    let stack = this.stack
+    let low = this.low
     let state = this.state
     let depth = this.depth
     let maxSeen = this.maxSeen
@@ -157,8 +202,8 @@ export class PreflightScanner {
     let aux = this.aux
     let lo = this.lo
     let hi = this.hi
-    let keyPiece = 0
-    let i = 0
+    let keyPiece = start
+    let i = start
     let c = 0
 
     scan: while (i < n) {
@@ -179,7 +224,8 @@ export class PreflightScanner {
               if (inObj && keys !== null) keys.close()
               depth--
               if (depth === 0) state = S_DONE
-              else inObj = ((stack[(depth - 1) >> 5]! >>> ((depth - 1) & 31)) & 1) === 1
+              else if (depth <= 32) inObj = ((low >>> (depth - 1)) & 1) === 1
+              else inObj = this.bitAt(depth - 1)
               i++
               continue scan
             }
@@ -235,15 +281,8 @@ export class PreflightScanner {
               }
               const isObj = c === 0x7b
               if (isObj && keys !== null) keys.open(inObj && state === S_VALUE)
-              const w = depth >> 5
-              if (w >= stack.length) {
-                const grown = new Int32Array(stack.length * 2)
-                grown.set(stack)
-                stack = grown
-                this.stack = grown
-              }
-              if (isObj) stack[w] = stack[w]! | (1 << (depth & 31))
-              else stack[w] = stack[w]! & ~(1 << (depth & 31))
+              if (depth < 32) low = isObj ? low | (1 << depth) : low & ~(1 << depth)
+              else this.setBit(depth, isObj)
               depth++
               if (depth > maxSeen) maxSeen = depth
               inObj = isObj
@@ -275,9 +314,11 @@ export class PreflightScanner {
 
       switch (state) {
         case S_STRING: {
-          const lim = Math.min(strLim, n)
+          let lim = n
+          if (strLim < n) lim = strLim
           for (;;) {
-            const stop = Math.min(i + 16, lim)
+            let stop = lim
+            if (i + 16 < lim) stop = i + 16
             while (i < stop) {
               c = buf[i]!
               if (PLAIN[c] === 0) break
@@ -291,19 +332,17 @@ export class PreflightScanner {
                 if (c !== 0x22) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
               } else {
                 if (lim - i >= 32) {
-                  let a = (4 - ((i + shift) & 3)) & 3
+                  let a = (4 - ((off + i) & 3)) & 3
                   while (a > 0 && PLAIN[buf[i]!] === 1) {
                     i++
                     a--
                   }
                   if (a === 0) {
-                    if (words === null) {
-                      words = new Int32Array(buf.buffer, buf.byteOffset - shift, (n + shift) >> 2)
-                    }
+                    if (words === null) words = wordsOf(buf)
                     if (i < cleanEnd) {
-                      i = skipWords(words, shift, (i + shift) >> 2, Math.min(cleanEnd, lim), true)
+                      i = skipCleanWords(words, off, i, Math.min(cleanEnd, lim))
                     } else {
-                      i = skipWords(words, shift, (i + shift) >> 2, lim, false)
+                      i = skipAsciiWords(words, off, i, lim)
                     }
                   }
                 }
@@ -354,7 +393,7 @@ export class PreflightScanner {
               continue scan
             }
             if (c < 0x20) throw syntax(base + i)
-            if (cleanEnd === -1) cleanEnd = cleanUtf8End(buf, i)
+            if (cleanEnd === -1) cleanEnd = cleanUtf8End(buf, i, n)
             if (i < cleanEnd) {
               const hiEnd = Math.min(cleanEnd, lim)
               i++
@@ -435,7 +474,8 @@ export class PreflightScanner {
         case S_FRAC:
         case S_EXP_DIGITS: {
           if (state !== S_ZERO) {
-            const e = Math.min(numLim, n)
+            let e = n
+            if (numLim < n) e = numLim
             while (i < e) {
               c = buf[i]!
               if (c < 0x30 || c > 0x39) break
@@ -502,6 +542,7 @@ export class PreflightScanner {
       keys.addPiece(buf.subarray(keyPiece, n), true)
     }
     this.state = state
+    this.low = low
     this.depth = depth
     this.maxSeen = maxSeen
     this.nodes = nodes

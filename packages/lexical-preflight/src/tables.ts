@@ -24,55 +24,67 @@ export const LITERALS = new Uint8Array([...'truefalsenull'].map((c) => c.charCod
 
 const HIGH = 0x80808080 | 0
 
+const views = new WeakMap<ArrayBufferLike, Int32Array>()
+
 /**
- * Skips whole 4-byte words of string interior: no quote, backslash or control byte, and no
- * byte ≥ 0x80 unless `allowHigh` (the region was already validated as UTF-8). `words` views the
- * chunk's buffer from the 4-aligned address at or before the chunk start (`shift` bytes
- * before it); `k` is the first word to test, `end` the chunk index the words must not pass.
- * @returns the chunk index of the first word that was not skipped (or the last word's end).
+ * An `Int32Array` over every whole word of `buf`'s buffer, cached per buffer so chunks cut from
+ * one pooled allocation share it (re-made if the buffer was resized). Word `k` holds buffer
+ * bytes `4k..4k+3`; every word lying wholly inside `buf` is covered.
  */
-export function skipWords(
-  words: Int32Array,
-  shift: number,
-  k: number,
-  end: number,
-  allowHigh: boolean,
-): number {
-  const kEnd = (end + shift) >> 2
-  if (allowHigh) {
-    for (; k < kEnd; k++) {
-      const w = words[k]!
-      const q = w ^ 0x22222222
-      const b = w ^ 0x5c5c5c5c
-      // hasless(w, 0x20) | haszero(w ^ '"') | haszero(w ^ '\\'), exact for any byte values.
-      if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b)) & HIGH) {
-        break
-      }
-    }
-  } else {
-    for (; k < kEnd; k++) {
-      const w = words[k]!
-      const q = w ^ 0x22222222
-      const b = w ^ 0x5c5c5c5c
-      if (
-        (((w - 0x20202020) & ~w) | w | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b)) &
-        HIGH
-      ) {
-        break
-      }
-    }
+export function wordsOf(buf: Uint8Array): Int32Array {
+  const buffer = buf.buffer
+  const length = buffer.byteLength >> 2
+  let words = views.get(buffer)
+  if (words === undefined || words.length !== length) {
+    words = new Int32Array(buffer, 0, length)
+    views.set(buffer, words)
   }
-  return k * 4 - shift
+  return words
 }
 
 /**
- * Where the UTF-8 fast path may run in `buf` from `from` (a sequence boundary): the end of the
- * longest prefix `isUtf8` vouches for, stopping before an incomplete sequence at the chunk's
- * end. Returns `from` when the rest of the chunk is not well-formed (the byte validator then
+ * Skips whole 4-byte words of string interior holding no quote, backslash, control byte or
+ * byte ≥ 0x80. `words` comes from {@link wordsOf}; `off` is the chunk's `byteOffset`; `i` is a
+ * chunk index with `(off + i) % 4 === 0`; the words skipped never pass chunk index `end`.
+ * @returns the chunk index of the first word that was not skipped.
+ */
+export function skipAsciiWords(words: Int32Array, off: number, i: number, end: number): number {
+  // The loop returns its own index: arithmetic after a long loop would have no type feedback
+  // when V8 compiles the loop on stack replacement, and would deoptimize on every call.
+  for (const last = end - 4; i <= last; i += 4) {
+    const w = words[(off + i) >> 2]!
+    const q = w ^ 0x22222222
+    const b = w ^ 0x5c5c5c5c
+    // hasless(w, 0x20) | high bits of w | haszero(w ^ '"') | haszero(w ^ backslash): each is
+    // exact as a yes/no over the four bytes, whatever their values.
+    if ((((w - 0x20202020) & ~w) | w | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b)) & HIGH) {
+      return i
+    }
+  }
+  return i
+}
+
+/**
+ * As {@link skipAsciiWords}, but bytes ≥ 0x80 pass: for a region `isUtf8` already vouched for.
+ */
+export function skipCleanWords(words: Int32Array, off: number, i: number, end: number): number {
+  for (const last = end - 4; i <= last; i += 4) {
+    const w = words[(off + i) >> 2]!
+    const q = w ^ 0x22222222
+    const b = w ^ 0x5c5c5c5c
+    if ((((w - 0x20202020) & ~w) | ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b)) & HIGH) {
+      return i
+    }
+  }
+  return i
+}
+
+/**
+ * Where the UTF-8 fast path may run in `buf[from..n)` (`from` on a sequence boundary): the end
+ * of the longest prefix `isUtf8` vouches for, stopping before an incomplete sequence at `n`. Returns `from` when the rest of the chunk is not well-formed (the byte validator then
  * finds the first bad offset).
  */
-export function cleanUtf8End(buf: Uint8Array, from: number): number {
-  const n = buf.length
+export function cleanUtf8End(buf: Uint8Array, from: number, n: number): number {
   let tail = n
   let j = n - 1
   const stopAt = Math.max(n - 4, from)

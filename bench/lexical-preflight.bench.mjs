@@ -1,0 +1,201 @@
+// preflight(bytes) against the anchor JSON.parse(buf.toString()), same run, named shapes
+// (the shapes of shared/research/perf-baselines.md). Also: incremental (64 KiB chunks) against
+// one-shot, refusals of over-depth and over-node documents against parsing them, and heap growth
+// over a 100 MB scan. Run: node bench/lexical-preflight.bench.mjs
+import { PerformanceObserver } from 'node:perf_hooks'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { createPreflight, preflight, resolvePreflightOptions } from '@tollgate/lexical-preflight'
+import { machine, medianNs, printTable, writeResults } from './lib.mjs'
+
+const MB = 1_000_000
+const CHUNK = 64 * 1024
+const enc = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v))
+
+let seed = 1
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31
+  return seed / 2 ** 31
+}
+
+const shapes = {
+  'a 1 KB tools/call envelope': enc({
+    jsonrpc: '2.0',
+    id: 17,
+    method: 'tools/call',
+    params: {
+      name: 'knowledge.search',
+      arguments: {
+        projectId: 'demo-project',
+        query: 'x'.repeat(820),
+        limit: 10,
+        filters: { kind: ['note', 'doc'], since: '2026-01-01' },
+      },
+    },
+  }),
+  'b 100 KB object, many small keys': enc(
+    Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key_${i}`, i % 3 ? `v${i}` : i])),
+  ),
+  'c 10 MB ASCII string': enc(JSON.stringify('a'.repeat(10 * MB))),
+  'd 10 MB escape-dense string': enc(JSON.stringify('"\\\n\u0001é'.repeat(MB / 1.4))),
+  'e 10 MB CJK string': enc(JSON.stringify('中'.repeat((10 * MB) / 3))),
+  'f 1,000,000 ints (8-9 digits)': enc(
+    Array.from({ length: 1_000_000 }, () => Math.floor(10_000_000 + rand() * 990_000_000)),
+  ),
+  'g depth-5000 nested arrays': enc(`${'['.repeat(5000)}${']'.repeat(5000)}`),
+  'h 10 MB records': enc(
+    Array.from({ length: 76_000 }, (_, i) => ({
+      id: i,
+      name: `record-${i}`,
+      tags: ['x', 'y'],
+      score: i / 7,
+      ok: i % 2 === 0,
+    })),
+  ),
+}
+const typical = new Set(['a', 'b', 'c', 'd', 'e', 'h'])
+
+const wide = resolvePreflightOptions({ maxNodes: 10_000_000, maxDepth: 10_000, maxBytes: 512 * MB })
+const defaults = resolvePreflightOptions()
+
+function chunked(buf, options) {
+  const scanner = createPreflight(options)
+  for (let i = 0; i < buf.length; i += CHUNK) scanner.push(buf.subarray(i, i + CHUNK))
+  return scanner.end()
+}
+
+function refuses(buf, options) {
+  try {
+    preflight(buf, options)
+  } catch (error) {
+    return error.code
+  }
+  throw new Error('expected a refusal')
+}
+
+const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`)
+const rows = []
+for (const [instance, buf] of Object.entries(shapes)) {
+  const expected = preflight(buf, wide)
+  const again = chunked(buf, wide)
+  if (expected.nodes !== again.nodes || expected.depth !== again.depth) {
+    throw new Error(`chunked counts differ on ${instance}`)
+  }
+  const anchorNs = await medianNs(() => JSON.parse(buf.toString()))
+  const oneShotNs = await medianNs(() => preflight(buf, wide))
+  const chunkedNs = await medianNs(() => chunked(buf, wide))
+  const goal = typical.has(instance[0]) ? '<= 0.25' : '<= 0.9'
+  rows.push({
+    instance,
+    bytes: buf.length,
+    anchor: 'JSON.parse(buf.toString())',
+    anchorNs,
+    subject: 'preflight(buf)',
+    subjectNs: oneShotNs,
+    ratio: oneShotNs / anchorNs,
+    goal,
+    chunkedNs,
+    chunkedRatio: chunkedNs / oneShotNs,
+  })
+}
+
+console.log(`machine: ${JSON.stringify(machine())}`)
+console.log(
+  '\naccepted documents (ratio = preflight / JSON.parse; incremental = 64 KiB chunks / one-shot)',
+)
+printTable(
+  [
+    'instance',
+    'bytes',
+    'JSON.parse p50',
+    'preflight p50',
+    'ratio',
+    'goal',
+    'incremental p50',
+    'incr / one-shot',
+  ],
+  rows.map((r) => [
+    r.instance,
+    r.bytes.toLocaleString('en-US'),
+    fmt(r.anchorNs),
+    fmt(r.subjectNs),
+    r.ratio.toFixed(3),
+    r.goal,
+    fmt(r.chunkedNs),
+    r.chunkedRatio.toFixed(3),
+  ]),
+)
+
+// Refusals under the default limits (64 deep, 100,000 nodes): the preflight stops at the first
+// byte past the limit; the anchor parses the whole document.
+const refusalRows = []
+for (const [key, instance] of [
+  ['g depth-5000 nested arrays', 'g depth-5000 (maxDepth 64)'],
+  ['f 1,000,000 ints (8-9 digits)', 'f 1M ints (maxNodes 100,000)'],
+  ['h 10 MB records', 'h 10 MB records (maxNodes 100,000)'],
+  ['b 100 KB object, many small keys', 'b 100 KB many keys (maxNodes 100,000: admitted)'],
+]) {
+  const buf = shapes[key]
+  const admitted = instance.includes('admitted')
+  const code = admitted ? 'admitted' : refuses(buf, defaults)
+  const anchorNs = await medianNs(() => JSON.parse(buf.toString()))
+  const subjectNs = await medianNs(() => {
+    try {
+      preflight(buf, defaults)
+    } catch {}
+  })
+  refusalRows.push({ instance, code, anchorNs, subjectNs, ratio: subjectNs / anchorNs })
+}
+console.log(
+  '\nrefusals under default limits (ratio = refusal / JSON.parse of the whole document, goal <= 0.1)',
+)
+printTable(
+  ['instance', 'outcome', 'JSON.parse p50', 'preflight p50', 'ratio'],
+  refusalRows
+    .filter((r) => r.code !== 'admitted')
+    .map((r) => [r.instance, r.code, fmt(r.anchorNs), fmt(r.subjectNs), r.ratio.toFixed(3)]),
+)
+
+// Heap over a 100 MB scan: one 1 MiB block of records pushed 100 times in 64 KiB views.
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc')
+const record = '{"id":123456,"name":"record-123456","tags":["x","y"],"score":17.5,"ok":true},'
+const block = Buffer.from(record.repeat(Math.floor((1024 * 1024) / record.length)))
+let gcEvents = 0
+const observer = new PerformanceObserver((list) => {
+  gcEvents += list.getEntries().length
+})
+observer.observe({ entryTypes: ['gc'] })
+const big = resolvePreflightOptions({ maxNodes: 1e9, maxDepth: 64, maxBytes: 2 ** 31 })
+gc()
+await new Promise((r) => setTimeout(r, 50))
+gcEvents = 0
+const before = process.memoryUsage().heapUsed
+let peak = before
+const scanner = createPreflight(big)
+scanner.push(Buffer.from('['))
+for (let k = 0; k < 100; k++) {
+  for (let i = 0; i < block.length; i += CHUNK) scanner.push(block.subarray(i, i + CHUNK))
+  const used = process.memoryUsage().heapUsed
+  if (used > peak) peak = used
+}
+scanner.push(Buffer.from('0]'))
+const scanned = scanner.end()
+const grewWithoutGc = peak - before
+await new Promise((r) => setTimeout(r, 50))
+const gcDuring = gcEvents
+gc()
+const retained = process.memoryUsage().heapUsed - before
+observer.disconnect()
+const heap = {
+  scannedBytes: scanned.bytes,
+  nodes: scanned.nodes,
+  peakHeapGrowthBytes: grewWithoutGc,
+  retainedAfterGcBytes: retained,
+  gcEventsDuringScan: gcDuring,
+}
+console.log(
+  `\nheap over a ${(scanned.bytes / MB).toFixed(1)} MB scan (64 KiB chunks): ${JSON.stringify(heap)}`,
+)
+
+writeResults('lexical-preflight', rows, { refusals: refusalRows, heap })
