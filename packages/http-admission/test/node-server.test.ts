@@ -106,30 +106,55 @@ describe('admitNodeRequest', () => {
     expect(state.handled).toBe(0)
   })
 
-  for (const [name, opening, code] of [
-    [
-      'invalid UTF-8',
-      Buffer.concat([Buffer.from(`["${MARKER}`), Buffer.from([0xc0, 0xaf])]),
-      'ERR_JSON_INVALID_UTF8',
-    ],
-    ['depth 65', Buffer.from(`${'['.repeat(65)}`), 'ERR_JSON_TOO_DEEP'],
-    ['100,001 nodes', Buffer.from(`[${'0,'.repeat(100_000)}`), 'ERR_JSON_TOO_MANY_NODES'],
-  ] as const) {
-    it(`answers 422 to ${name} while the body is still arriving`, async () => {
-      const { state, port } = await serve({})
-      const { client, start } = post(port)
-      await start(['Content-Type: application/json', 'Transfer-Encoding: chunked'])
-      await client.write(chunk(opening))
-      // Keep the body open (more valid-looking bytes, never the terminating chunk).
-      await sendUntilAnswered(client, Buffer.from('0,'), 1 << 20, true)
-      const response = await client.response()
-      expect(response.status).toBe(422)
-      expect(JSON.parse(response.body)).toMatchObject({ code, status: 422 })
-      expect(response.body).not.toContain(MARKER)
-      await client.closed
-      expect(state.handled).toBe(0)
-    })
+  /** Sends `opening`, then keeps the chunked body open; returns the answer. */
+  async function refusedWhileArriving(opening: Uint8Array) {
+    const { state, port } = await serve({})
+    const { client, start } = post(port)
+    await start(['Content-Type: application/json', 'Transfer-Encoding: chunked'])
+    await client.write(chunk(opening))
+    // Keep the body open (more valid-looking bytes, never the terminating chunk).
+    await sendUntilAnswered(client, Buffer.from('0,'), 1 << 20, true)
+    const response = await client.response()
+    await client.closed
+    return { response, handled: state.handled }
   }
+
+  it('answers 422 to invalid UTF-8 while the body is still arriving', async () => {
+    const opening = Buffer.concat([Buffer.from(`["${MARKER}`), Buffer.from([0xc0, 0xaf])])
+    const { response, handled } = await refusedWhileArriving(opening)
+    expect(response.status).toBe(422)
+    expect(JSON.parse(response.body)).toMatchObject({ code: 'ERR_JSON_INVALID_UTF8', status: 422 })
+    expect(response.body).not.toContain(MARKER)
+    expect(handled).toBe(0)
+  })
+
+  it('answers 422 to depth 65 while the body is still arriving', async () => {
+    const { response, handled } = await refusedWhileArriving(
+      Buffer.from(`["${MARKER}",${'['.repeat(64)}`),
+    )
+    expect(response.status).toBe(422)
+    expect(JSON.parse(response.body)).toMatchObject({
+      code: 'ERR_JSON_TOO_DEEP',
+      status: 422,
+      limit: 64,
+    })
+    expect(response.body).not.toContain(MARKER)
+    expect(handled).toBe(0)
+  })
+
+  it('answers 422 to 100,001 nodes while the body is still arriving', async () => {
+    const { response, handled } = await refusedWhileArriving(
+      Buffer.from(`["${MARKER}",${'0,'.repeat(100_000)}`),
+    )
+    expect(response.status).toBe(422)
+    expect(JSON.parse(response.body)).toMatchObject({
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      status: 422,
+      limit: 100_000,
+    })
+    expect(response.body).not.toContain(MARKER)
+    expect(handled).toBe(0)
+  })
 
   it('answers 413 to a gzip bomb, counting inflated bytes', async () => {
     const bomb = gzipSync(Buffer.from(`[${' '.repeat(50 * 1024 * 1024)}]`))
@@ -216,7 +241,7 @@ describe('admitNodeRequest', () => {
     expect(state.handled).toBe(1)
   })
 
-  it('passes GET, HEAD, DELETE and OPTIONS through with the body unread', async () => {
+  it('passes GET, DELETE and OPTIONS through with the body unread', async () => {
     const { state, port } = await serve({})
     for (const method of ['GET', 'DELETE', 'OPTIONS']) {
       const client = new RawClient(port)
@@ -273,5 +298,73 @@ describe('admitNodeRequest', () => {
       expect(JSON.parse((await client.response()).body)).toEqual({ value: { a: 1 }, skipped: null })
       client.destroy()
     }
+  })
+
+  it('sends a refusal body from a custom renderer with the same status and connection closing', async () => {
+    running = await listen(async (req, res) => {
+      const result = await admitNodeRequest(req, { maxBytes: 8 })
+      if (!result.ok) {
+        sendRefusal(res, result.error, {
+          render: (error) => ({
+            contentType: 'application/json',
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32600, data: { code: error.code } },
+            }),
+          }),
+        })
+        return
+      }
+      res.end('handled')
+    })
+    const { client, start } = post(running.port)
+    await start(['Content-Type: application/json', 'Transfer-Encoding: chunked'])
+    await client.write(chunk(`"${MARKER}"`))
+    const response = await client.response()
+    expect(response.status).toBe(413)
+    expect(response.headers['content-type']).toBe('application/json')
+    expect(response.headers.connection).toBe('close')
+    expect(JSON.parse(response.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, data: { code: 'ERR_BODY_TOO_LARGE' } },
+    })
+    await client.closed
+  })
+
+  it('never echoes a marker sent in the request in any refusal', async () => {
+    const { port } = await serve({ maxBytes: 4096, idleTimeoutMs: 100, maxDepth: 2 })
+    const cases: [string[], Uint8Array][] = [
+      [['Content-Type: application/json', 'Content-Length: 5000'], Buffer.from(MARKER)],
+      [['Content-Type: application/json', 'Content-Length: 100'], Buffer.from(`["${MARKER}`)],
+      [
+        ['Content-Type: application/json', `Content-Length: ${MARKER.length + 9}`],
+        Buffer.from(`{"${MARKER}":[[[1]]]}`),
+      ],
+      [
+        ['Content-Type: application/json', `Content-Length: ${MARKER.length + 4}`],
+        Buffer.from(`{"${MARKER}"`),
+      ],
+      [[`Content-Type: text/${MARKER}`, 'Content-Length: 2'], Buffer.from('[]')],
+      [
+        ['Content-Type: application/json', `Content-Encoding: ${MARKER}`, 'Content-Length: 2'],
+        Buffer.from('[]'),
+      ],
+      [['Content-Type: application/json', `Content-Length: ${MARKER}`], Buffer.from('[]')],
+    ]
+    const statuses: number[] = []
+    for (const [headers, body] of cases) {
+      const { client, start } = post(port)
+      await start(headers)
+      await client.write(body)
+      const response = await client.response().catch(() => undefined)
+      client.destroy()
+      if (response === undefined) continue
+      statuses.push(response.status)
+      expect(response.body).not.toContain(MARKER)
+      expect(JSON.stringify(response.headers)).not.toContain(MARKER)
+    }
+    expect(statuses).toEqual(expect.arrayContaining([413, 408, 422, 415]))
   })
 })

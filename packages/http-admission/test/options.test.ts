@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import {
+  createInFlightBudget,
+  defaultInFlightBudget,
+  HTTP_ADMISSION_CEILINGS,
+  HTTP_ADMISSION_DEFAULTS,
+  resolveOptions,
+} from '../src/index.js'
+
+describe('resolveOptions', () => {
+  it('fills every default and freezes the result', () => {
+    const o = resolveOptions()
+    expect(o).toMatchObject({ ...HTTP_ADMISSION_DEFAULTS, budget: defaultInFlightBudget })
+    expect(o.maxBytes).toBe(64 * 1024 * 1024)
+    expect(Object.isFrozen(o)).toBe(true)
+    expect(Object.isFrozen(o.types)).toBe(true)
+  })
+
+  it('admits maxBytes at its 64 MiB ceiling and refuses one byte more with a TypeError', () => {
+    expect(resolveOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes).toBe(
+      64 * 1024 * 1024,
+    )
+    expect(() => resolveOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes + 1 })).toThrow(
+      TypeError,
+    )
+  })
+
+  it.each([
+    [{ maxBytes: 0 }],
+    [{ maxBytes: -1 }],
+    [{ maxBytes: 1.5 }],
+    [{ maxNodes: Number.NaN }],
+    [{ maxDepth: -1 }],
+    [{ timeoutMs: 0 }],
+    [{ idleTimeoutMs: '10' }],
+    [{ maxInflationRatio: 0 }],
+    [{ types: ['json'] }],
+    [{ passMethods: ['G E T'] }],
+    [{ otherTypes: 'skip' }],
+    [{ onRefusal: 'throw' }],
+    [{ inflate: 'yes' }],
+    [{ budget: {} }],
+    [{ renderRefusal: 'problem' }],
+    [{ policies: { duplicateKeys: 'maybe' } }],
+    [{ maxbytes: 10 }],
+  ])('throws a TypeError at construction for %j', (options) => {
+    expect(() => resolveOptions(options as never)).toThrow(TypeError)
+  })
+
+  it('lowers limits per route and takes an isolated budget', () => {
+    const budget = createInFlightBudget(1024)
+    const o = resolveOptions({
+      maxBytes: 10,
+      maxDepth: 0,
+      budget,
+      passMethods: ['get'],
+      types: ['Application/JSON'],
+    })
+    expect(o).toMatchObject({
+      maxBytes: 10,
+      maxDepth: 0,
+      budget,
+      passMethods: ['GET'],
+      types: ['application/json'],
+    })
+  })
+})
+
+describe('createInFlightBudget', () => {
+  it('reserves up to maxBytes, refuses one byte more and clamps releases at zero', () => {
+    const budget = createInFlightBudget(10)
+    expect(budget.tryAcquire(10)).toBe(true)
+    expect(budget.tryAcquire(1)).toBe(false)
+    expect(budget.inFlight).toBe(10)
+    budget.release(20)
+    expect(budget.inFlight).toBe(0)
+    expect(() => createInFlightBudget(0)).toThrow(TypeError)
+  })
+})

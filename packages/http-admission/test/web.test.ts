@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { admitWebRequest, createInFlightBudget, refusalResponse } from '../src/index.js'
+
+const MARKER = 'MARKER-91d2-secret-token'
+
+/** A web stream that sends `first` and then never ends (the client is still sending). */
+function openStream(first: Uint8Array) {
+  const state = { cancelled: false }
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(first)
+    },
+    cancel() {
+      state.cancelled = true
+    },
+  })
+  return { stream, state }
+}
+
+const post = (
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) =>
+  // Node's global Request is undici's.
+  new Request('http://127.0.0.1/notes', {
+    method: 'POST',
+    body,
+    headers,
+    duplex: 'half',
+  } as RequestInit)
+
+describe('admitWebRequest', () => {
+  it("admits a JSON body from undici's Request", async () => {
+    const result = await admitWebRequest(post('{"title":"a","tags":["x"]}'), {})
+    expect(result).toMatchObject({ ok: true, value: { title: 'a', tags: ['x'] } })
+  })
+
+  it('refuses depth 65 with a 422 problem+json Response while the stream is still open', async () => {
+    const { stream, state } = openStream(new TextEncoder().encode(`["${MARKER}",${'['.repeat(65)}`))
+    const result = await admitWebRequest(post(stream), {})
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64 })
+    expect(result.response.status).toBe(422)
+    expect(result.response.headers.get('content-type')).toBe('application/problem+json')
+    const text = await result.response.text()
+    expect(JSON.parse(text)).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', status: 422, limit: 64 })
+    expect(text).not.toContain(MARKER)
+    expect(state.cancelled).toBe(true)
+  })
+
+  it('refuses a body over maxBytes with 413', async () => {
+    const result = await admitWebRequest(post(JSON.stringify({ k: 'x'.repeat(100) })), {
+      maxBytes: 50,
+    })
+    expect(!result.ok && result.response.status).toBe(413)
+    expect(!result.ok && result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 50 })
+  })
+
+  it('refuses invalid UTF-8 with 422', async () => {
+    const result = await admitWebRequest(
+      post(new Uint8Array([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d])),
+      {},
+    )
+    expect(!result.ok && result.error.code).toBe('ERR_JSON_INVALID_UTF8')
+  })
+
+  it('passes a GET and a bodiless POST through', async () => {
+    const get = await admitWebRequest(new Request('http://127.0.0.1/'), {})
+    expect(get).toMatchObject({ ok: true, skipped: 'method', value: undefined })
+    const empty = await admitWebRequest(post(null), {})
+    expect(empty).toMatchObject({ ok: true, skipped: 'no-body' })
+  })
+
+  it('refuses a non-JSON media type with 415', async () => {
+    const result = await admitWebRequest(post('[]', { 'content-type': 'text/plain' }), {})
+    expect(!result.ok && result.response.status).toBe(415)
+  })
+
+  it('answers 503 with Retry-After when the budget is spent, and releases it', async () => {
+    const budget = createInFlightBudget(10)
+    const result = await admitWebRequest(post(`"${'a'.repeat(20)}"`), {
+      budget,
+      retryAfterSeconds: 3,
+    })
+    expect(!result.ok && result.response.status).toBe(503)
+    expect(!result.ok && result.response.headers.get('retry-after')).toBe('3')
+    expect(budget.inFlight).toBe(0)
+  })
+})
+
+describe('refusalResponse', () => {
+  it('renders a custom body and keeps the status and connection handling', async () => {
+    const { AdmissionError } = await import('@tollgate/json-budget')
+    const response = refusalResponse(new AdmissionError('ERR_BODY_TOO_LARGE', { limit: 4 }), {
+      render: (error) => ({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, data: error.code },
+        }),
+      }),
+    })
+    expect(response.status).toBe(413)
+    expect(response.headers.get('connection')).toBe('close')
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, data: 'ERR_BODY_TOO_LARGE' },
+    })
+  })
+})
