@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { type HandlesHttpRequest, mcpHttpHandler } from '@tollgate/mcp-transport'
 import { buildMcpServer } from './build-server.js'
 import { applyControls, type ControlOptions } from './controls.js'
 import { ROUTES, type Route } from './surfaces.js'
@@ -52,6 +53,14 @@ export async function startHttpServer(
   options: HttpServerOptions,
 ): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   const sessions = new Map<string, Session>()
+  // Body admission (4 MiB cap, preflight as bytes arrive, Host/Origin checks) runs after the
+  // route and the credential are known, so an unauthenticated body is never read; the handler
+  // hands the SDK the parsed body, which then does not read it again.
+  const targets = new WeakMap<IncomingMessage, HandlesHttpRequest>()
+  const admit = mcpHttpHandler((req) => targets.get(req)!, {
+    maxBytes: options.maxBodyBytes,
+    host: options.host,
+  })
   const routes = new Map(ROUTES.map((r) => [r.path, r]))
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -76,14 +85,14 @@ export async function startHttpServer(
       ) {
         return jsonRpcError(res, 404, -32001, 'Session not found')
       }
-      return session.transport.handleRequest(req, res)
+      targets.set(req, session.transport)
+      return admit(req, res)
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, -32000, 'Bad Request: no session')
     if (sessions.size >= MAX_SESSIONS) return jsonRpcError(res, 503, -32000, 'Too many sessions')
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
-      maxRequestBodySize: options.maxBodyBytes,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, route, credentialId })
         context.audit('session_opened', { route: route.name, credential: credentialId })
@@ -94,11 +103,16 @@ export async function startHttpServer(
     }
     const mcp = buildMcpServer(context, { route, credentialId })
     await mcp.connect(applyControls(transport, options.controls))
-    await transport.handleRequest(req, res)
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
-      // Not an initialize: nothing to keep.
-      await mcp.close()
-    }
+    targets.set(req, {
+      handleRequest: async (rq, rs, body) => {
+        await transport.handleRequest(rq, rs, body)
+        if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
+          // Not an initialize: nothing to keep.
+          await mcp.close()
+        }
+      },
+    })
+    await admit(req, res)
   }
 
   const server = createServer((req, res) => {
