@@ -77,6 +77,15 @@ export function createRedisStore(options: RedisStoreOptions): ContinuationStore 
   }
 
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
+    let command: Promise<T>
+    try {
+      // A client may throw synchronously (closed) rather than reject.
+      command = Promise.resolve(run())
+    } catch {
+      throw new ContinuationStoreError('ERR_CONTINUATION_STORE_UNAVAILABLE')
+    }
+    // A command abandoned at the timeout may still reject later; that must not be unhandled.
+    command.catch(() => {})
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -84,9 +93,6 @@ export function createRedisStore(options: RedisStoreOptions): ContinuationStore 
         timeoutMs,
       )
     })
-    const command = run()
-    // A command abandoned at the timeout may still reject later; that must not be unhandled.
-    command.catch(() => {})
     try {
       return await Promise.race([command, timeout])
     } catch {

@@ -70,3 +70,37 @@ describe.runIf(hasRedisServer)('createRedisStore when Redis stops', () => {
   it('fails closed on redeem and reports ERR_CONTINUATION_STORE_UNAVAILABLE on mint (offline queue on)', () =>
     scenario(true))
 })
+
+describe.runIf(hasRedisServer)('createRedisStore with a closed client', () => {
+  it('reports the store unavailable for a client that was destroyed, leaving no unhandled rejection', async () => {
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    const server = await startRedis()
+    try {
+      const client = createClient({ url: server.url })
+      await client.connect()
+      client.destroy()
+      const events: ContinuationAuditEvent[] = []
+      const service = createContinuations({
+        store: createRedisStore({ client, commandTimeoutMs: 100 }),
+        audit: { record: (e) => events.push(e) },
+      })
+      const t = target(team, group('documents', 'get'))
+      expect(await service.mint({ ownerKey: 'o', target: t, payload: 'p' })).toEqual({
+        ok: false,
+        code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+      })
+      const { createToken } = await import('../src/index.js')
+      expect(
+        await service.redeem(createToken(), { ownerKey: 'o', route: team, permissions: ALL }),
+      ).toBe(CONTINUATION_REFUSED)
+      expect(events.at(-1)).toMatchObject({ reason: 'continuation_store_unavailable' })
+      await new Promise((r) => setTimeout(r, 200))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+      await server.stop()
+    }
+  })
+})
