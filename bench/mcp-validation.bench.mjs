@@ -1,0 +1,208 @@
+// withInputValidation's overhead on a complete in-memory tools/call round trip with the SDK
+// (Client → InMemoryTransport → McpServer → handler → result → Client): the subject server's
+// transport is decorated, the anchor's is not, same run, same calls, rounds alternating.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import {
+  checkToolCall,
+  createSchemaRegistry,
+  resolveOptions,
+  withInputValidation,
+} from '@tollgate/mcp-validation'
+import { z } from 'zod'
+import { machine, printTable, writeResults } from './lib.mjs'
+
+const DRAFT = 'https://json-schema.org/draft/2020-12/schema'
+const BASE = 'https://schemas.tollgate.dev/bench/'
+const context = {
+  $schema: DRAFT,
+  $id: `${BASE}tool-context.schema.json`,
+  type: 'object',
+  properties: {
+    projectId: { type: 'string', maxLength: 63, pattern: '^[a-z0-9][a-z0-9-]{0,62}$' },
+  },
+  required: ['projectId'],
+}
+const search = {
+  $schema: DRAFT,
+  $id: `${BASE}knowledge.search.schema.json`,
+  type: 'object',
+  allOf: [{ $ref: context.$id }],
+  properties: {
+    query: { type: 'string', minLength: 1, maxLength: 2000 },
+    limit: { type: 'integer', minimum: 1, maximum: 50 },
+  },
+  required: ['query'],
+  unevaluatedProperties: false,
+}
+const tag = {
+  $schema: DRAFT,
+  $id: `${BASE}notes.tag.schema.json`,
+  type: 'object',
+  allOf: [{ $ref: context.$id }],
+  properties: {
+    tags: {
+      type: 'array',
+      maxItems: 500,
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', maxLength: 16, pattern: '^n-[0-9]{1,12}$' },
+          label: { type: 'string', maxLength: 32 },
+        },
+        required: ['id', 'label'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['tags'],
+  unevaluatedProperties: false,
+}
+const registry = createSchemaRegistry([
+  { file: 'tool-context.schema.json', source: 'bench', schema: context },
+  { file: 'knowledge.search.schema.json', source: 'bench', schema: search },
+  { file: 'notes.tag.schema.json', source: 'bench', schema: tag },
+])
+
+function build() {
+  const server = new McpServer({ name: 'bench', version: '1.0.0' })
+  server.registerTool(
+    'knowledge.search',
+    {
+      inputSchema: {
+        projectId: z.string(),
+        query: z.string().min(1).max(2000),
+        limit: z.number().int().min(1).max(50).optional(),
+      },
+    },
+    async (args) => ({ content: [{ type: 'text', text: `hits for ${args.query.length}` }] }),
+  )
+  server.registerTool(
+    'notes.tag',
+    {
+      inputSchema: {
+        projectId: z.string(),
+        tags: z.array(z.object({ id: z.string(), label: z.string() })).max(500),
+      },
+    },
+    async (args) => ({ content: [{ type: 'text', text: `tagged ${args.tags.length}` }] }),
+  )
+  return server
+}
+
+async function connect(decorated) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await build().connect(decorated ? withInputValidation(serverSide, registry) : serverSide)
+  const client = new Client({ name: 'bench', version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+const inputs = {
+  'A knowledge.search, 3 keys (~60 B of arguments)': {
+    name: 'knowledge.search',
+    arguments: { projectId: 'demo-project', query: 'roadmap q3', limit: 10 },
+  },
+  'B knowledge.search, 1 KB query': {
+    name: 'knowledge.search',
+    arguments: { projectId: 'demo-project', query: 'x'.repeat(1000), limit: 10 },
+  },
+  'C notes.tag, 200 nested objects (~8 KB)': {
+    name: 'notes.tag',
+    arguments: {
+      projectId: 'demo-project',
+      tags: Array.from({ length: 200 }, (_, i) => ({
+        id: `n-${i}`,
+        label: `label ${i} ${'y'.repeat(10)}`,
+      })),
+    },
+  },
+}
+
+// The machine this runs on is shared and loaded, so figures drift by more than the effect being
+// measured. Each round therefore times a batch of anchor calls and a batch of subject calls
+// back to back (order alternating), and the figure is the median over rounds of the per-round
+// ratio: drift cancels inside a round. The pure judgement (`checkToolCall`, what the decorator
+// adds per call) is timed the same way against the anchor round trip, as a cross-check.
+const ROUNDS = 25
+const BATCH = 100
+async function timeBatch(fn) {
+  const start = process.hrtime.bigint()
+  for (let i = 0; i < BATCH; i++) await fn()
+  return Number(process.hrtime.bigint() - start) / BATCH
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)]
+}
+
+const plain = await connect(false)
+const guarded = await connect(true)
+const options = resolveOptions()
+const rows = []
+for (const [instance, call] of Object.entries(inputs)) {
+  for (const client of [plain, guarded]) {
+    const r = await client.callTool(call)
+    if (r.isError) throw new Error(`${instance}: ${JSON.stringify(r)}`)
+  }
+  for (let i = 0; i < 3; i++) {
+    await timeBatch(() => plain.callTool(call))
+    await timeBatch(() => guarded.callTool(call))
+  }
+  const ratios = []
+  const anchors = []
+  const subjects = []
+  const checks = []
+  for (let round = 0; round < ROUNDS; round++) {
+    let a
+    let b
+    if (round % 2 === 0) {
+      a = await timeBatch(() => plain.callTool(call))
+      b = await timeBatch(() => guarded.callTool(call))
+    } else {
+      b = await timeBatch(() => guarded.callTool(call))
+      a = await timeBatch(() => plain.callTool(call))
+    }
+    const c = await timeBatch(() => checkToolCall(registry, call, options))
+    anchors.push(a)
+    subjects.push(b)
+    ratios.push(b / a)
+    checks.push(c / a)
+  }
+  rows.push({
+    instance,
+    bytes: Buffer.byteLength(JSON.stringify(call.arguments)),
+    anchor: 'undecorated in-memory tools/call round trip',
+    anchorNs: median(anchors),
+    subject: 'withInputValidation round trip',
+    subjectNs: median(subjects),
+    ratio: median(ratios),
+    checkShare: median(checks),
+    goal: '<= 1.05',
+  })
+}
+await plain.close()
+await guarded.close()
+
+const fmt = (ns) => `${(ns / 1e3).toFixed(1)} µs`
+console.log(`machine: ${JSON.stringify(machine())}`)
+printTable(
+  [
+    'input',
+    'argument bytes',
+    'undecorated (anchor)',
+    'decorated',
+    'ratio, median of paired rounds (goal ≤ 1.05)',
+    'checkToolCall ÷ anchor',
+  ],
+  rows.map((r) => [
+    r.instance,
+    r.bytes.toLocaleString('en-US'),
+    fmt(r.anchorNs),
+    fmt(r.subjectNs),
+    r.ratio.toFixed(3),
+    r.checkShare.toFixed(3),
+  ]),
+)
+writeResults('mcp-validation', rows, { rounds: ROUNDS, batch: BATCH })

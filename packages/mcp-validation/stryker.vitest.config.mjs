@@ -1,0 +1,13 @@
+// vitest settings for Stryker's sandbox copy, which cannot reach ../../vitest.shared.mjs. The
+// repository-wide schema tests read ../../../schemas/mcp/, which is outside the sandbox, so
+// they stay out of the mutation run (they check the published files, not this code).
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/schemas.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+})
