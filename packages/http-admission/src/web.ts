@@ -31,8 +31,11 @@ export async function admitWebRequest(
   options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
 ): Promise<WebAdmitResult> {
   const o = ensureResolved(options)
-  const fail = (error: AdmissionError): WebAdmitFailure => {
+  let cancel = () => {
     request.body?.cancel().catch(() => {})
+  }
+  const fail = (error: AdmissionError): WebAdmitFailure => {
+    cancel()
     return {
       ok: false,
       error,
@@ -82,21 +85,23 @@ export async function admitWebRequest(
       skipped: 'no-body',
     }
   }
-  const result = await admitBody(chunksOf(body), o, { ...plan.context, signal: request.signal })
+  const reader = body.getReader()
+  // Cancelled directly on refusal: a generator's return() would wait behind a pending read
+  // of a stalled stream and never run.
+  cancel = () => {
+    reader.cancel().catch(() => {})
+  }
+  const result = await admitBody(chunksOf(reader), o, { ...plan.context, signal: request.signal })
   return result.ok ? result : fail(result.error)
 }
 
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader()
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      yield value
-    }
-  } finally {
-    reader.cancel().catch(() => {})
-    reader.releaseLock()
+async function* chunksOf(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return
+    yield value
   }
 }
 

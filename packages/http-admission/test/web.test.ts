@@ -89,6 +89,16 @@ describe('admitWebRequest', () => {
   })
 })
 
+describe('admitWebRequest deadlines', () => {
+  it('refuses a stalled stream with 408 and cancels it', async () => {
+    const { stream, state } = openStream(new TextEncoder().encode('[1,'))
+    const result = await admitWebRequest(post(stream), { idleTimeoutMs: 20 })
+    expect(!result.ok && result.response.status).toBe(408)
+    expect(!result.ok && result.error).toMatchObject({ code: 'ERR_BODY_TIMEOUT', limit: 20 })
+    expect(state.cancelled).toBe(true)
+  })
+})
+
 describe('refusalResponse', () => {
   it('renders a custom body and keeps the status and connection handling', async () => {
     const { AdmissionError } = await import('@tollgate/json-budget')

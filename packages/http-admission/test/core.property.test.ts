@@ -1,0 +1,44 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect } from 'vitest'
+import { admitBody, resolveOptions } from '../src/index.js'
+
+const options = resolveOptions({})
+
+async function* split(bytes: Buffer, cuts: number[]): AsyncGenerator<Uint8Array> {
+  let at = 0
+  for (const cut of [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)) {
+    yield bytes.subarray(at, cut)
+    at = cut
+  }
+  yield bytes.subarray(at)
+}
+
+describe('admitBody', () => {
+  test.prop([fc.jsonValue({ maxDepth: 6 }), fc.array(fc.nat(), { maxLength: 8 })], {
+    numRuns: 200,
+  })('decodes any JSON text split anywhere to what JSON.parse gives', async (value, cuts) => {
+    const text = JSON.stringify(value)
+    const result = await admitBody(split(Buffer.from(text), cuts), options)
+    expect(result.ok).toBe(true)
+    if (result.ok) expect(result.value).toStrictEqual(JSON.parse(text))
+  })
+
+  test.prop([fc.uint8Array({ maxLength: 64 }), fc.array(fc.nat(), { maxLength: 4 })], {
+    numRuns: 300,
+  })(
+    'admits arbitrary bytes exactly when a strict UTF-8 decode and JSON.parse accept them',
+    async (bytes, cuts) => {
+      let expected: { ok: true; value: unknown } | { ok: false }
+      try {
+        const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+        expected = { ok: true, value: JSON.parse(text) }
+      } catch {
+        expected = { ok: false }
+      }
+      const result = await admitBody(split(Buffer.from(bytes), cuts), options)
+      if (bytes.length === 0) return // an empty body admits as undefined
+      expect(result.ok).toBe(expected.ok)
+      if (result.ok && expected.ok) expect(result.value).toStrictEqual(expected.value)
+    },
+  )
+})
