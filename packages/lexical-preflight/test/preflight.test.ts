@@ -1,0 +1,262 @@
+import { ADMISSION_CODES, DEFAULT_JSON_LIMITS, isAdmissionError } from '@tollgate/json-budget'
+import { describe, expect, it } from 'vitest'
+import { createPreflight, preflight, resolvePreflightOptions } from '../src/index.js'
+import { byteCuts, run, utf8, verdict } from './helpers.js'
+
+function refusal(fn: () => unknown) {
+  try {
+    fn()
+  } catch (error) {
+    if (isAdmissionError(error)) return error
+    throw error
+  }
+  throw new Error('expected an AdmissionError')
+}
+
+/** Every two-chunk split of `bytes` and the byte-by-byte run, with the same outcome as one shot. */
+function everySplit(bytes: Uint8Array, limits = {}, policies = {}) {
+  const whole = verdict(bytes, [], limits, policies)
+  for (let cut = 0; cut <= bytes.length; cut++) {
+    expect(verdict(bytes, [cut], limits, policies)).toEqual(whole)
+  }
+  expect(verdict(bytes, byteCuts(bytes.length), limits, policies)).toEqual(whole)
+  return whole
+}
+
+describe('preflight', () => {
+  it('counts {"a":[1,2]} as 5 nodes at depth 2 over 11 bytes', () => {
+    expect(preflight(utf8('{"a":[1,2]}'))).toEqual({ nodes: 5, depth: 2, bytes: 11 })
+  })
+
+  it('counts a top-level scalar as one node at depth 0', () => {
+    expect(preflight(utf8(' -1.5e+3 '))).toEqual({ nodes: 1, depth: 0, bytes: 9 })
+    expect(preflight(utf8('"x"'))).toEqual({ nodes: 1, depth: 0, bytes: 3 })
+    expect(preflight(utf8('null'))).toEqual({ nodes: 1, depth: 0, bytes: 4 })
+  })
+
+  it('reports the deepest nesting, not the final one', () => {
+    expect(preflight(utf8('[[[]],[]]'))).toEqual({ nodes: 4, depth: 3, bytes: 9 })
+  })
+
+  it('refuses each grammar error with ERR_JSON_SYNTAX at its byte offset', () => {
+    const cases: [string, number][] = [
+      ['[1,]', 3],
+      ['{"a":1,}', 7],
+      ['01', 1],
+      ['1.', 2],
+      ['1.e5', 2],
+      ['-', 1],
+      ['+1', 0],
+      ['"\\x"', 2],
+      ['"\\u12G4"', 5],
+      ['[1 2]', 3],
+      ['{"a" 1}', 5],
+      ['{1:1}', 1],
+      ['[}', 1],
+      ['{]', 1],
+      ['tru', 3],
+      ['trUe', 2],
+      ['1 2', 2],
+      ['"a\tb"', 2],
+      ['\f1', 0],
+      ['[1]]', 3],
+      ['', 0],
+      ['   ', 3],
+    ]
+    for (const [text, offset] of cases) {
+      const error = refusal(() => preflight(utf8(text)))
+      expect([text, error.code, error.offset]).toEqual([text, 'ERR_JSON_SYNTAX', offset])
+      expect(error.status).toBe(422)
+    }
+  })
+
+  it('admits whitespace of exactly space, tab, LF and CR around every token', () => {
+    expect(preflight(utf8(' \t\r\n{ \t\r\n"a" \t\r\n: \t\r\n[ 1 , 2 ] \t\r\n} \t\r\n')).nodes).toBe(
+      5,
+    )
+  })
+
+  it('admits maxNodes nodes and refuses one more with ERR_JSON_TOO_MANY_NODES at its offset', () => {
+    const doc = utf8('{"a":[1,2]}')
+    expect(everySplit(doc, { maxNodes: 5 })).toMatchObject({ ok: true, nodes: 5 })
+    expect(everySplit(doc, { maxNodes: 4 })).toEqual({
+      ok: false,
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      offset: 8,
+      limit: 4,
+    })
+  })
+
+  it('admits maxDepth nesting and refuses one more with ERR_JSON_TOO_DEEP at its offset', () => {
+    const doc = utf8('[{"a":[[]]}]')
+    expect(everySplit(doc, { maxDepth: 4 })).toMatchObject({ ok: true, depth: 4 })
+    expect(everySplit(doc, { maxDepth: 3 })).toEqual({
+      ok: false,
+      code: 'ERR_JSON_TOO_DEEP',
+      offset: 7,
+      limit: 3,
+    })
+  })
+
+  it('admits a top-level scalar under maxDepth 0 and refuses any container', () => {
+    expect(preflight(utf8('1'), { maxDepth: 0 }).depth).toBe(0)
+    expect(refusal(() => preflight(utf8('[]'), { maxDepth: 0 })).code).toBe('ERR_JSON_TOO_DEEP')
+  })
+
+  it('admits maxBytes input bytes and refuses one more with ERR_JSON_TOO_LARGE at offset maxBytes', () => {
+    const doc = utf8('[1, 2, 3]')
+    expect(everySplit(doc, { maxBytes: 9 })).toMatchObject({ ok: true, bytes: 9 })
+    const over = everySplit(doc, { maxBytes: 8 })
+    expect(over).toEqual({ ok: false, code: 'ERR_JSON_TOO_LARGE', offset: 8, limit: 8 })
+    expect(ADMISSION_CODES.ERR_JSON_TOO_LARGE.status).toBe(413)
+  })
+
+  it('refuses a grammar error inside the admitted bytes before the byte limit', () => {
+    expect(verdict(utf8('[1,]     '), [], { maxBytes: 5 })).toMatchObject({
+      code: 'ERR_JSON_SYNTAX',
+      offset: 3,
+    })
+  })
+
+  it('uses the default limits of json-budget', () => {
+    const deep = utf8(`${'['.repeat(65)}${']'.repeat(65)}`)
+    const error = refusal(() => preflight(deep))
+    expect([error.code, error.limit, error.offset]).toEqual([
+      'ERR_JSON_TOO_DEEP',
+      DEFAULT_JSON_LIMITS.maxDepth,
+      64,
+    ])
+    const many = utf8(`[${'0,'.repeat(DEFAULT_JSON_LIMITS.maxNodes - 2)}0]`)
+    expect(preflight(many).nodes).toBe(DEFAULT_JSON_LIMITS.maxNodes)
+    const tooMany = utf8(`[${'0,'.repeat(DEFAULT_JSON_LIMITS.maxNodes - 1)}0]`)
+    expect(refusal(() => preflight(tooMany)).limit).toBe(DEFAULT_JSON_LIMITS.maxNodes)
+  })
+
+  it('refuses a truncated text at end() with the input length as offset', () => {
+    for (const text of ['[1', '{"a":', '"abc', 'nul', '-', '[1.', '{"a"', '[1,']) {
+      const r = run(utf8(text))
+      // `at` 1: the one push passed and end() refused.
+      expect([text, r.ok, r.at]).toEqual([text, false, 1])
+      expect(r).toMatchObject({ code: 'ERR_JSON_SYNTAX', offset: text.length })
+    }
+  })
+})
+
+describe('createPreflight', () => {
+  it('refuses during push, not at end, once the depth limit is passed', () => {
+    const scanner = createPreflight({ maxDepth: 3 })
+    scanner.push(utf8('[[['))
+    expect(refusal(() => scanner.push(utf8('[1'))).code).toBe('ERR_JSON_TOO_DEEP')
+  })
+
+  it('refuses during push, not at end, once the node limit is passed', () => {
+    const scanner = createPreflight({ maxNodes: 10 })
+    scanner.push(utf8('[1,2,3,4,5,'))
+    expect(refusal(() => scanner.push(utf8('6,7,8,9,10,11'))).offset).toBe(19)
+  })
+
+  it('refuses during push, not at end, once the byte limit is passed', () => {
+    const scanner = createPreflight({ maxBytes: 10 })
+    scanner.push(utf8('["aaaa'))
+    const error = refusal(() => scanner.push(utf8('aaaaaaaa')))
+    expect([error.code, error.offset, error.limit]).toEqual(['ERR_JSON_TOO_LARGE', 10, 10])
+  })
+
+  it('keeps a failed scanner failed: push and end rethrow the first refusal', () => {
+    const scanner = createPreflight()
+    const first = refusal(() => scanner.push(utf8('[1,]')))
+    expect(refusal(() => scanner.push(utf8('1'))).offset).toBe(first.offset)
+    expect(refusal(() => scanner.end())).toBe(first)
+  })
+
+  it('returns the same counts from a second end() and refuses push after end', () => {
+    const scanner = createPreflight()
+    scanner.push(utf8('[]'))
+    expect(scanner.end()).toEqual({ nodes: 1, depth: 1, bytes: 2 })
+    expect(scanner.end()).toEqual({ nodes: 1, depth: 1, bytes: 2 })
+    expect(() => scanner.push(utf8('1'))).toThrow(Error)
+  })
+
+  it('accepts empty chunks anywhere', () => {
+    const scanner = createPreflight()
+    for (const part of ['', '{', '', '"a"', '', ':1}', '']) scanner.push(utf8(part))
+    expect(scanner.end()).toEqual({ nodes: 3, depth: 1, bytes: 7 })
+  })
+
+  it('scans chunks that are views into larger buffers at odd offsets', () => {
+    const backing = Buffer.from(`xyz${JSON.stringify({ k: 'v'.repeat(200), n: [1, 2] })}xyz`)
+    const view = backing.subarray(3, backing.length - 3)
+    expect(preflight(view)).toEqual(preflight(Buffer.from(view)))
+    expect(preflight(new Uint8Array(view.buffer, view.byteOffset + 0, view.length)).nodes).toBe(7)
+  })
+
+  it('refuses a chunk that is not a Uint8Array with a TypeError', () => {
+    expect(() => createPreflight().push('[]' as unknown as Uint8Array)).toThrow(TypeError)
+  })
+
+  it('takes options resolved once by resolvePreflightOptions', () => {
+    const options = resolvePreflightOptions({ maxDepth: 1 })
+    expect(refusal(() => preflight(utf8('[[]]'), options)).limit).toBe(1)
+    const scanner = createPreflight(options)
+    scanner.push(utf8('[]'))
+    expect(scanner.end().depth).toBe(1)
+  })
+
+  it('never puts input bytes in a refusal', () => {
+    const marker = 'SECRET_MARKER_7f3a'
+    const inputs = [
+      `{"${marker}":[1,]}`,
+      `["${marker}\u0001"]`,
+      `{"${marker}":1,"${marker}":2}`,
+      `[${'['.repeat(70)}"${marker}"`,
+    ]
+    for (const text of inputs) {
+      const error = refusal(() =>
+        preflight(utf8(text), {}, { duplicateKeys: 'refuse', protoKeys: 'refuse' }),
+      )
+      expect(error.message).not.toContain(marker)
+      expect(JSON.stringify(error.toJSON())).not.toContain(marker)
+      expect(String(error.stack)).not.toContain(marker)
+    }
+  })
+})
+
+describe('resolvePreflightOptions', () => {
+  it('throws a TypeError for a bad limit or policy at construction', () => {
+    const bad: [object, object][] = [
+      [{ maxNodes: -1 }, {}],
+      [{ maxDepth: 1.5 }, {}],
+      [{ maxBytes: Number.NaN }, {}],
+      [{}, { maxStringBytes: -1 }],
+      [{}, { maxNumberLength: 0 }],
+      [{}, { duplicateKeys: 'yes' }],
+      [{}, { protoKeys: true }],
+      [{}, { bom: 'allow' }],
+      [{}, { maxStringByte: 10 }],
+    ]
+    for (const [limits, policies] of bad) {
+      expect(() => resolvePreflightOptions(limits, policies)).toThrow(TypeError)
+      expect(() => createPreflight(limits, policies)).toThrow(TypeError)
+    }
+  })
+
+  it('returns frozen options with every default filled', () => {
+    const options = resolvePreflightOptions()
+    expect(Object.isFrozen(options)).toBe(true)
+    expect(Object.isFrozen(options.policies)).toBe(true)
+    expect(options.limits).toEqual(DEFAULT_JSON_LIMITS)
+    expect(options.policies).toEqual({
+      duplicateKeys: 'allow',
+      protoKeys: 'allow',
+      maxStringBytes: Number.POSITIVE_INFINITY,
+      maxNumberLength: Number.POSITIVE_INFINITY,
+      bom: 'refuse',
+    })
+  })
+
+  it('does not treat a look-alike object as resolved options', () => {
+    const fake = { limits: { maxDepth: 1 }, policies: {} }
+    // Read as (partial) limits, so the look-alike's inner limits do not apply.
+    expect(preflight(utf8('[[]]'), fake as never).depth).toBe(2)
+  })
+})
