@@ -363,10 +363,22 @@ export class PreflightScanner {
                   }
                 }
                 state = S_COLON
+                // Fast path: the colon usually follows at once.
+                if (++i < n && buf[i] === 0x3a) {
+                  state = S_VALUE
+                  i++
+                }
+              } else if (depth === 0) {
+                state = S_DONE
+                i++
               } else {
-                state = depth === 0 ? S_DONE : S_AFTER
+                // Fast path: a comma usually follows at once.
+                state = S_AFTER
+                if (++i < n && buf[i] === 0x2c) {
+                  state = inObj ? S_KEY : S_VALUE
+                  i++
+                }
               }
-              i++
               continue scan
             }
             if (c === 0x5c) {
@@ -515,7 +527,11 @@ export class PreflightScanner {
             aux++
             i++
           }
-          state = depth === 0 ? S_DONE : S_AFTER
+          if (depth === 0) state = S_DONE
+          else if (i < n && buf[i] === 0x2c) {
+            state = inObj ? S_KEY : S_VALUE
+            i++
+          } else state = S_AFTER
           continue scan
         case S_START:
           if (buf[i] === BOM[0]) {
