@@ -16,7 +16,8 @@ export interface SendRefusalOptions {
  * `Cache-Control: no-store`, `Retry-After` on a 503, and the socket destroyed once the response
  * has flushed, so the rest of an oversized or malformed body is never read. A client abort
  * (`ERR_BODY_ABORTED`) has no one to answer: the socket is destroyed. When headers were already
- * sent, the response is cut and the socket destroyed.
+ * sent, the response is cut and the socket destroyed. Headers set earlier (CORS, security
+ * headers) are kept.
  */
 export function sendRefusal(
   res: ServerResponse,
@@ -31,7 +32,9 @@ export function sendRefusal(
   }
   const { contentType, body } = (options.render ?? renderProblem)(error)
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
-  for (const name of res.getHeaderNames()) res.removeHeader(name)
+  // Headers set by earlier middleware (CORS, security headers) stay, so a browser can read
+  // the refusal; the ones that would describe some other representation go.
+  for (const name of STALE_HEADERS) res.removeHeader(name)
   res.statusCode = refusalStatus(error)
   res.setHeader('Content-Type', contentType)
   res.setHeader('Content-Length', bytes.byteLength)
@@ -42,6 +45,14 @@ export function sendRefusal(
   closeAfterResponse(res)
   res.end(bytes)
 }
+
+const STALE_HEADERS = [
+  'content-encoding',
+  'content-range',
+  'etag',
+  'last-modified',
+  'transfer-encoding',
+]
 
 /**
  * Marks `res` as the last response on its connection (`Connection: close`) and destroys the

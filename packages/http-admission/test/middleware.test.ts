@@ -246,4 +246,19 @@ describe('admission', () => {
     await client.closed
     expect(reached).toHaveLength(1)
   })
+
+  it('keeps headers set by earlier middleware (CORS) on a refusal', async () => {
+    const app = express()
+    app.use((_req, res, next) => {
+      res.setHeader('access-control-allow-origin', 'https://app.example')
+      next()
+    })
+    app.post('/', admission({ maxBytes: 4 }), (_req, res) => res.end())
+    const response = await request(app)
+      .post('/')
+      .set('content-type', 'application/json')
+      .send('[1,2,3]')
+    expect(response.status).toBe(413)
+    expect(response.headers['access-control-allow-origin']).toBe('https://app.example')
+  })
 })
