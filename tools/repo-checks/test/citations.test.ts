@@ -9,14 +9,7 @@ import { findCitations } from '../src/citations.js'
 // check fails on any broken citation NOT listed here and on any entry listed here that is no
 // longer broken (so the list can only shrink). Keys: `<doc> | <cite>` where cite is
 // `path › name` for a test and `path` for a file.
-const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([
-  // The root README (lead) links the lexical-preflight README, which its owner has not
-  // written yet (2026-11-29, mid-build). Delete this entry when the README lands.
-  [
-    'README.md | packages/lexical-preflight/README.md',
-    'lexical-preflight README not written yet (owner: lexical-preflight engineer)',
-  ],
-])
+const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([])
 
 function key(problem: Problem): string {
   return `${problem.doc} | ${problem.cite}`

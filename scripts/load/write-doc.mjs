@@ -1,0 +1,100 @@
+// Renders docs/load-and-faults.md from scripts/load/results/*.json and
+// scripts/faults/results/*.json (written by at-cap.mjs and faults/run.mjs), so the document
+// states exactly what the last runs recorded, with their dates and machines.
+//
+//   node scripts/load/write-doc.mjs
+
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { ROOT } from './lib.mjs'
+
+function load(dir) {
+  const folder = `${ROOT}scripts/${dir}/results/`
+  if (!existsSync(folder)) return []
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({
+      file: `scripts/${dir}/results/${f}`,
+      ...JSON.parse(readFileSync(folder + f, 'utf8')),
+    }))
+}
+
+const fmt = (v) => (typeof v === 'object' && v !== null ? `\`${JSON.stringify(v)}\`` : String(v))
+
+function machineLine(run) {
+  const m = run.machine
+  return `Run ${run.date} at commit ${m.commit} (\`${run.file}\`): Node ${m.node}, ${m.cpu}, ${m.cores} cores, ${m.os}, ${m.memoryGiB} GiB, load average at start ${m.loadAtStart.join(' / ')}.`
+}
+
+const out = [
+  '# Load and fault runs',
+  '',
+  'Written by `node scripts/load/write-doc.mjs` from the results the scripts record; re-run the',
+  'scripts and this page to update it. Everything runs on 127.0.0.1, bounded in count and time.',
+  'Each figure names the instance it was measured on and its instrument; none is a bound for',
+  'other inputs.',
+  '',
+  '- `node scripts/load/at-cap.mjs [express|mcp|all]`: concurrent bodies at the route cap, held in',
+  '  flight together (first KiB, 1 s pause, the rest), in waves larger than the 256 MiB in-flight',
+  '  budget allows.',
+  '- `node scripts/faults/run.mjs [abort|slow|stdio|redis|all]`: client abort mid-body, slow',
+  '  senders, a stdio peer closing mid-line, Redis stopped during redemption.',
+  '',
+  'Apps must be built first (`pnpm build`). Neither script runs in the test suite.',
+  '',
+  '## Concurrent at-cap bodies',
+]
+for (const run of load('load')) {
+  out.push('', machineLine(run))
+  for (const r of run.results) {
+    out.push(
+      '',
+      `### ${r.target}`,
+      '',
+      '| measure | value |',
+      '| --- | --- |',
+      `| bodies | ${r.waves} waves × ${r.concurrentPerWave} concurrent, each ${r.capBytes.toLocaleString('en-US')} bytes (the cap) |`,
+      `| answers | ${fmt(r.statuses)} |`,
+      `| every request answered with a documented status | ${r.everyRequestAnswered ? 'yes' : `**no**: ${fmt(r.unexpectedStatuses)}`} |`,
+      `| RSS baseline (after GC) | ${r.baselineRssMiB} MiB |`,
+      `| RSS peak (sampled / kernel VmHWM) | ${r.sampledPeakRssMiB} / ${r.kernelPeakRssMiB} MiB |`,
+      `| peak over baseline | ${r.peakOverBaselineMiB} MiB (budget ${r.inFlightBudgetMiB} MiB; the constant above it: ${r.peakOverBaselineMinusBudgetMiB} MiB) |`,
+      `| heap after GC, before → after the waves | ${r.heapAfterGcMiB.before} → ${r.heapAfterGcMiB.after} MiB |`,
+      `| array buffers after GC, before → after | ${r.arrayBuffersAfterGcMiB.before} → ${r.arrayBuffersAfterGcMiB.after} MiB |`,
+      `| active handles, before → after | ${fmt(r.activeResources.before)} → ${fmt(r.activeResources.after)} |`,
+      `| wave durations | ${r.waveSeconds.join(', ')} s |`,
+      '',
+      `Instrument: ${r.instrument}.`,
+    )
+  }
+}
+out.push('', '## Faults')
+for (const run of load('faults')) {
+  out.push('', machineLine(run))
+  for (const r of run.results) {
+    out.push(
+      '',
+      `### ${r.scenario}`,
+      '',
+      `Verdict: **${r.pass ? 'pass' : 'FAIL'}**.`,
+      '',
+      '| measure | value |',
+      '| --- | --- |',
+    )
+    for (const [k, v] of Object.entries(r)) {
+      if (k === 'scenario' || k === 'pass') continue
+      if (k === 'cases') {
+        for (const [name, c] of Object.entries(v)) out.push(`| ${name} | ${fmt(c)} |`)
+      } else out.push(`| ${k} | ${fmt(v)} |`)
+    }
+  }
+}
+out.push('')
+const file = `${ROOT}docs/load-and-faults.md`
+const findings = `${ROOT}scripts/load/FINDINGS.md`
+if (existsSync(findings)) out.push(readFileSync(findings, 'utf8'))
+writeFileSync(file, out.join('\n'))
+const biome = `${ROOT}node_modules/.bin/biome`
+if (existsSync(biome)) spawnSync(biome, ['format', '--write', file], { stdio: 'ignore' })
+console.log('wrote docs/load-and-faults.md')
