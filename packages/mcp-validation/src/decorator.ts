@@ -66,8 +66,12 @@ export class InputValidationTransport<
     message: JSONRPCMessage,
     _options: TransportSendOptions | undefined,
   ): JSONRPCMessage {
-    if (this.#pendingLists.size === 0 || !('result' in message)) return message
-    if (!this.#pendingLists.delete(message.id)) return message
+    // Only a response (no `method`) answers a pending tools/list: a server-initiated request
+    // may reuse a client's id. An error response settles the entry without a rewrite.
+    if (this.#pendingLists.size === 0 || 'method' in message) return message
+    const id = (message as { id?: RequestId }).id
+    if (id === undefined || !this.#pendingLists.delete(id)) return message
+    if (!('result' in message)) return message
     const result = rewriteToolsListResult(message.result, this.#registry)
     return { ...message, result } as JSONRPCMessage
   }

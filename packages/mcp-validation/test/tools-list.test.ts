@@ -1,7 +1,12 @@
 import { fc, test } from '@fast-check/vitest'
 import Ajv2020Import from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
-import { bundleSchema, DRAFT_2020_12, rewriteToolsListResult } from '../src/index.js'
+import {
+  bundleSchema,
+  DRAFT_2020_12,
+  InputValidationTransport,
+  rewriteToolsListResult,
+} from '../src/index.js'
 import { fixtureRegistry, inMemorySession, type Json } from './helpers/raw-clients.js'
 
 type Ajv = InstanceType<typeof import('ajv/dist/2020.js').default>
@@ -105,5 +110,69 @@ describe('bundleSchema', () => {
     )
     expect(() => bundleSchema({ $ref: 'ctx.json#anchor' }, tool.$id, docs)).toThrow(/anchor/)
     expect(() => bundleSchema({ $dynamicRef: '#x' }, tool.$id, docs)).toThrow(/\$dynamicRef/)
+  })
+})
+
+describe('InputValidationTransport', () => {
+  // A helper test: a stand-in inner transport records what the decorator sends, so the
+  // outbound bookkeeping can be driven message by message.
+  function harness() {
+    const sent: Json[] = []
+    const inner = {
+      onmessage: undefined as ((m: unknown) => void) | undefined,
+      start: async () => {},
+      close: async () => {},
+      send: async (m: unknown) => {
+        sent.push(m as Json)
+      },
+    }
+    const decorated = new InputValidationTransport(inner as never, registry)
+    decorated.onmessage = () => {}
+    return { sent, inner, decorated }
+  }
+  const listing = {
+    tools: [
+      { name: 'notes.unpublished', inputSchema: { type: 'object' } },
+      { name: 'system.ping', inputSchema: { type: 'object' } },
+    ],
+  }
+
+  it('rewrites only the response to a pending tools/list, not a server request reusing its id', async () => {
+    const { sent, inner, decorated } = harness()
+    inner.onmessage?.({ jsonrpc: '2.0', id: 5, method: 'tools/list' })
+    await decorated.send({ jsonrpc: '2.0', id: 5, method: 'ping' } as never)
+    expect(sent[0]).toEqual({ jsonrpc: '2.0', id: 5, method: 'ping' })
+    await decorated.send({ jsonrpc: '2.0', id: 5, result: listing } as never)
+    expect((sent[1]?.result as { tools: Json[] }).tools).toEqual([
+      { name: 'system.ping', inputSchema: registry.bundled('system.ping') },
+    ])
+    // Settled: a later result under the same id is not a tools/list answer.
+    await decorated.send({ jsonrpc: '2.0', id: 5, result: listing } as never)
+    expect(sent[2]?.result).toBe(listing)
+  })
+
+  it('settles a pending tools/list on an error response without rewriting', async () => {
+    const { sent, inner, decorated } = harness()
+    inner.onmessage?.({ jsonrpc: '2.0', id: 'a', method: 'tools/list' })
+    const error = { jsonrpc: '2.0', id: 'a', error: { code: -32603, message: 'x' } }
+    await decorated.send(error as never)
+    await decorated.send({ jsonrpc: '2.0', id: 'a', result: listing } as never)
+    expect(sent).toEqual([error, { jsonrpc: '2.0', id: 'a', result: listing }])
+  })
+
+  it('drops a tools/call that is not a well-formed request and delivers other messages', () => {
+    const { inner, decorated } = harness()
+    const delivered: unknown[] = []
+    decorated.onmessage = (m) => delivered.push(m)
+    inner.onmessage?.({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'system.ping' } })
+    inner.onmessage?.({
+      jsonrpc: '2.0',
+      id: null,
+      method: 'tools/call',
+      params: { name: 'system.ping' },
+    })
+    const note = { jsonrpc: '2.0', method: 'notifications/initialized' }
+    inner.onmessage?.(note)
+    expect(delivered).toEqual([note])
   })
 })
