@@ -41,7 +41,16 @@ for (const [instance, value] of Object.entries(shapes)) {
   if (chargeJson(value, limits).bytes !== expected) throw new Error(`mismatch on ${instance}`)
   const anchor = await medianNs(() => Buffer.byteLength(JSON.stringify(value)))
   const subject = await medianNs(() => chargeJson(value, limits))
-  rows.push({ instance, bytes: expected, anchor: 'Buffer.byteLength(JSON.stringify(v))', anchorNs: anchor, subject: 'chargeJson(v)', subjectNs: subject, ratio: subject / anchor, goal: '<= 0.5' })
+  rows.push({
+    instance,
+    bytes: expected,
+    anchor: 'Buffer.byteLength(JSON.stringify(v))',
+    anchorNs: anchor,
+    subject: 'chargeJson(v)',
+    subjectNs: subject,
+    ratio: subject / anchor,
+    goal: '<= 0.5',
+  })
 }
 
 // Refusing a string over the limit: chargeJson refuses a 200 MiB string under the 64 MiB
@@ -53,12 +62,28 @@ const subjectHuge = await medianNs(() => {
     chargeJson(huge)
   } catch {}
 })
-rows.push({ instance: 'r refused 200 MiB ASCII string (64 MiB limit)', bytes: 200 * 1024 * 1024 + 2, anchor: 'Buffer.byteLength(JSON.stringify(v))', anchorNs: anchorHuge, subject: 'chargeJson(v) refusal', subjectNs: subjectHuge, ratio: subjectHuge / anchorHuge, goal: '<= 0.01 (100x cheaper)' })
+rows.push({
+  instance: 'r refused 200 MiB ASCII string (64 MiB limit)',
+  bytes: 200 * 1024 * 1024 + 2,
+  anchor: 'Buffer.byteLength(JSON.stringify(v))',
+  anchorNs: anchorHuge,
+  subject: 'chargeJson(v) refusal',
+  subjectNs: subjectHuge,
+  ratio: subjectHuge / anchorHuge,
+  goal: '<= 0.01 (100x cheaper)',
+})
 
 const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(1)} µs`)
 console.log(`machine: ${JSON.stringify(machine())}`)
 printTable(
   ['instance', 'bytes', 'anchor p50', 'chargeJson p50', 'ratio', 'goal'],
-  rows.map((r) => [r.instance, r.bytes.toLocaleString('en-US'), fmt(r.anchorNs), fmt(r.subjectNs), r.ratio.toFixed(3), r.goal]),
+  rows.map((r) => [
+    r.instance,
+    r.bytes.toLocaleString('en-US'),
+    fmt(r.anchorNs),
+    fmt(r.subjectNs),
+    r.ratio.toFixed(3),
+    r.goal,
+  ]),
 )
 writeResults('json-budget', rows)

@@ -48,7 +48,19 @@ for (const [name, { manifest }] of packages) {
     const own = [...closure(name)].map((n) => tarballs.get(n))
     // --legacy-peer-deps: peers (the MCP SDK, redis) are not installed, which also proves that
     // importing a package does not load an optional peer it does not need.
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', '--prefer-offline', ...own], folder)
+    run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        '--legacy-peer-deps',
+        '--prefer-offline',
+        ...own,
+      ],
+      folder,
+    )
     const subpaths = Object.keys(manifest.exports).filter((p) => p !== './package.json')
     const specifiers = subpaths.map((p) => (p === '.' ? name : `${name}/${p.slice(2)}`))
     for (const spec of specifiers) {
@@ -56,14 +68,37 @@ for (const [name, { manifest }] of packages) {
       run('node', ['--input-type=module', '-e', `import * as m from '${spec}'; ${check}`], folder)
       run('node', ['-e', `const m = require('${spec}'); ${check}`], folder)
     }
-    const esmImports = specifiers.map((s, i) => `import * as m${i} from '${s}'\nexport type T${i} = typeof m${i}`)
-    const cjsImports = specifiers.map((s, i) => `import m${i} = require('${s}')\nexport type T${i} = typeof m${i}`)
+    const esmImports = specifiers.map(
+      (s, i) => `import * as m${i} from '${s}'\nexport type T${i} = typeof m${i}`,
+    )
+    const cjsImports = specifiers.map(
+      (s, i) => `import m${i} = require('${s}')\nexport type T${i} = typeof m${i}`,
+    )
     writeFileSync(join(folder, 'check.mts'), `${esmImports.join('\n')}\n`)
     writeFileSync(join(folder, 'check.cts'), `${cjsImports.join('\n')}\n`)
-    run(bin('tsc'), ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'check.mts', 'check.cts'], folder)
+    run(
+      bin('tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(root, 'node_modules/@types'),
+        'check.mts',
+        'check.cts',
+      ],
+      folder,
+    )
     run(bin('publint'), ['run', '--strict', tarballs.get(name)], root)
     run(bin('attw'), ['--profile', 'node16', '--format', 'ascii', tarballs.get(name)], root)
-    console.log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): installed alone (${own.length} tarball${own.length > 1 ? 's' : ''}), ${specifiers.length} export path(s) imported from ESM and CJS, types resolve, publint and attw clean`)
+    console.log(
+      `ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): installed alone (${own.length} tarball${own.length > 1 ? 's' : ''}), ${specifiers.length} export path(s) imported from ESM and CJS, types resolve, publint and attw clean`,
+    )
   } catch (error) {
     failures++
     console.error(`FAIL ${name}: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`)
