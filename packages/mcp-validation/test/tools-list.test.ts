@@ -143,7 +143,7 @@ describe('InputValidationTransport', () => {
     await decorated.send({ jsonrpc: '2.0', id: 5, method: 'ping' } as never)
     expect(sent[0]).toEqual({ jsonrpc: '2.0', id: 5, method: 'ping' })
     await decorated.send({ jsonrpc: '2.0', id: 5, result: listing } as never)
-    expect((sent[1]?.result as { tools: Json[] }).tools).toEqual([
+    expect(((sent[1] as Json).result as { tools: Json[] }).tools).toEqual([
       { name: 'system.ping', inputSchema: registry.bundled('system.ping') },
     ])
     // Settled: a later result under the same id is not a tools/list answer.
