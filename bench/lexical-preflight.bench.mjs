@@ -167,21 +167,21 @@ const observer = new PerformanceObserver((list) => {
 })
 observer.observe({ entryTypes: ['gc'] })
 const big = resolvePreflightOptions({ maxNodes: 1e9, maxDepth: 64, maxBytes: 2 ** 31 })
+// The 64 KiB views are made before measuring, so the figure is the scanner's own allocation.
+const views = []
+for (let i = 0; i < block.length; i += CHUNK) views.push(block.subarray(i, i + CHUNK))
+const open = Buffer.from('[')
+const close = Buffer.from('0]')
 gc()
 await new Promise((r) => setTimeout(r, 50))
 gcEvents = 0
 const before = process.memoryUsage().heapUsed
-let peak = before
 const scanner = createPreflight(big)
-scanner.push(Buffer.from('['))
-for (let k = 0; k < 100; k++) {
-  for (let i = 0; i < block.length; i += CHUNK) scanner.push(block.subarray(i, i + CHUNK))
-  const used = process.memoryUsage().heapUsed
-  if (used > peak) peak = used
-}
-scanner.push(Buffer.from('0]'))
+scanner.push(open)
+for (let k = 0; k < 100; k++) for (const view of views) scanner.push(view)
+scanner.push(close)
 const scanned = scanner.end()
-const grewWithoutGc = peak - before
+const grewWithoutGc = process.memoryUsage().heapUsed - before
 await new Promise((r) => setTimeout(r, 50))
 const gcDuring = gcEvents
 gc()
@@ -190,7 +190,7 @@ observer.disconnect()
 const heap = {
   scannedBytes: scanned.bytes,
   nodes: scanned.nodes,
-  peakHeapGrowthBytes: grewWithoutGc,
+  heapGrowthBytes: grewWithoutGc,
   retainedAfterGcBytes: retained,
   gcEventsDuringScan: gcDuring,
 }

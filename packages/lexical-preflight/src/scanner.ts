@@ -1,4 +1,8 @@
-import { type AdmissionCode, AdmissionError } from '@tollgate/json-budget'
+import {
+  type AdmissionCode,
+  AdmissionError,
+  type AdmissionErrorDetails,
+} from '@tollgate/json-budget'
 import { KeyTracker } from './key-policy.js'
 import type { PreflightOptions } from './options.js'
 import {
@@ -114,7 +118,7 @@ export class PreflightScanner {
       if (chunk.length > room) {
         this.scan(chunk, room, base)
         this.bytes = this.maxBytes
-        throw new AdmissionError('ERR_JSON_TOO_LARGE', {
+        throw refusal('ERR_JSON_TOO_LARGE', {
           limit: this.maxBytes,
           observed: base + chunk.length,
           offset: this.maxBytes,
@@ -143,7 +147,7 @@ export class PreflightScanner {
       (this.depth === 0 && (s === S_ZERO || s === S_INT || s === S_FRAC || s === S_EXP_DIGITS))
     if (!complete) {
       const code: AdmissionCode = s === S_UTF8 ? 'ERR_JSON_INVALID_UTF8' : 'ERR_JSON_SYNTAX'
-      this.failure = new AdmissionError(code, { offset: s === S_BOM ? 0 : this.bytes })
+      this.failure = refusal(code, { offset: s === S_BOM ? 0 : this.bytes })
       throw this.failure
     }
     this.result = { nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes }
@@ -273,7 +277,7 @@ export class PreflightScanner {
             } else if (c === 0x7b || c === 0x5b) {
               if (nodes + 1 > maxNodes) throw tooMany(maxNodes, base + i)
               if (depth === maxDepth) {
-                throw new AdmissionError('ERR_JSON_TOO_DEEP', {
+                throw refusal('ERR_JSON_TOO_DEEP', {
                   limit: maxDepth,
                   observed: depth + 1,
                   offset: base + i,
@@ -356,10 +360,9 @@ export class PreflightScanner {
                   keys.addPiece(buf.subarray(keyPiece, i), false)
                   const verdict = keys.endKey()
                   if (verdict !== 0) {
-                    throw new AdmissionError(
-                      verdict === 1 ? 'ERR_JSON_DUPLICATE_KEY' : 'ERR_JSON_PROTO_KEY',
-                      { offset: this.keyStartAbs },
-                    )
+                    throw refusal(verdict === 1 ? 'ERR_JSON_DUPLICATE_KEY' : 'ERR_JSON_PROTO_KEY', {
+                      offset: this.keyStartAbs,
+                    })
                   }
                 }
                 state = S_COLON
@@ -545,7 +548,7 @@ export class PreflightScanner {
           if (buf[i] !== BOM[aux]) throw syntax(0)
           i++
           if (++aux === 3) {
-            if (!this.stripBom) throw new AdmissionError('ERR_JSON_BOM', { offset: 0 })
+            if (!this.stripBom) throw refusal('ERR_JSON_BOM', { offset: 0 })
             state = S_VALUE
           }
           continue scan
@@ -572,12 +575,26 @@ export class PreflightScanner {
   }
 }
 
+/**
+ * Builds a refusal without a stack trace. A refusal answers a client's bytes, not a bug, so the
+ * trace would only cost: capturing it was most of the time spent refusing a 64-deep prefix.
+ */
+function refusal(code: AdmissionCode, details: AdmissionErrorDetails): AdmissionError {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return new AdmissionError(code, details)
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
+
 function syntax(offset: number): AdmissionError {
-  return new AdmissionError('ERR_JSON_SYNTAX', { offset })
+  return refusal('ERR_JSON_SYNTAX', { offset })
 }
 
 function invalidUtf8(offset: number): AdmissionError {
-  return new AdmissionError('ERR_JSON_INVALID_UTF8', { offset })
+  return refusal('ERR_JSON_INVALID_UTF8', { offset })
 }
 
 /**
@@ -590,9 +607,9 @@ function unexpected(c: number, offset: number): AdmissionError {
 }
 
 function tooMany(limit: number, offset: number): AdmissionError {
-  return new AdmissionError('ERR_JSON_TOO_MANY_NODES', { limit, observed: limit + 1, offset })
+  return refusal('ERR_JSON_TOO_MANY_NODES', { limit, observed: limit + 1, offset })
 }
 
 function tooLong(code: AdmissionCode, limit: number, offset: number): AdmissionError {
-  return new AdmissionError(code, { limit, offset })
+  return refusal(code, { limit, offset })
 }
