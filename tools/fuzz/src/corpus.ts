@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -38,5 +39,8 @@ export function writeCorpus(entry: CorpusEntry, dir: string = CORPUS_DIR): strin
   const hash = createHash('sha256').update(JSON.stringify(entry.input)).digest('hex').slice(0, 16)
   const file = join(folder, `${hash}.json`)
   writeFileSync(file, `${JSON.stringify(entry, null, 2)}\n`)
+  // Format it as the repository's formatter would, so a saved input passes `biome check`.
+  const biome = new URL('../../../node_modules/.bin/biome', import.meta.url).pathname
+  if (existsSync(biome)) spawnSync(biome, ['format', '--write', file], { stdio: 'ignore' })
   return file
 }

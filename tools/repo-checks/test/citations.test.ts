@@ -9,7 +9,15 @@ import { findCitations } from '../src/citations.js'
 // check fails on any broken citation NOT listed here and on any entry listed here that is no
 // longer broken (so the list can only shrink). Keys: `<doc> | <cite>` where cite is
 // `path › name` for a test and `path` for a file.
-const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([])
+const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([
+  // bench/README.md (lexical-preflight section, commit 0df4d1a) names the shared research note
+  // as `shared/research/perf-baselines.md`, which is no path in this repository; relative to
+  // the root it is `../shared/research/perf-baselines.md`. Owner: the lexical-preflight engineer.
+  [
+    'bench/README.md | shared/research/perf-baselines.md',
+    'path outside the repository written without ../ (lexical-preflight owner)',
+  ],
+])
 
 function key(problem: Problem): string {
   return `${problem.doc} | ${problem.cite}`
