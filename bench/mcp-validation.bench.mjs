@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { chargeJson } from '@tollgate/json-budget'
 import {
   checkToolCall,
   createSchemaRegistry,
@@ -120,21 +121,29 @@ const inputs = {
   },
 }
 
-// The machine this runs on is shared and loaded, so figures drift by more than the effect being
-// measured. Each round therefore times a batch of anchor calls and a batch of subject calls
-// back to back (order alternating), and the figure is the median over rounds of the per-round
-// ratio: drift cancels inside a round. The pure judgement (`checkToolCall`, what the decorator
-// adds per call) is timed the same way against the anchor round trip, as a cross-check.
-const ROUNDS = 25
-const BATCH = 100
-async function timeBatch(fn) {
-  const start = process.hrtime.bigint()
-  for (let i = 0; i < BATCH; i++) await fn()
-  return Number(process.hrtime.bigint() - start) / BATCH
-}
+// The machine this runs on is shared and loaded, so batch timings drift by more than the effect
+// being measured. Calls are therefore interleaved one by one (anchor, subject, order alternating)
+// and each side's figure is its median per-call time over the same stretch of wall time. The
+// pure judgement (`checkToolCall`, what the decorator adds per call) and the structural charge
+// inside it (`chargeJson`) are timed in tight loops as a breakdown.
+const CALLS = 3000
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.floor(s.length / 2)]
+}
+async function timeOne(fn) {
+  const start = process.hrtime.bigint()
+  await fn()
+  return Number(process.hrtime.bigint() - start)
+}
+function loopNs(fn) {
+  const samples = []
+  for (let r = 0; r < 15; r++) {
+    const start = process.hrtime.bigint()
+    for (let i = 0; i < 2000; i++) fn()
+    samples.push(Number(process.hrtime.bigint() - start) / 2000)
+  }
+  return median(samples)
 }
 
 const plain = await connect(false)
@@ -146,39 +155,32 @@ for (const [instance, call] of Object.entries(inputs)) {
     const r = await client.callTool(call)
     if (r.isError) throw new Error(`${instance}: ${JSON.stringify(r)}`)
   }
-  for (let i = 0; i < 3; i++) {
-    await timeBatch(() => plain.callTool(call))
-    await timeBatch(() => guarded.callTool(call))
-  }
-  const ratios = []
   const anchors = []
   const subjects = []
-  const checks = []
-  for (let round = 0; round < ROUNDS; round++) {
-    let a
-    let b
-    if (round % 2 === 0) {
-      a = await timeBatch(() => plain.callTool(call))
-      b = await timeBatch(() => guarded.callTool(call))
-    } else {
-      b = await timeBatch(() => guarded.callTool(call))
-      a = await timeBatch(() => plain.callTool(call))
+  for (let i = 0; i < CALLS + 300; i++) {
+    const first = i % 2 === 0
+    const a = first ? await timeOne(() => plain.callTool(call)) : undefined
+    const b = await timeOne(() => guarded.callTool(call))
+    const a2 = first ? a : await timeOne(() => plain.callTool(call))
+    if (i >= 300) {
+      anchors.push(a2)
+      subjects.push(b)
     }
-    const c = await timeBatch(() => checkToolCall(registry, call, options))
-    anchors.push(a)
-    subjects.push(b)
-    ratios.push(b / a)
-    checks.push(c / a)
   }
+  const anchorNs = median(anchors)
+  const subjectNs = median(subjects)
+  const checkNs = loopNs(() => checkToolCall(registry, call, options))
+  const chargeNs = loopNs(() => chargeJson(call.arguments, options.limits))
   rows.push({
     instance,
     bytes: Buffer.byteLength(JSON.stringify(call.arguments)),
     anchor: 'undecorated in-memory tools/call round trip',
-    anchorNs: median(anchors),
+    anchorNs,
     subject: 'withInputValidation round trip',
-    subjectNs: median(subjects),
-    ratio: median(ratios),
-    checkShare: median(checks),
+    subjectNs,
+    ratio: subjectNs / anchorNs,
+    checkNs,
+    chargeNs,
     goal: '<= 1.05',
   })
 }
@@ -191,10 +193,11 @@ printTable(
   [
     'input',
     'argument bytes',
-    'undecorated (anchor)',
-    'decorated',
-    'ratio, median of paired rounds (goal ≤ 1.05)',
-    'checkToolCall ÷ anchor',
+    'undecorated p50 (anchor)',
+    'decorated p50',
+    'ratio (goal ≤ 1.05)',
+    'checkToolCall',
+    'of which chargeJson',
   ],
   rows.map((r) => [
     r.instance,
@@ -202,7 +205,8 @@ printTable(
     fmt(r.anchorNs),
     fmt(r.subjectNs),
     r.ratio.toFixed(3),
-    r.checkShare.toFixed(3),
+    fmt(r.checkNs),
+    fmt(r.chargeNs),
   ]),
 )
-writeResults('mcp-validation', rows, { rounds: ROUNDS, batch: BATCH })
+writeResults('mcp-validation', rows, { calls: CALLS })
