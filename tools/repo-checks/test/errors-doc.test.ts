@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { ADMISSION_CODE_LIST, ADMISSION_CODES, statusForCode } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { parseTables, unquote } from '../src/markdown-table.js'
@@ -33,6 +34,44 @@ function readRows(): Row[] {
   })
 }
 
+const ROOT = new URL('../../../', import.meta.url).pathname
+
+/** Every `'ERR_…'` / `"ERR_…"` string literal in the TypeScript sources of packages and apps. */
+function sourceCodes(): Set<string> {
+  const codes = new Set<string>()
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.name.endsWith('.ts')) {
+        for (const m of readFileSync(full, 'utf8').matchAll(/['"](ERR_[A-Z0-9_]+)['"]/g))
+          codes.add(m[1]!)
+      }
+    }
+  }
+  for (const parent of ['packages', 'apps']) {
+    for (const name of readdirSync(join(ROOT, parent))) {
+      const src = join(ROOT, parent, name, 'src')
+      try {
+        walk(src)
+      } catch {
+        // a package without src/ yet
+      }
+    }
+  }
+  return codes
+}
+
+function readOtherRows(): string[][] {
+  const tables = parseTables(readFileSync(DOC, 'utf8')).filter(
+    (table) =>
+      table.header.map((h) => h.toLowerCase()).join('|') ===
+      'code|raised by|raised when|answered as|how to fix',
+  )
+  expect(tables, 'docs/errors.md holds exactly one table of other codes').toHaveLength(1)
+  return (tables[0]?.rows ?? []).map((cells) => cells.map((c) => c.trim()))
+}
+
 describe('ADMISSION_CODES (docs/errors.md)', () => {
   it('lists every exported code exactly once, with its status', () => {
     const rows = readRows()
@@ -58,6 +97,21 @@ describe('ADMISSION_CODES (docs/errors.md)', () => {
       const option = ADMISSION_CODES[row.code as keyof typeof ADMISSION_CODES].option
       if (option !== undefined)
         expect(row.fix, `fix of ${row.code} names ${option}`).toContain(`\`${option}\``)
+    }
+  })
+
+  it('lists every other code the sources use exactly once', () => {
+    const rows = readOtherRows()
+    const documented = rows.map((cells) => unquote(cells[0] ?? ''))
+    expect(new Set(documented).size, 'no code is documented twice').toBe(documented.length)
+    const admission = new Set<string>(ADMISSION_CODE_LIST)
+    const used = [...sourceCodes()].filter((code) => !admission.has(code)).sort()
+    // Both directions: a code a package starts returning without a row fails, and so does a
+    // row for a code no source uses any more.
+    expect([...documented].sort()).toEqual(used)
+    for (const cells of rows) {
+      expect(cells, `row ${cells[0]} has five cells`).toHaveLength(5)
+      for (const cell of cells) expect(cell.length, `a cell of ${cells[0]}`).toBeGreaterThan(3)
     }
   })
 })
