@@ -1,12 +1,13 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {
-  JSONRPCMessage,
-  JSONRPCRequest,
-  MessageExtraInfo,
-  RequestId,
-} from '@modelcontextprotocol/sdk/types.js'
+  JsonRpcMessage,
+  JsonRpcRequestLike,
+  McpTransport,
+  MessageExtra,
+  RequestIdLike,
+  TransportSendOptionsLike,
+} from './mcp-types.js'
 
-// Type imports only: importing this module never loads the SDK at run time.
+// No SDK import at all: the types are structural stand-ins (see mcp-types.ts).
 
 /** The JSON-RPC error a decorator answers a refused request with. */
 export interface JsonRpcErrorObject {
@@ -43,13 +44,13 @@ export interface JsonRpcErrorObject {
  * (fail closed), the error goes to `onerror`, and a request is answered with JSON-RPC `-32603`
  * `Internal error`. If `handleOutbound` throws, `send` rejects as the inner `send` would.
  */
-export class TransportDecorator<T extends Transport = Transport> implements Transport {
+export class TransportDecorator<T extends McpTransport = McpTransport> implements McpTransport {
   /** The decorated transport. Call its own methods (e.g. `handleRequest`) through this. */
   readonly inner: T
 
   onclose?: (() => void) | undefined
   onerror?: ((error: Error) => void) | undefined
-  onmessage?: (<M extends JSONRPCMessage>(message: M, extra?: MessageExtraInfo) => void) | undefined
+  onmessage?: ((message: JsonRpcMessage, extra?: MessageExtra) => void) | undefined
 
   /**
    * Present exactly when `inner` has it (the SDK client checks for its presence), forwarding
@@ -78,9 +79,9 @@ export class TransportDecorator<T extends Transport = Transport> implements Tran
       prevError?.(error)
       this.onerror?.(error)
     }
-    inner.onmessage = <M extends JSONRPCMessage>(message: M, extra?: MessageExtraInfo) => {
+    inner.onmessage = (message: JsonRpcMessage, extra?: MessageExtra) => {
       prevMessage?.(message, extra)
-      this.receive(message as JSONRPCMessage | JSONRPCMessage[], extra)
+      this.receive(message as JsonRpcMessage | JsonRpcMessage[], extra)
     }
   }
 
@@ -103,7 +104,7 @@ export class TransportDecorator<T extends Transport = Transport> implements Tran
    * Sends a message from the server: {@link TransportDecorator.handleOutbound} may inspect or
    * replace it, then the inner transport sends the result with the same `options`.
    */
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  async send(message: JsonRpcMessage, options?: TransportSendOptionsLike): Promise<void> {
     const out = await this.handleOutbound(message, options)
     return this.inner.send(out, options)
   }
@@ -114,22 +115,22 @@ export class TransportDecorator<T extends Transport = Transport> implements Tran
    * and return without delivering. May return a promise; messages are not serialized behind it.
    */
   protected handleInbound(
-    message: JSONRPCMessage,
-    extra: MessageExtraInfo | undefined,
+    message: JsonRpcMessage,
+    extra: MessageExtra | undefined,
   ): void | Promise<void> {
     this.deliver(message, extra)
   }
 
   /** Outbound hook: returns the message to send (the same one, or a replacement). */
   protected handleOutbound(
-    message: JSONRPCMessage,
-    _options: TransportSendOptions | undefined,
-  ): JSONRPCMessage | Promise<JSONRPCMessage> {
+    message: JsonRpcMessage,
+    _options: TransportSendOptionsLike | undefined,
+  ): JsonRpcMessage | Promise<JsonRpcMessage> {
     return message
   }
 
   /** Passes a message on to whatever connected to this decorator, `extra` untouched. */
-  protected deliver(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  protected deliver(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
     this.onmessage?.(message, extra)
   }
 
@@ -138,19 +139,19 @@ export class TransportDecorator<T extends Transport = Transport> implements Tran
    * sees the request. Over Streamable HTTP the SDK routes the answer to the request's stream by
    * its id.
    */
-  protected reply(id: RequestId, result: Record<string, unknown>): Promise<void> {
-    return this.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage, { relatedRequestId: id })
+  protected reply(id: RequestIdLike, result: Record<string, unknown>): Promise<void> {
+    return this.send({ jsonrpc: '2.0', id, result }, { relatedRequestId: id })
   }
 
   /** Answers request `id` (or `null` when there is none to name) with a JSON-RPC error. */
-  protected replyError(id: RequestId | null, error: JsonRpcErrorObject): Promise<void> {
-    const message = { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage
+  protected replyError(id: RequestIdLike | null, error: JsonRpcErrorObject): Promise<void> {
+    const message: JsonRpcMessage = { jsonrpc: '2.0', id, error }
     return id === null ? this.send(message) : this.send(message, { relatedRequestId: id })
   }
 
   private receive(
-    message: JSONRPCMessage | JSONRPCMessage[],
-    extra: MessageExtraInfo | undefined,
+    message: JsonRpcMessage | JsonRpcMessage[],
+    extra: MessageExtra | undefined,
   ): void {
     // The SDK 1.32 transports deliver a batch one message at a time; a transport that hands
     // over the array is handled the same way.
@@ -161,7 +162,7 @@ export class TransportDecorator<T extends Transport = Transport> implements Tran
     this.receiveOne(message, extra)
   }
 
-  private receiveOne(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  private receiveOne(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
     let pending: void | Promise<void>
     try {
       pending = this.handleInbound(message, extra)
@@ -174,7 +175,7 @@ export class TransportDecorator<T extends Transport = Transport> implements Tran
     }
   }
 
-  private failInbound(message: JSONRPCMessage, error: unknown): void {
+  private failInbound(message: JsonRpcMessage, error: unknown): void {
     this.onerror?.(error instanceof Error ? error : new Error('inbound hook failed'))
     if (isJsonRpcRequest(message)) {
       this.replyError(message.id, { code: -32603, message: 'Internal error' }).catch((e) =>
@@ -185,7 +186,7 @@ export class TransportDecorator<T extends Transport = Transport> implements Tran
 }
 
 /** True for a JSON-RPC request (has `method` and `id`), as opposed to a notification or response. */
-export function isJsonRpcRequest(message: unknown): message is JSONRPCRequest {
+export function isJsonRpcRequest(message: unknown): message is JsonRpcRequestLike {
   return (
     typeof message === 'object' &&
     message !== null &&
@@ -204,15 +205,15 @@ export interface TransportHooks {
    * drops the message.
    */
   readonly inbound?: (
-    message: JSONRPCMessage,
-    extra: MessageExtraInfo | undefined,
+    message: JsonRpcMessage,
+    extra: MessageExtra | undefined,
     ctx: InboundContext,
   ) => void | Promise<void>
   /** Sees each outbound message and returns the one to send. */
   readonly outbound?: (
-    message: JSONRPCMessage,
-    options: TransportSendOptions | undefined,
-  ) => JSONRPCMessage | Promise<JSONRPCMessage>
+    message: JsonRpcMessage,
+    options: TransportSendOptionsLike | undefined,
+  ) => JsonRpcMessage | Promise<JsonRpcMessage>
 }
 
 /** What an {@link TransportHooks.inbound} hook can do with the message it sees. */
@@ -225,7 +226,7 @@ export interface InboundContext {
   replyError(error: JsonRpcErrorObject): Promise<void>
 }
 
-class HookedTransport<T extends Transport> extends TransportDecorator<T> {
+class HookedTransport<T extends McpTransport> extends TransportDecorator<T> {
   readonly #hooks: TransportHooks
 
   constructor(inner: T, hooks: TransportHooks) {
@@ -234,8 +235,8 @@ class HookedTransport<T extends Transport> extends TransportDecorator<T> {
   }
 
   protected override handleInbound(
-    message: JSONRPCMessage,
-    extra: MessageExtraInfo | undefined,
+    message: JsonRpcMessage,
+    extra: MessageExtra | undefined,
   ): void | Promise<void> {
     const hook = this.#hooks.inbound
     if (hook === undefined) return this.deliver(message, extra)
@@ -251,9 +252,9 @@ class HookedTransport<T extends Transport> extends TransportDecorator<T> {
   }
 
   protected override handleOutbound(
-    message: JSONRPCMessage,
-    options: TransportSendOptions | undefined,
-  ): JSONRPCMessage | Promise<JSONRPCMessage> {
+    message: JsonRpcMessage,
+    options: TransportSendOptionsLike | undefined,
+  ): JsonRpcMessage | Promise<JsonRpcMessage> {
     const hook = this.#hooks.outbound
     return hook === undefined ? message : hook(message, options)
   }
@@ -264,7 +265,7 @@ class HookedTransport<T extends Transport> extends TransportDecorator<T> {
  * given hooks. `decorated.inner` is `inner`.
  * @throws TypeError when `inner` is not a transport or a hook is not a function.
  */
-export function decorateTransport<T extends Transport>(
+export function decorateTransport<T extends McpTransport>(
   inner: T,
   hooks: TransportHooks,
 ): TransportDecorator<T> {

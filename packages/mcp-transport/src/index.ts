@@ -15,6 +15,14 @@ export {
 } from './http-options.js'
 export { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 export { BoundedLineReader, type LineEvent } from './line-reader.js'
+export type {
+  JsonRpcMessage,
+  JsonRpcRequestLike,
+  McpTransport,
+  MessageExtra,
+  RequestIdLike,
+  TransportSendOptionsLike,
+} from './mcp-types.js'
 export {
   DEFAULT_RESULT_BUDGET_OPTIONS,
   type ResolvedResultBudgetOptions,

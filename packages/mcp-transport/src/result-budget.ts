@@ -1,9 +1,3 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type {
-  JSONRPCMessage,
-  MessageExtraInfo,
-  RequestId,
-} from '@modelcontextprotocol/sdk/types.js'
 import {
   ADMISSION_DEFAULTS,
   AdmissionError,
@@ -14,6 +8,13 @@ import {
   type JsonLimits,
 } from '@tollgate/json-budget'
 import { isJsonRpcRequest, TransportDecorator } from './decorator.js'
+import type {
+  JsonRpcMessage,
+  McpTransport,
+  MessageExtra,
+  RequestIdLike,
+  TransportSendOptionsLike,
+} from './mcp-types.js'
 
 /** Options of {@link ResultBudgetTransport}. Every field is optional. */
 export interface ResultBudgetOptions {
@@ -99,20 +100,19 @@ export function resolveResultBudgetOptions(
  * limit (`ERR_JSON_TOO_LARGE (limit 67107840)`) — never truncated — and the original is never
  * serialized. Other messages pass untouched.
  */
-export class ResultBudgetTransport<T extends Transport = Transport> extends TransportDecorator<T> {
+export class ResultBudgetTransport<
+  T extends McpTransport = McpTransport,
+> extends TransportDecorator<T> {
   /** The validated options. */
   readonly options: ResolvedResultBudgetOptions
-  readonly #calls = new Map<RequestId, number>()
+  readonly #calls = new Map<RequestIdLike, number>()
 
   constructor(inner: T, options: ResultBudgetOptions = {}) {
     super(inner)
     this.options = resolveResultBudgetOptions(options)
   }
 
-  protected override handleInbound(
-    message: JSONRPCMessage,
-    extra: MessageExtraInfo | undefined,
-  ): void {
+  protected override handleInbound(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
     if (isJsonRpcRequest(message) && message.method === 'tools/call') {
       this.#calls.set(message.id, (this.#calls.get(message.id) ?? 0) + 1)
     }
@@ -120,9 +120,9 @@ export class ResultBudgetTransport<T extends Transport = Transport> extends Tran
   }
 
   protected override handleOutbound(
-    message: JSONRPCMessage,
-    _options: TransportSendOptions | undefined,
-  ): JSONRPCMessage {
+    message: JsonRpcMessage,
+    _options: TransportSendOptionsLike | undefined,
+  ): JsonRpcMessage {
     const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown }
     if (m.method !== undefined || (m.result === undefined && m.error === undefined)) return message
     if (typeof m.id !== 'string' && typeof m.id !== 'number') return message
@@ -138,7 +138,7 @@ export class ResultBudgetTransport<T extends Transport = Transport> extends Tran
       const refusal = isAdmissionError(error)
         ? error
         : new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE')
-      return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) } as JSONRPCMessage
+      return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) } as JsonRpcMessage
     }
   }
 }
@@ -163,7 +163,7 @@ export function toolErrorResult(error: AdmissionError): {
  * Wraps `inner` in a {@link ResultBudgetTransport}.
  * @throws TypeError on bad options (at construction, not on the first call).
  */
-export function resultBudget<T extends Transport>(
+export function resultBudget<T extends McpTransport>(
   inner: T,
   options: ResultBudgetOptions = {},
 ): ResultBudgetTransport<T> {

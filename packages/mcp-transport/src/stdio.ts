@@ -1,17 +1,12 @@
 import type { Readable, Writable } from 'node:stream'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type {
-  JSONRPCMessage,
-  MessageExtraInfo,
-  RequestId,
-} from '@modelcontextprotocol/sdk/types.js'
 import { isJsonRpcRequest, type JsonRpcErrorObject } from './decorator.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import { BoundedLineReader, type LineEvent } from './line-reader.js'
+import type { JsonRpcMessage, McpTransport, MessageExtra, RequestIdLike } from './mcp-types.js'
 import { type BoundedStdioOptions, resolveStdioOptions } from './stdio-options.js'
 
 type MessageSchema = {
-  safeParse(value: unknown): { success: true; data: JSONRPCMessage } | { success: false }
+  safeParse(value: unknown): { success: true; data: JsonRpcMessage } | { success: false }
 }
 
 /**
@@ -33,15 +28,15 @@ type MessageSchema = {
  * End of input closes the transport the same way, after pending answers. An empty line is
  * skipped. The SDK is loaded (for its JSON-RPC message schema) only by `start()`.
  */
-export class BoundedStdioServerTransport implements Transport {
+export class BoundedStdioServerTransport implements McpTransport {
   onclose?: (() => void) | undefined
   onerror?: ((error: Error) => void) | undefined
-  onmessage?: (<M extends JSONRPCMessage>(message: M, extra?: MessageExtraInfo) => void) | undefined
+  onmessage?: ((message: JsonRpcMessage, extra?: MessageExtra) => void) | undefined
 
   readonly #stdin: Readable
   readonly #stdout: Writable
   readonly #reader: BoundedLineReader
-  readonly #pending = new Map<RequestId, number>()
+  readonly #pending = new Map<RequestIdLike, number>()
   #schema: MessageSchema | undefined
   #started = false
   #closed = false
@@ -81,7 +76,7 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   /** Writes one JSON-RPC message as a line; resolves when stdout has taken it (after `drain`). */
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     const answered = responseId(message)
     if (answered !== undefined) this.settle(answered)
     return new Promise((resolve) => {
@@ -129,7 +124,7 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   private answer(error: JsonRpcErrorObject): void {
-    const message = { jsonrpc: '2.0', id: null, error } as unknown as JSONRPCMessage
+    const message = { jsonrpc: '2.0', id: null, error } as unknown as JsonRpcMessage
     this.send(message).catch((e: unknown) =>
       this.onerror?.(e instanceof Error ? e : new Error('send failed')),
     )
@@ -145,7 +140,7 @@ export class BoundedStdioServerTransport implements Transport {
     this.maybeClose()
   }
 
-  private settle(id: RequestId): void {
+  private settle(id: RequestIdLike): void {
     const count = this.#pending.get(id)
     if (count === undefined) return
     if (count <= 1) this.#pending.delete(id)
@@ -166,7 +161,7 @@ export class BoundedStdioServerTransport implements Transport {
   }
 }
 
-function responseId(message: JSONRPCMessage): RequestId | undefined {
+function responseId(message: JsonRpcMessage): RequestIdLike | undefined {
   const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown }
   if (m.method !== undefined) return undefined
   if (m.result === undefined && m.error === undefined) return undefined

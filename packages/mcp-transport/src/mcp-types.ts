@@ -1,0 +1,42 @@
+// Structural stand-ins for the SDK's transport types, so this package's declarations resolve
+// without `@modelcontextprotocol/sdk` installed (it is a peer). The SDK's `Transport`,
+// `JSONRPCMessage`, `MessageExtraInfo` and `TransportSendOptions` are assignable to these, and a
+// `TransportDecorator` is assignable to the SDK's `Transport` (`server.connect(decorator)`).
+
+/** A JSON-RPC request id. */
+export type RequestIdLike = string | number
+
+/** A JSON-RPC 2.0 message (request, notification or response), all its keys kept. */
+export interface JsonRpcMessage {
+  readonly jsonrpc: '2.0'
+  readonly [key: string]: unknown
+}
+
+/** A JSON-RPC request: a message with a `method` and an `id` (the SDK's `JSONRPCRequest` fits). */
+export interface JsonRpcRequestLike extends JsonRpcMessage {
+  readonly id: RequestIdLike
+  readonly method: string
+  readonly params?: { readonly [key: string]: unknown } | undefined
+}
+
+/** The `extra` argument of `onmessage` (auth info, request headers), passed through untouched. */
+export type MessageExtra = object
+
+/** The options of `send` (the SDK's `TransportSendOptions`). */
+export interface TransportSendOptionsLike {
+  readonly relatedRequestId?: RequestIdLike | undefined
+  readonly resumptionToken?: string | undefined
+  readonly onresumptiontoken?: ((token: string) => void) | undefined
+}
+
+/** The SDK's `Transport` interface (1.32), structurally. */
+export interface McpTransport {
+  start(): Promise<void>
+  send(message: JsonRpcMessage, options?: TransportSendOptionsLike): Promise<void>
+  close(): Promise<void>
+  onclose?(): void
+  onerror?(error: Error): void
+  onmessage?(message: JsonRpcMessage, extra?: MessageExtra): void
+  sessionId?: string | undefined
+  setProtocolVersion?(version: string): void
+}
