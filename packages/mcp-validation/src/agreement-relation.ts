@@ -207,7 +207,8 @@ function relateAnyOf(p: readonly Schema[], ds: Obj, at: string, ctx: RelationCon
 
 function relateString(p: readonly Schema[], ds: Obj, add: Add): void {
   const min = num(ds.minLength)
-  if (min !== undefined && !some(p, (s) => (num(s.minLength) ?? -1) >= min)) {
+  // A lower bound of 0 constrains nothing, so nothing need match it.
+  if (min !== undefined && min > 0 && !some(p, (s) => (num(s.minLength) ?? -1) >= min)) {
     add('published-wider', `minLength below the handler's ${min}`)
   }
   const max = num(ds.maxLength)
@@ -259,7 +260,7 @@ function relateNumber(p: readonly Schema[], ds: Obj, add: Add): void {
 
 function relateArray(p: readonly Schema[], ds: Obj, at: string, ctx: RelationContext, add: Add) {
   const min = num(ds.minItems)
-  if (min !== undefined && !some(p, (s) => (num(s.minItems) ?? -1) >= min)) {
+  if (min !== undefined && min > 0 && !some(p, (s) => (num(s.minItems) ?? -1) >= min)) {
     add('published-wider', `minItems below the handler's ${min}`)
   }
   const max = num(ds.maxItems)

@@ -1,0 +1,186 @@
+// The relation keyword by keyword, on hand-written schema pairs: each rule that can fire, fires
+// on the smallest drift, and stays quiet on the smallest agreement.
+import { describe, expect, it } from 'vitest'
+import { checkSchemaAgreement } from '../src/index.js'
+
+type Schema = Record<string, unknown>
+const obj = (a: Schema): Schema => ({ type: 'object', properties: { a } })
+const found = (published: Schema, derived: unknown) =>
+  checkSchemaAgreement(
+    obj(published),
+    derived === undefined ? obj({}) : obj(derived as Schema),
+  ).findings.map((f) => `${f.rule} ${f.pointer}`)
+
+describe('checkSchemaAgreement, keyword by keyword', () => {
+  it.each([
+    // [published, derived, findings]
+    [{ type: 'string', minLength: 2 }, { type: 'string', minLength: 2 }, []],
+    [{ type: 'string', minLength: 1 }, { type: 'string', minLength: 2 }, ['published-wider /a']],
+    [{ type: 'string' }, { type: 'string', minLength: 0 }, []],
+    [{ type: 'string', maxLength: 5 }, { type: 'string', maxLength: 5 }, []],
+    [{ type: 'string', maxLength: 6 }, { type: 'string', maxLength: 5 }, ['published-wider /a']],
+    [{ type: 'string', pattern: '^a$' }, { type: 'string', pattern: '^a$' }, []],
+    [
+      { type: 'string', pattern: '^b$' },
+      { type: 'string', pattern: '^a$' },
+      ['published-wider /a'],
+    ],
+    [{ type: 'string', format: 'uuid' }, { type: 'string', format: 'uuid' }, []],
+    [
+      { type: 'string', format: 'email' },
+      { type: 'string', format: 'uuid' },
+      ['published-wider /a'],
+    ],
+    [{ type: 'integer', minimum: 1 }, { type: 'integer', minimum: 1 }, []],
+    [{ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 1 }, ['published-wider /a']],
+    [{ type: 'integer', exclusiveMinimum: 0 }, { type: 'integer', minimum: 0 }, []],
+    [
+      { type: 'integer', minimum: 0 },
+      { type: 'integer', exclusiveMinimum: 0 },
+      ['published-wider /a'],
+    ],
+    [{ type: 'integer', exclusiveMinimum: 0 }, { type: 'integer', exclusiveMinimum: 0 }, []],
+    [{ type: 'integer', minimum: 5, exclusiveMinimum: 1 }, { type: 'integer', minimum: 4 }, []],
+    [{ type: 'integer', maximum: 9 }, { type: 'integer', maximum: 9 }, []],
+    [{ type: 'integer', maximum: 10 }, { type: 'integer', maximum: 9 }, ['published-wider /a']],
+    [{ type: 'integer', exclusiveMaximum: 9 }, { type: 'integer', maximum: 9 }, []],
+    [
+      { type: 'integer', maximum: 9 },
+      { type: 'integer', exclusiveMaximum: 9 },
+      ['published-wider /a'],
+    ],
+    [{ type: 'integer', maximum: 3, exclusiveMaximum: 9 }, { type: 'integer', maximum: 4 }, []],
+    [{ type: 'number' }, { type: 'number', maximum: 1 }, ['published-wider /a']],
+    [{ type: 'number', multipleOf: 4 }, { type: 'number', multipleOf: 2 }, []],
+    [{ type: 'number', multipleOf: 3 }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
+    [{ type: 'number' }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
+    [{ type: 'integer' }, { type: 'number' }, []],
+    [{ type: 'number' }, { type: 'integer' }, ['published-wider /a']],
+    [{ maxLength: 3 }, { type: 'string' }, ['published-wider /a']],
+    [{ type: 'boolean' }, {}, []],
+    [{ type: 'boolean' }, true, []],
+    [{ type: 'boolean' }, false, ['published-wider /a']],
+    [false, { type: 'string' }, []],
+  ])('%j against %j finds %j', (published, derived, findings) => {
+    const p =
+      published === false ? { type: 'object', properties: { a: false } } : obj(published as Schema)
+    const d =
+      typeof derived === 'boolean'
+        ? { type: 'object', properties: { a: derived } }
+        : obj(derived as Schema)
+    expect(checkSchemaAgreement(p, d).findings.map((f) => `${f.rule} ${f.pointer}`)).toEqual(
+      findings,
+    )
+  })
+
+  it('compares arrays: bounds, uniqueItems and items', () => {
+    const d = {
+      type: 'array',
+      minItems: 1,
+      maxItems: 3,
+      uniqueItems: true,
+      items: { type: 'string' },
+    }
+    expect(found({ ...d, items: { type: 'string', maxLength: 2 } }, d)).toEqual([])
+    expect(found({ ...d, minItems: 0 }, d)).toEqual(['published-wider /a'])
+    expect(found({ ...d, maxItems: 4 }, d)).toEqual(['published-wider /a'])
+    expect(found({ ...d, uniqueItems: false }, d)).toEqual(['published-wider /a'])
+    expect(found({ ...d, items: { type: ['string', 'null'] } }, d)).toEqual([
+      'published-wider /a/items',
+    ])
+    const { items: _items, ...noItems } = d
+    expect(found(noItems, d)).toEqual(['published-wider /a/items'])
+    expect(
+      found({ type: 'array', maxItems: 0 }, { type: 'array', items: { type: 'string' } }),
+    ).toEqual([])
+    expect(found({ type: 'array', items: {} }, { type: 'array', minItems: 0, items: {} })).toEqual(
+      [],
+    )
+    expect(
+      found(
+        { type: 'array', items: { type: 'string' } },
+        { type: 'array', items: [{ type: 'string' }] },
+      ),
+    ).toEqual(['unsupported /a'])
+  })
+
+  it('compares nested objects in both directions, and reads items of allOf conjuncts', () => {
+    const d = { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }
+    expect(
+      found({ type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }, d),
+    ).toEqual([])
+    expect(found({ type: 'object', properties: { x: { type: 'string' } } }, d)).toEqual([
+      'required-differs /a/x',
+    ])
+    expect(
+      found(
+        {
+          type: 'object',
+          properties: { x: { type: 'string' }, y: { type: 'string' } },
+          required: ['x', 'y'],
+        },
+        d,
+      ),
+    ).toEqual(['published-key-unhandled /a/y', 'required-differs /a/y'])
+    const conj = {
+      type: 'object',
+      allOf: [{ properties: { x: { maxLength: 3 } } }],
+      properties: { x: { type: 'string' } },
+      required: ['x'],
+    }
+    expect(found(conj, d)).toEqual([])
+  })
+
+  it('checks a published key against an open derived additionalProperties schema', () => {
+    const d = { type: 'object', additionalProperties: { type: 'string' } }
+    expect(found({ type: 'object', properties: { k: { type: 'string' } } }, d)).toEqual([])
+    expect(found({ type: 'object', properties: { k: { type: 'number' } } }, d)).toEqual([
+      'published-wider /a/k',
+    ])
+  })
+
+  it('escapes / and ~ in finding pointers', () => {
+    const p = { type: 'object', properties: { 'a/b~c': { type: 'string' } } }
+    expect(checkSchemaAgreement(p, { type: 'object' }).findings[0]?.pointer).toBe('/a~1b~0c')
+  })
+
+  it('relates a derived allOf branch by branch, and a const like a one-value enum', () => {
+    expect(
+      found({ type: 'string', maxLength: 2 }, { allOf: [{ type: 'string' }, { maxLength: 2 }] }),
+    ).toEqual([])
+    expect(found({ type: 'string' }, { allOf: [{ type: 'string' }, { maxLength: 2 }] })).toEqual([
+      'published-wider /a',
+    ])
+    expect(found({ const: 'x' }, { type: 'string', enum: ['x'] })).toEqual([])
+    expect(found({ const: 'y' }, { const: 'x' })).toEqual([
+      'published-wider /a',
+      'enum-narrower /a',
+    ])
+    expect(found({ type: 'string' }, { const: 'x' })).toEqual(['published-wider /a'])
+    expect(
+      found({ enum: ['x', 'y'], allOf: [{ enum: ['y', 'z'] }] }, { type: 'string', enum: ['y'] }),
+    ).toEqual([])
+  })
+
+  it('fails on a union branch no published type fits', () => {
+    const d = { anyOf: [{ type: 'string' }, { type: 'integer' }] }
+    expect(found({ type: ['string', 'integer'], maxLength: 3 }, d)).toEqual([])
+    expect(found({ type: 'number' }, d)).toEqual(['published-wider /a'])
+  })
+
+  it('reports a derived schema that is not a schema', () => {
+    expect(found({ type: 'string' }, 7)).toEqual(['unsupported /a'])
+  })
+
+  it('validates excludedKeys and applies them at the top level only', () => {
+    expect(() => checkSchemaAgreement({}, {}, { excludedKeys: 'a' as never })).toThrow(TypeError)
+    expect(() => checkSchemaAgreement({}, {}, { excludedKeys: [1] as never })).toThrow(TypeError)
+    const top = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }
+    const report = checkSchemaAgreement(top, { type: 'object' }, { excludedKeys: ['q'] })
+    expect(report).toEqual({ ok: true, findings: [], excludedApplied: ['q'] })
+    expect(
+      found({ type: 'object', properties: { q: { type: 'string' } } }, { type: 'object' }),
+    ).toEqual(['published-key-unhandled /a/q'])
+    expect(() => checkSchemaAgreement(7, {})).toThrow(TypeError)
+  })
+})
