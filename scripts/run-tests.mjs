@@ -18,7 +18,7 @@ const workspaces = ['packages', 'apps', 'bench', 'tools']
 for (const dir of workspaces) rmSync(join(dir, '.vitest-report.json'), { force: true })
 
 const extra = process.argv.slice(2)
-const run = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=2', ...extra], {
+const run = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=2', '--continue', ...extra], {
   cwd: root,
   stdio: 'inherit',
 })
