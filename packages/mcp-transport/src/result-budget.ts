@@ -98,7 +98,9 @@ export function resolveResultBudgetOptions(
  * `chargeJson` without encoding it. A result over budget, too deep, too large in nodes or
  * holding a non-JSON value is replaced by a small `isError` result naming the code and the
  * limit (`ERR_JSON_TOO_LARGE (limit 67107840)`) — never truncated — and the original is never
- * serialized. Other messages pass untouched.
+ * serialized. Any other result shaped like a tool result (`content` array or
+ * `structuredContent`, as the experimental `tasks/result` carries) is charged the same way;
+ * other messages pass untouched.
  */
 export class ResultBudgetTransport<
   T extends McpTransport = McpTransport,
@@ -115,6 +117,11 @@ export class ResultBudgetTransport<
   protected override handleInbound(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
     if (isJsonRpcRequest(message) && message.method === 'tools/call') {
       this.#calls.set(message.id, (this.#calls.get(message.id) ?? 0) + 1)
+    } else if (message.method === 'notifications/cancelled') {
+      // A cancelled call may never be answered; forget it so the map stays bounded. A late
+      // answer is still charged: it has the tool-result shape.
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId
+      if (typeof id === 'string' || typeof id === 'number') this.#calls.delete(id)
     }
     this.deliver(message, extra)
   }
@@ -127,10 +134,14 @@ export class ResultBudgetTransport<
     if (m.method !== undefined || (m.result === undefined && m.error === undefined)) return message
     if (typeof m.id !== 'string' && typeof m.id !== 'number') return message
     const count = this.#calls.get(m.id)
-    if (count === undefined) return message
-    if (count <= 1) this.#calls.delete(m.id)
-    else this.#calls.set(m.id, count - 1)
+    if (count !== undefined) {
+      if (count <= 1) this.#calls.delete(m.id)
+      else this.#calls.set(m.id, count - 1)
+    }
     if (m.result === undefined) return message
+    // Charged: the answer to a tools/call, and any result shaped like a tool result (the
+    // experimental `tasks/result` carries one; a cancelled call's late answer too).
+    if (count === undefined && !looksLikeToolResult(m.result)) return message
     try {
       chargeJson(m.result, this.options.limits)
       return message
@@ -138,9 +149,15 @@ export class ResultBudgetTransport<
       const refusal = isAdmissionError(error)
         ? error
         : new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE')
-      return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) } as JsonRpcMessage
+      return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) }
     }
   }
+}
+
+function looksLikeToolResult(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null) return false
+  const r = result as { content?: unknown; structuredContent?: unknown }
+  return Array.isArray(r.content) || r.structuredContent !== undefined
 }
 
 /**

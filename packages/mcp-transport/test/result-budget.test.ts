@@ -9,7 +9,7 @@ import {
   resolveResultBudgetOptions,
   resultBudget,
 } from '../src/index.js'
-import { StdioChild } from './helpers/stdio-child.js'
+import { type Msg, StdioChild } from './helpers/stdio-child.js'
 
 const MiB = 1024 * 1024
 const BUDGET = 64 * MiB - 1024
@@ -74,5 +74,48 @@ describe('resolveResultBudgetOptions', () => {
   it('validates at construction through resultBudget()', () => {
     const fake = { start: async () => {}, send: async () => {}, close: async () => {} }
     expect(() => resultBudget(fake, { maxResultBytes: 0 })).toThrow(TypeError)
+  })
+})
+
+// Helper tests of the id bookkeeping, in-process over a bare transport that records what it
+// is asked to send (the budget itself is tested through a real child process above).
+describe('ResultBudgetTransport bookkeeping (in-process)', () => {
+  function setup() {
+    const sent: Msg[] = []
+    const inner = {
+      start: async () => {},
+      close: async () => {},
+      send: async (m: Msg) => {
+        sent.push(m)
+      },
+      onmessage: undefined as undefined | ((m: Msg) => void),
+    }
+    const budget = resultBudget(inner, { maxResultBytes: 2048, envelopeReserveBytes: 48 })
+    budget.onmessage = () => {}
+    const inbound = (m: Msg) => inner.onmessage?.(m)
+    return { sent, budget, inbound }
+  }
+  const big = { content: [{ type: 'text', text: 'x'.repeat(2000) }] }
+
+  it('charges a tool-shaped result it saw no tools/call for, as tasks/result carries', async () => {
+    const { sent, budget } = setup()
+    await budget.send({ jsonrpc: '2.0', id: 5, result: big })
+    expect(sent[0].result.isError).toBe(true)
+    expect(sent[0].result.content[0].text).toContain('ERR_JSON_TOO_LARGE')
+  })
+
+  it('forgets a cancelled call and still charges its late answer', async () => {
+    const { sent, budget, inbound } = setup()
+    inbound({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 't' } })
+    inbound({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } })
+    await budget.send({ jsonrpc: '2.0', id: 7, result: big })
+    expect(sent[0].result.isError).toBe(true)
+  })
+
+  it('passes results that are not tool results untouched', async () => {
+    const { sent, budget } = setup()
+    const contents = { contents: [{ uri: 'a://b', text: 'x'.repeat(4000) }] }
+    await budget.send({ jsonrpc: '2.0', id: 9, result: contents })
+    expect(sent[0].result).toBe(contents)
   })
 })
