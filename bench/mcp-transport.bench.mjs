@@ -83,7 +83,9 @@ async function compare(name, input, count, unit) {
 }
 
 const rows = []
-rows.push(await compare('A 20,000 × 1 KB tools/call lines', chunks(lines(20_000, 1000)), 20_000, 'req/s'))
+rows.push(
+  await compare('A 20,000 × 1 KB tools/call lines', chunks(lines(20_000, 1000)), 20_000, 'req/s'),
+)
 rows.push(await compare('B 8 × 10 MB tools/call lines', chunks(lines(8, 10_000_000)), 8, 'MB/s'))
 
 const m = machine()
