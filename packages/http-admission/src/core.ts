@@ -73,8 +73,7 @@ export async function admitBody(
   let reserved = 0
   let read: SourceRead | undefined
   let inflater: Inflater | undefined
-  let timers: ReturnType<typeof setTimeout>[] = []
-  let idle: ReturnType<typeof setTimeout> | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
   let onAbort: (() => void) | undefined
   try {
     const encoding = parseContentEncoding(context.contentEncoding, o.inflate)
@@ -93,12 +92,11 @@ export async function admitBody(
     if (context.signal?.aborted) throw new AdmissionError('ERR_BODY_ABORTED')
 
     const preflight = createPreflight(o.preflight)
-    // With a trustworthy upper bound (a declared length, no encoding) the body is copied into
+    // With a trustworthy upper bound (a declared length, no encoding) the body is copied into, so the bytes are held once rather than as chunks plus a concat.
     // one buffer of that size, so the bytes are held once rather than as chunks plus a concat.
-    const into =
-      declared !== undefined && declared > 0 && encoding === undefined
-        ? Buffer.allocUnsafe(declared)
-        : undefined
+    // It is allocated at the second chunk: a body that arrives in one chunk is not copied.
+    const copyInto = declared !== undefined && encoding === undefined
+    let into: Buffer | undefined
     const chunks: Uint8Array[] = []
     let bytes = 0
     let wireBytes = 0
@@ -114,13 +112,21 @@ export async function admitBody(
           observed: Math.ceil(next / Math.max(1, wireBytes)),
         })
       }
-      if (into !== undefined && next > into.byteLength) {
+      if (declared !== undefined && encoding === undefined && next > declared) {
         throw new AdmissionError('ERR_BODY_INVALID_LENGTH', { observed: next })
       }
       reserve(next)
       preflight.push(chunk)
-      if (into !== undefined) into.set(chunk, bytes)
-      else chunks.push(encoding === undefined ? chunk : chunk.slice())
+      if (into !== undefined) {
+        into.set(chunk, bytes)
+      } else if (copyInto && chunks.length === 1) {
+        into = Buffer.allocUnsafe(declared as number)
+        into.set(chunks[0] as Uint8Array, 0)
+        into.set(chunk, bytes)
+        chunks.length = 0
+      } else {
+        chunks.push(encoding === undefined ? chunk : chunk.slice())
+      }
       bytes = next
     }
     if (encoding !== undefined) inflater = createInflater(encoding, accept)
@@ -129,29 +135,35 @@ export async function admitBody(
       if (wireBytes > o.maxBytes) {
         throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: wireBytes })
       }
-      if (idle !== undefined) idle.refresh()
+      lastChunkAt = Date.now()
       if (inflater === undefined) return accept(chunk)
       return inflater.write(chunk)
     }
 
+    // One timer serves both deadlines: it wakes at the nearer one, and a chunk only records
+    // its time (no timer work per chunk, and one timer per request rather than two).
+    const startedAt = Date.now()
+    let lastChunkAt = startedAt
     const current = readSource(source, onWire)
     read = current
-    timers = [
-      setTimeout(
-        () => current.stop(new AdmissionError('ERR_BODY_TIMEOUT', { limit: o.timeoutMs })),
-        o.timeoutMs,
-      ),
-    ]
-    idle = setTimeout(
-      () =>
+    const check = () => {
+      const now = Date.now()
+      const total = o.timeoutMs - (now - startedAt)
+      const idle = o.idleTimeoutMs - (now - lastChunkAt)
+      if (total <= 0) {
+        current.stop(new AdmissionError('ERR_BODY_TIMEOUT', { limit: o.timeoutMs }))
+      } else if (idle <= 0) {
         current.stop(
           new AdmissionError('ERR_BODY_TIMEOUT', {
             limit: o.idleTimeoutMs,
             option: 'idleTimeoutMs',
           }),
-        ),
-      o.idleTimeoutMs,
-    )
+        )
+      } else {
+        timer = setTimeout(check, Math.min(total, idle))
+      }
+    }
+    timer = setTimeout(check, Math.min(o.timeoutMs, o.idleTimeoutMs))
     if (context.signal) {
       onAbort = () => current.stop(new AdmissionError('ERR_BODY_ABORTED'))
       context.signal.addEventListener('abort', onAbort, { once: true })
@@ -165,9 +177,20 @@ export async function admitBody(
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
     }
     const counts = preflight.end()
-    const buffer = into !== undefined ? into : Buffer.concat(chunks as Uint8Array[], bytes)
+    let buffer: Buffer | undefined =
+      into !== undefined
+        ? into.subarray(0, bytes)
+        : chunks.length === 1
+          ? toBuffer(chunks[0] as Uint8Array)
+          : Buffer.concat(chunks, bytes)
+    // Nothing but `buffer` may keep the bytes alive now, so that once the text is decoded the
+    // collector can free them while JSON.parse builds the value (peak memory per body).
+    into = undefined
     chunks.length = 0
-    const value = decode(buffer)
+    const raw = o.keepRaw ? buffer : undefined
+    const text = buffer.toString('utf8')
+    buffer = undefined
+    const value = decode(text)
     const result: AdmitSuccess = {
       ok: true,
       value,
@@ -176,24 +199,28 @@ export async function admitBody(
       nodes: counts.nodes,
       depth: counts.depth,
     }
-    return o.keepRaw ? { ...result, raw: buffer } : result
+    return raw !== undefined ? { ...result, raw } : result
   } catch (error) {
     if (!isAdmissionError(error)) throw error
     read?.stop(error)
     return { ok: false, error }
   } finally {
-    for (const timer of timers) clearTimeout(timer)
-    if (idle !== undefined) clearTimeout(idle)
+    if (timer !== undefined) clearTimeout(timer)
     if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort)
     inflater?.destroy()
     budget.release(reserved)
   }
 }
 
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
 // The preflight has already checked UTF-8 and the grammar, so this decode cannot fail on
 // anything it admitted; the guard keeps V8's message (which quotes the input) out regardless.
-function decode(buffer: Buffer): unknown {
-  let text = buffer.toString('utf8')
+function decode(text: string): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   try {
     return JSON.parse(text)
