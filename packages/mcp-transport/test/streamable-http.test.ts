@@ -213,6 +213,18 @@ describe('mcpHttpHandler', () => {
     expect(seen.echo).toBe(1)
   })
 
+  it('answers 503 with Retry-After and a JSON-RPC body when the in-flight budget is spent', async () => {
+    const { seen, server } = await serve({
+      budget: createInFlightBudget(1024),
+      retryAfterSeconds: 7,
+    })
+    const refused = await rawPost(server.port, HEADERS, callOf(2048))
+    expect(refused.status).toBe(503)
+    expect(refused.headers['retry-after']).toBe('7')
+    expect(jsonRpcError(refused).data).toEqual({ code: 'ERR_ADMISSION_BUSY', limit: 1024 })
+    expect(seen).toEqual({ transports: 0, echo: 0 })
+  })
+
   it('passes GET and DELETE through to the SDK transport', async () => {
     const { seen, server } = await serve()
     const get = await fetch(server.url, {
