@@ -46,8 +46,8 @@ for (const [name, { manifest }] of packages) {
   try {
     writeFileSync(join(folder, 'package.json'), '{"name":"consumer","private":true}\n')
     const own = [...closure(name)].map((n) => tarballs.get(n))
-    // --legacy-peer-deps: peers (the MCP SDK, redis) are not installed, which also proves that
-    // importing a package does not load an optional peer it does not need.
+    // npm installs required peers (the MCP SDK) and leaves optional ones (redis) out, which
+    // also proves that importing a package root does not load an optional peer.
     run(
       'npm',
       [
