@@ -55,7 +55,6 @@ for (const [name, { manifest }] of packages) {
         '--no-audit',
         '--no-fund',
         '--loglevel=error',
-        '--legacy-peer-deps',
         '--prefer-offline',
         ...own,
       ],
