@@ -194,9 +194,25 @@ function printedTables(stdout) {
 
 // ------------------------------------------------------------------ report
 
+/** The benchmark's own header comment: its method, anchors, inputs and instruments. */
+function headerComment(name) {
+  const lines = readFileSync(join(BENCH, `${name}.bench.mjs`), 'utf8').split('\n')
+  const out = []
+  for (const line of lines) {
+    if (!line.startsWith('//')) break
+    out.push(line.replace(/^\/\/ ?/, ''))
+  }
+  return out.join('\n').trim()
+}
+
 function section(name, results, run) {
   const lines = [`## ${name}`, '']
   lines.push(`Command: \`node bench/${name}.bench.mjs\`.`)
+  const header = headerComment(name)
+  if (header) {
+    lines.push('', "Method, anchors and instruments, from the benchmark's header:", '')
+    lines.push(...header.split('\n').map((l) => (l ? `> ${l}` : '>')))
+  }
   if (run !== undefined)
     lines.push(`This report's run: exit ${run.status}, ${run.seconds.toFixed(0)} s.`)
   if (results === undefined) {
