@@ -59,7 +59,7 @@ for (const run of load('load')) {
       `| every request answered with a documented status | ${r.everyRequestAnswered ? 'yes' : `**no**: ${fmt(r.unexpectedStatuses)}`} |`,
       `| RSS baseline (after GC) | ${r.baselineRssMiB} MiB |`,
       `| RSS peak (sampled / kernel VmHWM) | ${r.sampledPeakRssMiB} / ${r.kernelPeakRssMiB} MiB |`,
-      `| peak over baseline | ${r.peakOverBaselineMiB} MiB (budget ${r.inFlightBudgetMiB} MiB; the constant above it: ${r.peakOverBaselineMinusBudgetMiB} MiB) |`,
+      `| peak over baseline | ${r.peakOverBaselineMiB} MiB (budget ${r.inFlightBudgetMiB} MiB; above the budget: ${r.peakOverBaselineMinusBudgetMiB} MiB) |`,
       `| heap after GC, before → after the waves | ${r.heapAfterGcMiB.before} → ${r.heapAfterGcMiB.after} MiB |`,
       `| array buffers after GC, before → after | ${r.arrayBuffersAfterGcMiB.before} → ${r.arrayBuffersAfterGcMiB.after} MiB |`,
       `| active handles, before → after | ${fmt(r.activeResources.before)} → ${fmt(r.activeResources.after)} |`,
