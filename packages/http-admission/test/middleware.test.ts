@@ -261,4 +261,19 @@ describe('admission', () => {
     expect(response.status).toBe(413)
     expect(response.headers['access-control-allow-origin']).toBe('https://app.example')
   })
+
+  it('hands the admitted bytes on as req.rawBody with keepRaw', async () => {
+    const app = express()
+    app.post('/', admission({ keepRaw: true }), (req, res) => {
+      res.json({
+        raw: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? null,
+        body: req.body,
+      })
+    })
+    const response = await request(app)
+      .post('/')
+      .set('content-type', 'application/json')
+      .send('{"a": 1}')
+    expect(response.body).toEqual({ raw: '{"a": 1}', body: { a: 1 } })
+  })
 })
