@@ -72,6 +72,21 @@ describe('admitWebRequest', () => {
     expect(empty).toMatchObject({ ok: true, skipped: 'no-body' })
   })
 
+  it('passes HEAD, DELETE and OPTIONS through with the body unread', async () => {
+    for (const method of ['HEAD', 'DELETE', 'OPTIONS']) {
+      const body = method === 'HEAD' ? null : '{"a":'
+      const result = await admitWebRequest(
+        new Request('http://127.0.0.1/', {
+          method,
+          body,
+          headers: { 'content-type': 'application/json' },
+        }),
+        {},
+      )
+      expect(result).toMatchObject({ ok: true, skipped: 'method', value: undefined })
+    }
+  })
+
   it('refuses a non-JSON media type with 415', async () => {
     const result = await admitWebRequest(post('[]', { 'content-type': 'text/plain' }), {})
     expect(!result.ok && result.response.status).toBe(415)
