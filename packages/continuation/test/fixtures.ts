@@ -10,39 +10,64 @@ import {
   type RouteView,
   resolveScoped,
   type ScopedRequest,
+  type ToolRegistry,
 } from '../src/index.js'
 
-export const registry = createToolRegistry([
-  { name: 'knowledge', tier: 'read' },
-  { name: 'knowledge.documents.get', tier: 'read' },
-  { name: 'knowledge.documents.search', tier: 'read' },
-  { name: 'knowledge.notes.list', tier: 'read', capabilities: ['notes:read'] },
-  { name: 'knowledge.notes.create', tier: 'write' },
-  { name: 'knowledge.projects.list', tier: 'read' },
-  { name: 'admin', tier: 'read' },
-  { name: 'admin.stats', tier: 'read' },
-  { name: 'admin.export', tier: 'read', capabilities: ['export'] },
-  { name: 'admin.reindex', tier: 'admin' },
-  { name: 'continuation.fetch', tier: 'read' },
-])
+// Built inside a function and caught, so that a mutant breaking construction fails the tests
+// that use these (they receive objects that are not views) instead of failing the file at load,
+// which the mutation runner would not count as a kill.
+function build() {
+  const registry = createToolRegistry([
+    { name: 'knowledge', tier: 'read' },
+    { name: 'knowledge.documents.get', tier: 'read' },
+    { name: 'knowledge.documents.search', tier: 'read' },
+    { name: 'knowledge.notes.list', tier: 'read', capabilities: ['notes:read'] },
+    { name: 'knowledge.notes.create', tier: 'write' },
+    { name: 'knowledge.projects.list', tier: 'read' },
+    { name: 'admin', tier: 'read' },
+    { name: 'admin.stats', tier: 'read' },
+    { name: 'admin.export', tier: 'read', capabilities: ['export'] },
+    { name: 'admin.reindex', tier: 'admin' },
+    { name: 'continuation.fetch', tier: 'read' },
+  ])
 
-export const full = createRouteView({ name: '/mcp', registry, mount: ['**'], ceiling: 'admin' })
+  const full = createRouteView({ name: '/mcp', registry, mount: ['**'], ceiling: 'admin' })
 
-export const team = createRouteView({
-  name: '/mcp/team',
-  registry,
-  ceiling: 'read',
-  mount: ['knowledge', 'knowledge.**', 'admin', 'admin.*', 'continuation.fetch'],
-})
+  const team = createRouteView({
+    name: '/mcp/team',
+    registry,
+    ceiling: 'read',
+    mount: ['knowledge', 'knowledge.**', 'admin', 'admin.*', 'continuation.fetch'],
+  })
 
+  /** Same mount and ceiling as `team` for knowledge; notes carved out by deny, no admin class. */
+  const pub = createRouteView({
+    name: '/mcp/public',
+    registry,
+    ceiling: 'read',
+    mount: ['knowledge', 'knowledge.**', 'continuation.fetch'],
+    deny: ['knowledge.notes.*'],
+  })
+  return { registry, full, team, pub }
+}
+
+function broken() {
+  const notAView = Object.freeze({}) as never
+  return { registry: notAView, full: notAView, team: notAView, pub: notAView }
+}
+
+let built: ReturnType<typeof build>
+try {
+  built = build()
+} catch {
+  built = broken()
+}
+
+export const registry: ToolRegistry = built.registry
+export const full: RouteView = built.full
+export const team: RouteView = built.team
 /** Same mount and ceiling as `team` for knowledge; notes carved out by deny, no admin class. */
-export const pub = createRouteView({
-  name: '/mcp/public',
-  registry,
-  ceiling: 'read',
-  mount: ['knowledge', 'knowledge.**', 'continuation.fetch'],
-  deny: ['knowledge.notes.*'],
-})
+export const pub: RouteView = built.pub
 
 export const ALL = new Set(['notes:read', 'export'])
 
