@@ -149,17 +149,32 @@ for (const { pkg, run, report, readmeSection } of results) {
 }
 for (const { pkg, report } of results) {
   if (!report || report.survivors.length === 0) continue
+  // Grouped by file: how many survived or were never reached, and on which lines (with the
+  // mutators), so a README can account for each.
+  const byFile = new Map()
+  for (const s of report.survivors) {
+    const [file, line] = s.where.split(':')
+    const entry = byFile.get(file) ?? { survived: 0, noCoverage: 0, lines: new Map() }
+    if (s.status === 'Survived') entry.survived++
+    else entry.noCoverage++
+    const at = entry.lines.get(Number(line)) ?? new Set()
+    at.add(s.mutator)
+    entry.lines.set(Number(line), at)
+    byFile.set(file, entry)
+  }
   lines.push(
     '',
     `## ${pkg.name}: surviving mutants`,
     '',
-    '| status | where | mutator | replacement |',
+    '| file | survived | no coverage | lines (mutators) |',
     '| --- | --- | --- | --- |',
   )
-  for (const s of report.survivors) {
-    lines.push(
-      `| ${s.status} | \`packages/${pkg.dir}/${s.where.split(':')[0]}\`:${s.where.split(':')[1]} | ${s.mutator} | \`${s.replacement.replace(/`/g, "'").replace(/\|/g, '\\|')}\` |`,
-    )
+  for (const [file, e] of [...byFile].sort(([a], [b]) => a.localeCompare(b))) {
+    const where = [...e.lines]
+      .sort(([a], [b]) => a - b)
+      .map(([line, mutators]) => `${line} (${[...mutators].join(', ')})`)
+      .join('; ')
+    lines.push(`| \`packages/${pkg.dir}/${file}\` | ${e.survived} | ${e.noCoverage} | ${where} |`)
   }
 }
 const missing = results.filter((r) => !r.report).map((r) => r.pkg.name)
