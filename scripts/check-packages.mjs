@@ -50,14 +50,7 @@ for (const [name, { manifest }] of packages) {
     // also proves that importing a package root does not load an optional peer.
     run(
       'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        '--prefer-offline',
-        ...own,
-      ],
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline', ...own],
       folder,
     )
     const subpaths = Object.keys(manifest.exports).filter((p) => p !== './package.json')
