@@ -114,7 +114,7 @@ async function observe(chunks: readonly Uint8Array[]): Promise<Event[]> {
   }
   if (!stdin.destroyed) stdin.end()
   const timeout = new Promise<'timeout'>((resolve) =>
-    setTimeout(() => resolve('timeout'), 2_000).unref(),
+    setTimeout(() => resolve('timeout'), 10_000).unref(),
   )
   if ((await Promise.race([closed, timeout])) === 'timeout') {
     await transport.close()
