@@ -1,6 +1,9 @@
 // vitest settings for Stryker's sandbox copy, which cannot reach ../../vitest.shared.mjs. The
 // repository-wide schema tests read ../../../schemas/mcp/, which is outside the sandbox, so
-// they stay out of the mutation run (they check the published files, not this code).
+// they stay out of the mutation run (they check the published files, not this code). The stdio
+// leg of the wire suite (a child process per session, seconds each) is left out too, through
+// TOLLGATE_MUTATION: Stryker's per-test coverage cannot see into the child, so it would rerun
+// it for every mutant the in-process legs already judge.
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -9,5 +12,6 @@ export default defineConfig({
     exclude: ['test/schemas.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    env: { TOLLGATE_MUTATION: '1' },
   },
 })
