@@ -99,6 +99,38 @@ describe('CONTINUATION_REFUSED', () => {
     expect(Object.isFrozen(CONTINUATION_REFUSED)).toBe(true)
   })
 
+  it('refuses a non-string owner key at redemption as an owner mismatch, without throwing', async () => {
+    const events: ContinuationAuditEvent[] = []
+    const service = createContinuations({ audit: { record: (e) => events.push(e) } })
+    const m = await service.mint({
+      ownerKey: OWNER,
+      target: target(team, group('documents', 'get')),
+      payload: 'p',
+    })
+    if (!m.ok) throw new Error('mint failed')
+    const ctx = { ownerKey: 42 as unknown as string, route: team, permissions: ALL }
+    expect(await service.redeem(m.token, ctx)).toBe(CONTINUATION_REFUSED)
+    expect(events.at(-1)).toMatchObject({ reason: 'continuation_owner_mismatch' })
+  })
+
+  it('audits a token that is not token-shaped as continuation_unknown without a token hash', async () => {
+    const events: ContinuationAuditEvent[] = []
+    const service = createContinuations({ audit: { record: (e) => events.push(e) } })
+    expect(await service.redeem('nope', { ownerKey: OWNER, route: team, permissions: [] })).toBe(
+      CONTINUATION_REFUSED,
+    )
+    expect(events).toEqual([
+      {
+        event: 'continuation_refused',
+        reason: 'continuation_unknown',
+        tokenHash: undefined,
+        route: '/mcp/team',
+        target: undefined,
+        dimension: undefined,
+      },
+    ])
+  })
+
   it('refuses a legacy entry with no recorded target even though owner and route match', async () => {
     const events: ContinuationAuditEvent[] = []
     const store = createMemoryStore()
