@@ -191,6 +191,11 @@ export class PreflightScanner {
     const maxStr = this.maxStr
     const maxNum = this.maxNum
     const keys = this.keys
+    // Module-level tables as locals: V8 then keeps them in registers instead of reloading them
+    // from the module context on every byte.
+    const plain = PLAIN
+    const simpleEscape = SIMPLE_ESCAPE
+    const hex = HEX
     const off = buf.byteOffset
     let words: Int32Array | null = null
     let cleanEnd = -1
@@ -252,7 +257,7 @@ export class PreflightScanner {
               }
               state = S_STRING
               i++
-              continue scan
+              break // straight into the string section below
             }
             if (c === 0x7d && state === S_OBJECT_FIRST) {
               state = S_AFTER // the closing brace is handled there
@@ -271,7 +276,11 @@ export class PreflightScanner {
               strKey = false
               strLim = i + 1 + maxStr
               state = S_STRING
-            } else if (c >= 0x30 && c <= 0x39) {
+              if (++nodes > maxNodes) throw tooMany(maxNodes, base + i)
+              i++
+              break // straight into the string section below
+            }
+            if (c >= 0x30 && c <= 0x39) {
               numLim = i + maxNum
               state = c === 0x30 ? S_ZERO : S_INT
             } else if (c === 0x7b || c === 0x5b) {
@@ -316,126 +325,127 @@ export class PreflightScanner {
         }
       }
 
-      switch (state) {
-        case S_STRING: {
-          let lim = n
-          if (strLim < n) lim = strLim
-          for (;;) {
-            let stop = lim
-            if (i + 16 < lim) stop = i + 16
-            while (i < stop) {
+      if (state === S_STRING) {
+        let lim = n
+        if (strLim < n) lim = strLim
+        for (;;) {
+          let stop = lim
+          if (i + 16 < lim) stop = i + 16
+          while (i < stop) {
+            c = buf[i]!
+            if (plain[c] === 0) break
+            i++
+          }
+          if (i === stop) {
+            if (i >= lim) {
+              if (i >= n) break scan
+              // The string-length limit: only the closing quote may sit at this offset.
               c = buf[i]!
-              if (PLAIN[c] === 0) break
-              i++
-            }
-            if (i === stop) {
-              if (i >= lim) {
-                if (i >= n) break scan
-                // The string-length limit: only the closing quote may sit at this offset.
-                c = buf[i]!
-                if (c !== 0x22) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
-              } else {
-                if (lim - i >= 32) {
-                  let a = (4 - ((off + i) & 3)) & 3
-                  while (a > 0 && PLAIN[buf[i]!] === 1) {
-                    i++
-                    a--
-                  }
-                  if (a === 0) {
-                    if (words === null) words = wordsOf(buf)
-                    if (i < cleanEnd) {
-                      i = skipCleanWords(words, off, i, Math.min(cleanEnd, lim))
-                    } else {
-                      i = skipAsciiWords(words, off, i, lim)
-                    }
+              if (c !== 0x22) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
+            } else {
+              if (lim - i >= 32) {
+                let a = (4 - ((off + i) & 3)) & 3
+                while (a > 0 && plain[buf[i]!] === 1) {
+                  i++
+                  a--
+                }
+                if (a === 0) {
+                  if (words === null) words = wordsOf(buf)
+                  if (i < cleanEnd) {
+                    i = skipCleanWords(words, off, i, Math.min(cleanEnd, lim))
+                  } else {
+                    i = skipAsciiWords(words, off, i, lim)
                   }
                 }
+              }
+              continue
+            }
+          }
+          // buf[i] === c is a quote, a backslash, a control byte or a non-ASCII byte.
+          if (c === 0x22) {
+            if (strKey) {
+              if (keys !== null) {
+                keys.addPiece(buf.subarray(keyPiece, i), false)
+                const verdict = keys.endKey()
+                if (verdict !== 0) {
+                  throw refusal(verdict === 1 ? 'ERR_JSON_DUPLICATE_KEY' : 'ERR_JSON_PROTO_KEY', {
+                    offset: this.keyStartAbs,
+                  })
+                }
+              }
+              state = S_COLON
+              // Fast path: the colon usually follows at once.
+              if (++i < n && buf[i] === 0x3a) {
+                state = S_VALUE
+                i++
+              }
+            } else if (depth === 0) {
+              state = S_DONE
+              i++
+            } else {
+              // Fast path: a comma usually follows at once.
+              state = S_AFTER
+              if (++i < n && buf[i] === 0x2c) {
+                state = inObj ? S_KEY : S_VALUE
+                i++
+              }
+            }
+            continue scan
+          }
+          if (c === 0x5c) {
+            if (i + 1 < lim) {
+              const e = buf[i + 1]!
+              if (simpleEscape[e] === 1) {
+                i += 2
+                continue
+              }
+              if (e !== 0x75) throw syntax(base + i + 1)
+              if (
+                i + 5 < lim &&
+                hex[buf[i + 2]!] === 1 &&
+                hex[buf[i + 3]!] === 1 &&
+                hex[buf[i + 4]!] === 1 &&
+                hex[buf[i + 5]!] === 1
+              ) {
+                i += 6
                 continue
               }
             }
-            // buf[i] === c is a quote, a backslash, a control byte or a non-ASCII byte.
-            if (c === 0x22) {
-              if (strKey) {
-                if (keys !== null) {
-                  keys.addPiece(buf.subarray(keyPiece, i), false)
-                  const verdict = keys.endKey()
-                  if (verdict !== 0) {
-                    throw refusal(verdict === 1 ? 'ERR_JSON_DUPLICATE_KEY' : 'ERR_JSON_PROTO_KEY', {
-                      offset: this.keyStartAbs,
-                    })
-                  }
-                }
-                state = S_COLON
-                // Fast path: the colon usually follows at once.
-                if (++i < n && buf[i] === 0x3a) {
-                  state = S_VALUE
-                  i++
-                }
-              } else if (depth === 0) {
-                state = S_DONE
-                i++
-              } else {
-                // Fast path: a comma usually follows at once.
-                state = S_AFTER
-                if (++i < n && buf[i] === 0x2c) {
-                  state = inObj ? S_KEY : S_VALUE
-                  i++
-                }
-              }
-              continue scan
-            }
-            if (c === 0x5c) {
-              if (i + 1 < lim) {
-                const e = buf[i + 1]!
-                if (SIMPLE_ESCAPE[e] === 1) {
-                  i += 2
-                  continue
-                }
-                if (e !== 0x75) throw syntax(base + i + 1)
-                if (
-                  i + 5 < lim &&
-                  HEX[buf[i + 2]!] === 1 &&
-                  HEX[buf[i + 3]!] === 1 &&
-                  HEX[buf[i + 4]!] === 1 &&
-                  HEX[buf[i + 5]!] === 1
-                ) {
-                  i += 6
-                  continue
-                }
-              }
-              state = S_ESCAPE
-              i++
-              continue scan
-            }
-            if (c < 0x20) throw syntax(base + i)
-            if (cleanEnd === -1) cleanEnd = cleanUtf8End(buf, i, n)
-            if (i < cleanEnd) {
-              const hiEnd = Math.min(cleanEnd, lim)
-              i++
-              while (i < hiEnd && buf[i]! >= 0x80) i++
-              continue
-            }
-            // Byte-by-byte validation (Unicode Table 3-7, well-formed UTF-8 byte sequences).
-            if (c >= 0xc2 && c <= 0xdf) {
-              aux = 1
-              lo = 0x80
-              hi = 0xbf
-            } else if (c >= 0xe0 && c <= 0xef) {
-              aux = 2
-              lo = c === 0xe0 ? 0xa0 : 0x80
-              hi = c === 0xed ? 0x9f : 0xbf
-            } else if (c >= 0xf0 && c <= 0xf4) {
-              aux = 3
-              lo = c === 0xf0 ? 0x90 : 0x80
-              hi = c === 0xf4 ? 0x8f : 0xbf
-            } else {
-              throw invalidUtf8(base + i)
-            }
-            state = S_UTF8
+            state = S_ESCAPE
             i++
             continue scan
           }
+          if (c < 0x20) throw syntax(base + i)
+          if (cleanEnd === -1) cleanEnd = cleanUtf8End(buf, i, n)
+          if (i < cleanEnd) {
+            const hiEnd = Math.min(cleanEnd, lim)
+            i++
+            while (i < hiEnd && buf[i]! >= 0x80) i++
+            continue
+          }
+          // Byte-by-byte validation (Unicode Table 3-7, well-formed UTF-8 byte sequences).
+          if (c >= 0xc2 && c <= 0xdf) {
+            aux = 1
+            lo = 0x80
+            hi = 0xbf
+          } else if (c >= 0xe0 && c <= 0xef) {
+            aux = 2
+            lo = c === 0xe0 ? 0xa0 : 0x80
+            hi = c === 0xed ? 0x9f : 0xbf
+          } else if (c >= 0xf0 && c <= 0xf4) {
+            aux = 3
+            lo = c === 0xf0 ? 0x90 : 0x80
+            hi = c === 0xf4 ? 0x8f : 0xbf
+          } else {
+            throw invalidUtf8(base + i)
+          }
+          state = S_UTF8
+          i++
+          continue scan
         }
+      }
+
+      switch (state) {
         case S_ESCAPE:
           if (i >= strLim) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
           c = buf[i]!
