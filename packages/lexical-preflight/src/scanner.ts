@@ -9,10 +9,11 @@ import {
   cleanUtf8End,
   HEX,
   LITERALS,
+  nextByte,
   PLAIN,
   SIMPLE_ESCAPE,
-  skipAsciiWords,
-  skipCleanWords,
+  skipAsciiBlocks,
+  skipControlFreeBlocks,
   wordsOf,
 } from './tables.js'
 
@@ -84,6 +85,9 @@ export class PreflightScanner {
   private aux = 0
   private lo = 0
   private hi = 0
+  /** Chunk index of the next quote / backslash at or after the last search (memchr cache). */
+  private quoteAt = -1
+  private backslashAt = -1
   private failure: unknown = null
   private result: PreflightResult | null = null
 
@@ -179,9 +183,39 @@ export class PreflightScanner {
    * stack replacement before its exit ever ran, and deoptimize there on every later call.
    */
   private scan(buf: Uint8Array, end: number, base: number): void {
+    this.quoteAt = -1
+    this.backslashAt = -1
     for (let from = 0; from < end; from += SLICE) {
       this.run(buf, from, Math.min(from + SLICE, end), base)
     }
+  }
+
+  /**
+   * Skips a long run of string interior from `i`: up to the next quote
+   * or backslash (memchr, cached per chunk) or `lim`, eight bytes at a time while no control
+   * byte (nor, outside the region `isUtf8` vouched for, a byte ≥ 0x80) appears.
+   * @returns where the byte loop resumes.
+   */
+  private skipRun(buf: Uint8Array, i: number, lim: number, cleanEnd: number): number {
+    let q = this.quoteAt
+    if (q < i) this.quoteAt = q = nextByte(buf, 0x22, i)
+    let b = this.backslashAt
+    if (b < i) this.backslashAt = b = nextByte(buf, 0x5c, i)
+    let end = q < b ? q : b
+    if (end > lim) end = lim
+    const clean = i < cleanEnd
+    if (clean && end > cleanEnd) end = cleanEnd
+    const off = buf.byteOffset
+    // Byte by byte up to a word boundary.
+    while (((off + i) & 3) !== 0) {
+      if (i >= end) return i
+      const c = buf[i]!
+      if (c < 0x20 || (c >= 0x80 && !clean)) return i
+      i++
+    }
+    if (end - i < 8) return i
+    const words = wordsOf(buf)
+    return clean ? skipControlFreeBlocks(words, off, i, end) : skipAsciiBlocks(words, off, i, end)
   }
 
   /** Scans `buf[start..n)`; `base` is the input offset of `buf[0]`. */
@@ -196,8 +230,6 @@ export class PreflightScanner {
     const plain = PLAIN
     const simpleEscape = SIMPLE_ESCAPE
     const hex = HEX
-    const off = buf.byteOffset
-    let words: Int32Array | null = null
     let cleanEnd = -1
     let low = this.low
     let state = this.state
@@ -331,9 +363,10 @@ export class PreflightScanner {
         for (;;) {
           let stop = lim
           if (i + 16 < lim) stop = i + 16
+          // Bytes of a region isUtf8 vouched for (from cleanEnd) pass with the plain ones.
           while (i < stop) {
             c = buf[i]!
-            if (plain[c] === 0) break
+            if (plain[c] === 0 && (c < 0x80 || i >= cleanEnd)) break
             i++
           }
           if (i === stop) {
@@ -343,21 +376,7 @@ export class PreflightScanner {
               c = buf[i]!
               if (c !== 0x22) throw tooLong('ERR_JSON_STRING_TOO_LONG', maxStr, base + i)
             } else {
-              if (lim - i >= 32) {
-                let a = (4 - ((off + i) & 3)) & 3
-                while (a > 0 && plain[buf[i]!] === 1) {
-                  i++
-                  a--
-                }
-                if (a === 0) {
-                  if (words === null) words = wordsOf(buf)
-                  if (i < cleanEnd) {
-                    i = skipCleanWords(words, off, i, Math.min(cleanEnd, lim))
-                  } else {
-                    i = skipAsciiWords(words, off, i, lim)
-                  }
-                }
-              }
+              if (lim - i >= 32) i = this.skipRun(buf, i, lim, cleanEnd)
               continue
             }
           }
@@ -416,12 +435,9 @@ export class PreflightScanner {
             continue scan
           }
           if (c < 0x20) throw syntax(base + i)
-          if (cleanEnd === -1) cleanEnd = cleanUtf8End(buf, i, n)
-          if (i < cleanEnd) {
-            const hiEnd = Math.min(cleanEnd, lim)
-            i++
-            while (i < hiEnd && buf[i]! >= 0x80) i++
-            continue
+          if (cleanEnd === -1) {
+            cleanEnd = cleanUtf8End(buf, i, n)
+            if (i < cleanEnd) continue
           }
           // Byte-by-byte validation (Unicode Table 3-7, well-formed UTF-8 byte sequences).
           if (c >= 0xc2 && c <= 0xdf) {
