@@ -201,8 +201,7 @@ export class PreflightScanner {
     if (q < i) this.quoteAt = q = nextByte(buf, 0x22, i)
     let b = this.backslashAt
     if (b < i) this.backslashAt = b = nextByte(buf, 0x5c, i)
-    let end = q < b ? q : b
-    if (end > lim) end = lim
+    let end = Math.min(q, b, lim)
     const clean = i < cleanEnd
     if (clean && end > cleanEnd) end = cleanEnd
     const off = buf.byteOffset
