@@ -359,7 +359,7 @@ export class PreflightScanner {
       if (state === S_STRING) {
         let lim = n
         if (strLim < n) lim = strLim
-        for (;;) {
+        string: for (;;) {
           let stop = lim
           if (i + 16 < lim) stop = i + 16
           // Bytes of a region isUtf8 vouched for (from cleanEnd) pass with the plain ones.
@@ -411,14 +411,13 @@ export class PreflightScanner {
             continue scan
           }
           if (c === 0x5c) {
-            if (i + 1 < lim) {
+            // Escapes back to back (escape-dense text) stay in this loop.
+            for (;;) {
+              if (i + 1 >= lim) break
               const e = buf[i + 1]!
-              if (simpleEscape[e] === 1) {
-                i += 2
-                continue
-              }
-              if (e !== 0x75) throw syntax(base + i + 1)
-              if (
+              if (simpleEscape[e] === 1) i += 2
+              else if (e !== 0x75) throw syntax(base + i + 1)
+              else if (
                 i + 5 < lim &&
                 hex[buf[i + 2]!] === 1 &&
                 hex[buf[i + 3]!] === 1 &&
@@ -426,9 +425,11 @@ export class PreflightScanner {
                 hex[buf[i + 5]!] === 1
               ) {
                 i += 6
-                continue
-              }
+              } else break
+              if (i >= lim || buf[i] !== 0x5c) continue string
             }
+            // The escape is cut by the end of the slice or the string limit (or bad hex digits):
+            // byte by byte through the states.
             state = S_ESCAPE
             i++
             continue scan
