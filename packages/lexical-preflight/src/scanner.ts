@@ -79,8 +79,9 @@ export class PreflightScanner {
   /** Levels 32 and up, allocated on first use and grown by doubling. */
   private high: Int32Array | null = null
   private strKey = false
-  private strLimAbs = 0
-  private numLimAbs = 0
+  /** Input offsets of the open string's quote and the open number's first character. */
+  private strStartAbs = 0
+  private numStartAbs = 0
   private keyStartAbs = 0
   private aux = 0
   private lo = 0
@@ -237,8 +238,21 @@ export class PreflightScanner {
     let nodes = this.nodes
     let inObj = this.inObj
     let strKey = this.strKey
-    let strLim = this.strLimAbs - base
-    let numLim = this.numLimAbs - base
+    // Limit positions are chunk indexes kept in small-integer range: a limit beyond this slice
+    // is n + 1. With limits above 2^30 (maxBytes 2 GiB, say) the sums would otherwise be
+    // doubles, boxed on every store: 0.7 MB of garbage per 100 MB scanned.
+    const strStep = maxStr > n ? n + 1 : maxStr
+    const numStep = maxNum > n ? n + 1 : maxNum
+    let strStart = this.strStartAbs - base
+    let numStart = this.numStartAbs - base
+    let strLim = n + 1
+    let numLim = n + 1
+    // An open string's or number's limit was not passed in an earlier slice, so these sums
+    // are either beyond the slice or small non-negative integers.
+    const strEnd = strStart + 1 + maxStr
+    if (strEnd <= n) strLim = strEnd | 0
+    const numEnd = numStart + maxNum
+    if (numEnd <= n) numLim = numEnd | 0
     let aux = this.aux
     let lo = this.lo
     let hi = this.hi
@@ -280,7 +294,8 @@ export class PreflightScanner {
             if (c === 0x22) {
               if (++nodes > maxNodes) throw tooMany(maxNodes, base + i)
               strKey = true
-              strLim = i + 1 + maxStr
+              strStart = i
+              strLim = i + 1 + strStep
               if (keys !== null) {
                 keys.beginKey()
                 keyPiece = i + 1
@@ -305,14 +320,16 @@ export class PreflightScanner {
             }
             if (c === 0x22) {
               strKey = false
-              strLim = i + 1 + maxStr
+              strStart = i
+              strLim = i + 1 + strStep
               state = S_STRING
               if (++nodes > maxNodes) throw tooMany(maxNodes, base + i)
               i++
               break // straight into the string section below
             }
             if (c >= 0x30 && c <= 0x39) {
-              numLim = i + maxNum
+              numStart = i
+              numLim = i + numStep
               state = c === 0x30 ? S_ZERO : S_INT
             } else if (c === 0x7b || c === 0x5b) {
               if (nodes + 1 > maxNodes) throw tooMany(maxNodes, base + i)
@@ -332,7 +349,8 @@ export class PreflightScanner {
               inObj = isObj
               state = isObj ? S_OBJECT_FIRST : S_ARRAY_FIRST
             } else if (c === 0x2d) {
-              numLim = i + maxNum
+              numStart = i
+              numLim = i + numStep
               state = S_MINUS
             } else if (c === 0x74) {
               aux = 1
@@ -593,8 +611,8 @@ export class PreflightScanner {
     this.nodes = nodes
     this.inObj = inObj
     this.strKey = strKey
-    this.strLimAbs = strLim + base
-    this.numLimAbs = numLim + base
+    this.strStartAbs = strStart + base
+    this.numStartAbs = numStart + base
     this.aux = aux
     this.lo = lo
     this.hi = hi
