@@ -1,0 +1,166 @@
+// How the Redis store treats its client, against a private real redis-server (paused or killed
+// here, so never the one CI shares through TOLLGATE_REDIS_URL): the error listener it attaches,
+// the command timeout, the timer it leaves behind, and construction with wrongly-typed options.
+import { createClient } from 'redis'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createRedisStore } from '../src/redis.js'
+import { hasRedisServer, startRedis } from './redis-server.js'
+
+if (!hasRedisServer) {
+  console.warn('\n\n*** SKIPPING the Redis client tests: no redis-server on PATH ***\n\n')
+}
+
+const clients: { destroy(): void }[] = []
+afterAll(() => {
+  for (const c of clients) c.destroy()
+})
+
+/** Waits (bounded) until `done()` holds; not a timing assertion, a wait for an event. */
+async function until(done: () => boolean, limitMs = 10_000) {
+  const start = Date.now()
+  while (!done() && Date.now() - start < limitMs) await new Promise((r) => setTimeout(r, 20))
+}
+
+const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+
+describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
+  it('attaches one error listener to a client that has none and hands it the client errors', async () => {
+    const server = await startRedis()
+    try {
+      const client = createClient({ url: server.url, socket: { reconnectStrategy: () => 50 } })
+      clients.push(client)
+      expect(client.listenerCount('error')).toBe(0)
+      const errors: unknown[] = []
+      createRedisStore({ client, onError: (e) => errors.push(e) })
+      expect(client.listenerCount('error')).toBe(1)
+      await client.connect()
+      await server.stop()
+      await until(() => errors.length > 0)
+      expect(errors.length).toBeGreaterThan(0)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('leaves a client that already has an error listener with that listener alone', () => {
+    const client = createClient({ url: 'redis://127.0.0.1:1' })
+    const own = () => {}
+    client.on('error', own)
+    createRedisStore({ client, onError: () => {} })
+    expect(client.listeners('error')).toEqual([own])
+  })
+
+  it('survives an onError callback that throws: the error is swallowed and the store fails closed', async () => {
+    const server = await startRedis()
+    try {
+      const client = createClient({
+        url: server.url,
+        disableOfflineQueue: true,
+        socket: { reconnectStrategy: () => 50 },
+      })
+      clients.push(client)
+      let calls = 0
+      const store = createRedisStore({
+        client,
+        commandTimeoutMs: 200,
+        onError: () => {
+          calls++
+          throw new Error('logger down')
+        },
+      })
+      await client.connect()
+      await server.stop()
+      await until(() => calls >= 2)
+      expect(calls).toBeGreaterThanOrEqual(2)
+      await expect(store.get('k')).rejects.toMatchObject({
+        code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+      })
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('reports a command the server does not answer within commandTimeoutMs as unavailable', async () => {
+    const server = await startRedis()
+    try {
+      const client = createClient({ url: server.url })
+      const admin = createClient({ url: server.url })
+      clients.push(client, admin)
+      client.on('error', () => {})
+      admin.on('error', () => {})
+      await client.connect()
+      await admin.connect()
+      const store = createRedisStore({ client, commandTimeoutMs: 100 })
+      await store.set('k', 'v', 60_000)
+      expect(await store.get('k')).toBe('v')
+      // The server holds every client command for 2 s: a real unanswered command.
+      await admin.sendCommand(['CLIENT', 'PAUSE', '2000', 'ALL'])
+      await expect(store.get('k')).rejects.toMatchObject({
+        code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+      })
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('clears its timeout timer when a command answers, leaving no timer behind', async () => {
+    const server = await startRedis()
+    try {
+      const client = createClient({ url: server.url })
+      clients.push(client)
+      client.on('error', () => {})
+      await client.connect()
+      const store = createRedisStore({ client, commandTimeoutMs: 600_000 })
+      await store.set('k', 'v', 60_000)
+      const before = timeouts()
+      for (let i = 0; i < 5; i++) expect(await store.get('k')).toBe('v')
+      await store.delete('k')
+      expect(timeouts()).toBeLessThanOrEqual(before)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('throws a TypeError at construction for a bad prefix, onError or a client missing a method', () => {
+    const client = createClient({ url: 'redis://127.0.0.1:1' })
+    client.on('error', () => {})
+    expect(createRedisStore({ client, prefix: 'p'.repeat(256) })).toBeDefined()
+    expect(() => createRedisStore({ client, prefix: 'p'.repeat(257) })).toThrow(TypeError)
+    expect(() => createRedisStore({ client, prefix: 42 as never })).toThrow(TypeError)
+    expect(() => createRedisStore({ client, onError: 'log' as never })).toThrow(TypeError)
+    for (const method of ['get', 'set', 'del'] as const) {
+      const partial = {
+        get: client.get.bind(client),
+        set: client.set.bind(client),
+        del: client.del.bind(client),
+      } as Record<string, unknown>
+      delete partial[method]
+      expect(() => createRedisStore({ client: partial as never })).toThrow(TypeError)
+    }
+    expect(() => createRedisStore(undefined as never)).toThrow(TypeError)
+  })
+
+  it('throws a TypeError from set() for a ttlMs that is not a positive safe integer, sending nothing', async () => {
+    const sent: unknown[] = []
+    const client = createClient({ url: 'redis://127.0.0.1:1' })
+    client.on('error', () => {})
+    const store = createRedisStore({
+      client: {
+        get: client.get.bind(client),
+        del: client.del.bind(client),
+        set: (...args: unknown[]) => {
+          sent.push(args)
+          return Promise.resolve('OK')
+        },
+      },
+    })
+    for (const ttl of [0, -1, 1.5, Number.NaN]) {
+      await expect(store.set('k', 'v', ttl)).rejects.toThrow(TypeError)
+    }
+    expect(sent).toEqual([])
+    await store.set('k', 'v', 5)
+    expect(sent).toEqual([
+      ['tollgate:continuation:k', 'v', { expiration: { type: 'PX', value: 5 } }],
+    ])
+  })
+})
