@@ -3,7 +3,7 @@
 // one-shot, refusals of over-depth and over-node documents against parsing them, and heap growth
 // over a 100 MB scan. Run: node bench/lexical-preflight.bench.mjs
 import { PerformanceObserver } from 'node:perf_hooks'
-import { setFlagsFromString } from 'node:v8'
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createPreflight, preflight, resolvePreflightOptions } from '@tollgate/lexical-preflight'
 import { machine, medianNs, printTable, writeResults } from './lib.mjs'
@@ -156,7 +156,11 @@ printTable(
     .map((r) => [r.instance, r.code, fmt(r.anchorNs), fmt(r.subjectNs), r.ratio.toFixed(3)]),
 )
 
-// Heap over a 100 MB scan: one 1 MiB block of records pushed 100 times in 64 KiB views.
+// Heap over a 100 MB scan: one 1 MiB block of records pushed 100 times in 64 KiB views, with
+// maxBytes 2^31 (above V8's small-integer range). heapUsed also counts V8's own code and
+// compilation metadata, so growth is reported per heap space: new_space is what the scan
+// allocated; code_space and old_space move with (re)compilation. Five consecutive scans after a
+// warm-up one, each from a fresh GC, with no GC during the scan.
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc')
 const record = '{"id":123456,"name":"record-123456","tags":["x","y"],"score":17.5,"ok":true},'
@@ -172,36 +176,92 @@ const views = []
 for (let i = 0; i < block.length; i += CHUNK) views.push(block.subarray(i, i + CHUNK))
 const open = Buffer.from('[')
 const close = Buffer.from('0]')
-// One warm-up pass, so V8's compilation of this path is not counted as the scan's growth.
-const warm = createPreflight(big)
-warm.push(open)
-for (let k = 0; k < 10; k++) for (const view of views) warm.push(view)
-warm.push(close)
-warm.end()
-gc()
-await new Promise((r) => setTimeout(r, 50))
-gcEvents = 0
-const before = process.memoryUsage().heapUsed
-const scanner = createPreflight(big)
-scanner.push(open)
-for (let k = 0; k < 100; k++) for (const view of views) scanner.push(view)
-scanner.push(close)
-const scanned = scanner.end()
-const grewWithoutGc = process.memoryUsage().heapUsed - before
-await new Promise((r) => setTimeout(r, 50))
-const gcDuring = gcEvents
-gc()
-const retained = process.memoryUsage().heapUsed - before
+function scan100() {
+  const scanner = createPreflight(big)
+  scanner.push(open)
+  for (let k = 0; k < 100; k++) for (let j = 0; j < views.length; j++) scanner.push(views[j])
+  scanner.push(close)
+  return scanner.end()
+}
+const spaces = () =>
+  Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]))
+scan100() // warm-up: V8 compiles this path
+const scans = []
+let scanned = null
+for (let round = 0; round < 5; round++) {
+  gc()
+  await new Promise((r) => setTimeout(r, 20))
+  gcEvents = 0
+  const spacesBefore = spaces()
+  const before = process.memoryUsage().heapUsed
+  scanned = scan100()
+  const grew = process.memoryUsage().heapUsed - before
+  const spacesAfter = spaces()
+  await new Promise((r) => setTimeout(r, 20))
+  const gcDuring = gcEvents
+  gc()
+  scans.push({
+    heapUsedGrowthBytes: grew,
+    newSpaceBytes: spacesAfter.new_space - spacesBefore.new_space,
+    codeSpaceBytes: spacesAfter.code_space - spacesBefore.code_space,
+    oldSpaceBytes: spacesAfter.old_space - spacesBefore.old_space,
+    retainedAfterGcBytes: process.memoryUsage().heapUsed - before,
+    gcEventsDuringScan: gcDuring,
+  })
+}
 observer.disconnect()
+const pick = (k) => scans.map((s) => s[k])
 const heap = {
   scannedBytes: scanned.bytes,
   nodes: scanned.nodes,
-  heapGrowthBytes: grewWithoutGc,
-  retainedAfterGcBytes: retained,
-  gcEventsDuringScan: gcDuring,
+  maxBytes: 2 ** 31,
+  heapUsedGrowthBytes: {
+    min: Math.min(...pick('heapUsedGrowthBytes')),
+    max: Math.max(...pick('heapUsedGrowthBytes')),
+  },
+  newSpaceBytes: {
+    min: Math.min(...pick('newSpaceBytes')),
+    max: Math.max(...pick('newSpaceBytes')),
+  },
+  scans,
 }
 console.log(
-  `\nheap over a ${(scanned.bytes / MB).toFixed(1)} MB scan (64 KiB chunks): ${JSON.stringify(heap)}`,
+  `\nheap over a ${(scanned.bytes / MB).toFixed(1)} MB scan (64 KiB chunks), 5 scans after a warm-up:`,
+)
+printTable(
+  [
+    'scan',
+    'heapUsed growth',
+    'new_space',
+    'code_space',
+    'old_space',
+    'retained after GC',
+    'GCs during',
+  ],
+  scans.map((s, i) => [
+    i + 1,
+    s.heapUsedGrowthBytes.toLocaleString('en-US'),
+    s.newSpaceBytes.toLocaleString('en-US'),
+    s.codeSpaceBytes.toLocaleString('en-US'),
+    s.oldSpaceBytes.toLocaleString('en-US'),
+    s.retainedAfterGcBytes.toLocaleString('en-US'),
+    s.gcEventsDuringScan,
+  ]),
 )
 
-writeResults('lexical-preflight', rows, { refusals: refusalRows, heap })
+// Per-request setup: heap allocated by createPreflight(resolved) alone, and by a whole one-shot
+// preflight of a 7-byte document (10,000 of each, averaged, no GC in between).
+const tiny = Buffer.from('{"a":1}')
+for (let j = 0; j < 1e4; j++) preflight(tiny, defaults)
+gc()
+let setupBefore = process.memoryUsage().heapUsed
+for (let j = 0; j < 1e4; j++) createPreflight(defaults)
+const createBytes = (process.memoryUsage().heapUsed - setupBefore) / 1e4
+gc()
+setupBefore = process.memoryUsage().heapUsed
+for (let j = 0; j < 1e4; j++) preflight(tiny, defaults)
+const tinyBytes = (process.memoryUsage().heapUsed - setupBefore) / 1e4
+const setup = { createPreflightBytes: createBytes, preflightTinyBytes: tinyBytes }
+console.log(`\nper-request allocation: ${JSON.stringify(setup)}`)
+
+writeResults('lexical-preflight', rows, { refusals: refusalRows, heap, setup })
