@@ -10,13 +10,6 @@ import { findCitations } from '../src/citations.js'
 // longer broken (so the list can only shrink). Keys: `<doc> | <cite>` where cite is
 // `path › name` for a test and `path` for a file.
 const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([
-  // bench/README.md (lexical-preflight section, commit 0df4d1a) names the shared research note
-  // as `shared/research/perf-baselines.md`, which is no path in this repository; relative to
-  // the root it is `../shared/research/perf-baselines.md`. Owner: the lexical-preflight engineer.
-  [
-    'bench/README.md | shared/research/perf-baselines.md',
-    'path outside the repository written without ../ (lexical-preflight owner)',
-  ],
   // packages/mcp-validation/README.md (mutation survivors, commit f05e912) cites
   // `test/tools-list.test.ts` › `InputValidationTransport`, which is neither an it() name nor a
   // describe() name in that file. Owner: the mcp-validation engineer (cite the killing it()).
