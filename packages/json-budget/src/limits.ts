@@ -82,8 +82,7 @@ function describe(value: unknown): string {
 
 /**
  * Fills a partial {@link JsonLimits} from {@link DEFAULT_JSON_LIMITS}, validates each field
- * (positive safe integer; `maxDepth` and `maxNodes` may be 0 to admit only a scalar or
- * nothing) and freezes the result. `ceiling`, when given, caps what a caller may raise.
+ * (positive safe integer; `maxDepth` may be 0 to admit only a scalar) and freezes the result. `ceiling`, when given, caps what a caller may raise.
  * @throws TypeError on a negative, non-integer, NaN or over-ceiling limit.
  */
 export function resolveLimits(
@@ -109,5 +108,22 @@ export function resolveLimits(
       }
     }
   }
-  return Object.freeze(out)
+  const frozen = Object.freeze(out)
+  RESOLVED.add(frozen)
+  return frozen
+}
+
+// Limits objects this module validated and froze: passing one back skips validation, so a hot
+// path that resolves its limits once at construction pays nothing per call.
+const RESOLVED = new WeakSet<object>()
+RESOLVED.add(DEFAULT_JSON_LIMITS)
+
+/**
+ * {@link resolveLimits}, except that an object `resolveLimits` already returned (or
+ * `DEFAULT_JSON_LIMITS`, or `undefined`) is used as it is, without validating it again.
+ */
+export function ensureLimits(limits: Partial<JsonLimits> | undefined): Readonly<JsonLimits> {
+  if (limits === undefined) return DEFAULT_JSON_LIMITS
+  if (RESOLVED.has(limits)) return limits as Readonly<JsonLimits>
+  return resolveLimits(limits)
 }

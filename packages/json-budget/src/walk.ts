@@ -234,5 +234,7 @@ function fail(
   }
   const path = formatPointer(segments)
   if (code === UNSUPPORTED_CODE) throw new AdmissionError(code, { path })
-  throw new AdmissionError(code, { limit, observed, path })
+  // A string refused early is reported by a lower bound (its length plus quotes); a refusal is
+  // only made past the limit, so limit + 1 is a lower bound too and the larger one is reported.
+  throw new AdmissionError(code, { limit, observed: Math.max(observed, limit + 1), path })
 }
