@@ -1,4 +1,4 @@
-import { DEFAULT_JSON_LIMITS, type JsonLimits, resolveLimits } from './limits.js'
+import { ensureLimits, type JsonLimits } from './limits.js'
 import { type JsonCharge, walkJson } from './walk.js'
 
 const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
@@ -24,7 +24,7 @@ const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
  * @throws TypeError when a limit is negative, fractional or NaN.
  */
 export function chargeJson(value: unknown, limits?: Partial<JsonLimits>): JsonCharge {
-  const resolved = limits === undefined ? DEFAULT_JSON_LIMITS : resolveLimits(limits)
+  const resolved = ensureLimits(limits)
   const { nodes, depth, bytes } = walkJson(value, resolved, STRICT)
   return { nodes, depth, bytes }
 }

@@ -10,6 +10,7 @@ export {
   ADMISSION_DEFAULTS,
   assertLimit,
   DEFAULT_JSON_LIMITS,
+  ensureLimits,
   type JsonLimits,
   resolveLimits,
 } from './limits.js'

@@ -1,4 +1,4 @@
-import { DEFAULT_JSON_LIMITS, type JsonLimits, resolveLimits } from './limits.js'
+import { ensureLimits, type JsonLimits } from './limits.js'
 import { walkJson } from './walk.js'
 
 /** Which transport a result is normalized for. */
@@ -43,7 +43,7 @@ const PROFILES = {
 export function normalizeResult(value: unknown, options: NormalizeOptions): NormalizedResult {
   const mode = PROFILES[options?.profile]
   if (mode === undefined) throw new TypeError("profile must be 'rest' or 'mcp'")
-  const limits = options.limits === undefined ? DEFAULT_JSON_LIMITS : resolveLimits(options.limits)
+  const limits = ensureLimits(options.limits)
   const walked = walkJson(value, limits, mode)
   const out = walked.sawSet ? lowerSets(value) : value
   return { value: out, nodes: walked.nodes, depth: walked.depth, bytes: walked.bytes }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   ADMISSION_DEFAULTS,
   DEFAULT_JSON_LIMITS,
+  ensureLimits,
   formatPointer,
   formatPointerSegment,
   resolveLimits,
@@ -62,5 +63,22 @@ describe('formatPointer', () => {
     expect(formatPointerSegment('x'.repeat(64))).toBe('x'.repeat(64))
     expect(formatPointerSegment('a\u0000b')).toBe('<3 chars>')
     expect(formatPointerSegment('é')).toBe('<1 chars>')
+  })
+})
+
+describe('ensureLimits', () => {
+  it('returns an object resolveLimits produced as it is, and validates anything else', () => {
+    const resolved = resolveLimits({ maxDepth: 3 })
+    expect(ensureLimits(resolved)).toBe(resolved)
+    expect(ensureLimits(undefined)).toBe(DEFAULT_JSON_LIMITS)
+    const partial = { maxDepth: 3 }
+    const filled = ensureLimits(partial)
+    expect(filled).not.toBe(partial)
+    expect(filled).toEqual(resolved)
+    expect(() => ensureLimits({ maxDepth: -1 })).toThrow(TypeError)
+    // A look-alike that resolveLimits never returned is validated, not trusted.
+    expect(() => ensureLimits(Object.freeze({ maxNodes: -1, maxDepth: 1, maxBytes: 1 }))).toThrow(
+      TypeError,
+    )
   })
 })
