@@ -6,6 +6,7 @@ import {
   DEFAULT_JSON_LIMITS,
   isAdmissionError,
   type JsonLimits,
+  resolveLimits,
 } from '@tollgate/json-budget'
 import { isJsonRpcRequest, TransportDecorator } from './decorator.js'
 import type {
@@ -82,9 +83,10 @@ export function resolveResultBudgetOptions(
   if (reserve >= maxResultBytes) {
     throw new TypeError('envelopeReserveBytes must be smaller than maxResultBytes')
   }
-  const limits = Object.freeze({
-    maxNodes: assertLimit('maxNodes', options.maxNodes ?? d.maxNodes),
-    maxDepth: assertLimit('maxDepth', options.maxDepth ?? d.maxDepth, true),
+  // Resolved once here; chargeJson recognises the object and does not validate it per result.
+  const limits = resolveLimits({
+    maxNodes: options.maxNodes ?? d.maxNodes,
+    maxDepth: options.maxDepth ?? d.maxDepth,
     maxBytes: maxResultBytes - reserve,
   })
   return Object.freeze({ maxResultBytes, envelopeReserveBytes: reserve, limits })

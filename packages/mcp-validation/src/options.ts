@@ -1,4 +1,4 @@
-import { assertLimit, DEFAULT_JSON_LIMITS, type JsonLimits } from '@tollgate/json-budget'
+import { DEFAULT_JSON_LIMITS, type JsonLimits, resolveLimits } from '@tollgate/json-budget'
 
 const MiB = 1024 * 1024
 
@@ -62,19 +62,19 @@ export function resolveOptions(
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) throw new TypeError(`unknown option ${JSON.stringify(key.slice(0, 64))}`)
   }
-  const limits = {
-    maxDepth: assertLimit('maxDepth', options.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth),
-    maxNodes: assertLimit('maxNodes', options.maxNodes ?? DEFAULT_ARGUMENT_LIMITS.maxNodes),
-    maxBytes: assertLimit('maxBytes', options.maxBytes ?? DEFAULT_ARGUMENT_LIMITS.maxBytes),
-  }
-  for (const key of ['maxDepth', 'maxNodes', 'maxBytes'] as const) {
-    if (limits[key] > DEFAULT_JSON_LIMITS[key]) {
-      throw new TypeError(`${key} may not exceed ${DEFAULT_JSON_LIMITS[key]}, got ${limits[key]}`)
-    }
-  }
+  // resolveLimits validates each field and refuses any above the shared ceiling; the object it
+  // returns is recognised by chargeJson, which then skips validating it on every call.
+  const limits = resolveLimits(
+    {
+      maxDepth: options.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
+      maxNodes: options.maxNodes ?? DEFAULT_ARGUMENT_LIMITS.maxNodes,
+      maxBytes: options.maxBytes ?? DEFAULT_ARGUMENT_LIMITS.maxBytes,
+    },
+    DEFAULT_JSON_LIMITS,
+  )
   const rewriteToolsList = options.rewriteToolsList ?? true
   if (typeof rewriteToolsList !== 'boolean') {
     throw new TypeError('rewriteToolsList must be a boolean')
   }
-  return Object.freeze({ limits: Object.freeze(limits), rewriteToolsList })
+  return Object.freeze({ limits, rewriteToolsList })
 }
