@@ -1,9 +1,3 @@
-import { defineConfig } from 'tsup'
+import { appBuild } from '../../tsup.shared.mjs'
 
-export default defineConfig({
-  entry: ['src/main.ts'],
-  format: ['esm'],
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-})
+export default appBuild()
