@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
+import { assertRedisUrl } from './continuation-store.js'
 
 /** The repository's `schemas/mcp/`, relative to the bundle at `apps/mcp-server/dist/main.js`. */
 export const DEFAULT_SCHEMAS_DIR = new URL('../../../schemas/mcp/', import.meta.url)
@@ -34,6 +35,11 @@ export interface CliOptions {
   readonly heavyThresholdBytes: number
   /** Lifetime of a continuation in milliseconds. Default: 600,000 (10 minutes). */
   readonly continuationTtlMs: number
+  /**
+   * Redis holding the continuations, shared by every instance pointing at it. Default: none
+   * (the in-memory store, per process); the config file's `redisUrl` when the flag is absent.
+   */
+  readonly redisUrl: string | undefined
   /** Test-only: removes the input-validation control (prints a loud warning). */
   readonly unsafeDisableInputValidation: boolean
   /** Test-only: registers a tool that has no published schema. */
@@ -53,6 +59,8 @@ export const USAGE = `Usage: node dist/main.js [options]
   --max-result-bytes <n>     tool result budget (default 64 MiB, at most 64 MiB)
   --heavy-threshold-bytes <n> results larger than this become continuations (default 65536)
   --continuation-ttl-ms <n>  lifetime of a continuation (default 600000)
+  --redis-url <url>          keep continuations in Redis, shared across instances
+                             (default: in memory, per process; or the config file's redisUrl)
 
 Test-only switches (never in production; each prints a warning at start):
   --unsafe-disable-input-validation   remove schema validation of tools/call arguments
@@ -68,8 +76,10 @@ function bounded(name: string, raw: string | undefined, fallback: number, ceilin
 
 /** Parses and validates argv; a bad value throws a TypeError naming the flag. */
 export function parseCli(argv: readonly string[]): CliOptions | 'help' {
+  // `pnpm start -- --port 4000` forwards the separator itself; one leading `--` is dropped.
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv]
   const { values } = parseArgs({
-    args: [...argv],
+    args,
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
@@ -81,6 +91,7 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'max-result-bytes': { type: 'string' },
       'heavy-threshold-bytes': { type: 'string' },
       'continuation-ttl-ms': { type: 'string' },
+      'redis-url': { type: 'string' },
       'unsafe-disable-input-validation': { type: 'boolean' },
       'unsafe-register-unpublished-tool': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -125,6 +136,10 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       values['continuation-ttl-ms'] === undefined
         ? DEFAULT_CONTINUATION_TTL_MS
         : assertLimit('--continuation-ttl-ms', Number(values['continuation-ttl-ms'])),
+    redisUrl:
+      values['redis-url'] === undefined
+        ? undefined
+        : assertRedisUrl('--redis-url', values['redis-url']),
     unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
     unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,
   })

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { assertRedisUrl } from './continuation-store.js'
 
 /** The capabilities a credential may hold. A tool or a dispatcher action requires one of them. */
 export const CAPABILITIES = Object.freeze([
@@ -25,6 +26,8 @@ export interface ServerConfig {
   readonly credentials: readonly CredentialConfig[]
   /** The credential whose capabilities a stdio session runs with. Default: the first one. */
   readonly stdioCredential?: string
+  /** Redis holding the continuations (`redis://` or `rediss://`); `--redis-url` overrides it. */
+  readonly redisUrl?: string
 }
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/
@@ -102,9 +105,12 @@ export function validateConfig(raw: unknown): ServerConfig {
   ) {
     throw new TypeError('config.stdioCredential: must name a credential id')
   }
+  const redisUrl =
+    record.redisUrl === undefined ? undefined : assertRedisUrl('config.redisUrl', record.redisUrl)
   return Object.freeze({
     credentials: Object.freeze(credentials),
     ...(stdioCredential === undefined ? {} : { stdioCredential }),
+    ...(redisUrl === undefined ? {} : { redisUrl }),
   })
 }
 

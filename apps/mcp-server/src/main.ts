@@ -1,8 +1,9 @@
-import { createContinuations, createMemoryStore, pinoAuditSink } from '@tollgate/continuation'
+import { createContinuations, pinoAuditSink } from '@tollgate/continuation'
 import { assertToolPopulation, loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { createAudit } from './audit.js'
 import { parseCli, USAGE } from './cli.js'
 import { CredentialRegistry, defaultConfig, loadConfig } from './config.js'
+import { openContinuationStore } from './continuation-store.js'
 import { startHttpServer } from './http-server.js'
 import { startStdioServer } from './stdio-server.js'
 import { KnowledgeStore } from './store/knowledge-store.js'
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   const { audit, logger } = createAudit()
   const embedded = cli.config === undefined
   const config = embedded ? defaultConfig() : loadConfig(cli.config!)
+  // Before the demo tokens are printed: a server that cannot reach its Redis does not start.
+  const opened = await openContinuationStore(cli.redisUrl ?? config.redisUrl, audit)
   if (embedded) {
     // The demo tokens are drawn at start and exist only in this process's memory and this line.
     audit('demo_credentials', {
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
   }
   // The store is wrapped only to count writes, so a test can ask the server whether anything
   // was minted (ADR-011 §7.3: the mint is the finding, the envelope only the visible half).
-  const inner = createMemoryStore()
+  const inner = opened.store
   let writes = 0
   const countingStore = {
     set: (key: string, value: string, ttlMs: number) => {
@@ -79,7 +82,13 @@ async function main(): Promise<void> {
   }
   if (cli.stdio) {
     const credentialId = config.stdioCredential ?? config.credentials[0]!.id
-    await startStdioServer(context, { credentialId, maxLineBytes: cli.maxLineBytes, controls })
+    const { closed } = await startStdioServer(context, {
+      credentialId,
+      maxLineBytes: cli.maxLineBytes,
+      controls,
+    })
+    // A Redis connection would keep the process alive after the input ends.
+    void closed.then(() => opened.close())
     return
   }
   const { port, close } = await startHttpServer(context, {
@@ -91,7 +100,9 @@ async function main(): Promise<void> {
   const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
   audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })
   const stop = () => {
-    void close().then(() => process.exit(0))
+    void close()
+      .then(() => opened.close())
+      .then(() => process.exit(0))
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)

@@ -1,6 +1,7 @@
 // A raw JSON-RPC client: plain fetch with the MCP headers, and a spawned stdio child written to
 // line by line. It ignores the published schemas, so it can send what a real attacker sends.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { request } from 'node:http'
 import { AuditStream, MAIN, writeConfig } from './server.js'
 
 export const PROTOCOL_VERSION = '2025-06-18'
@@ -27,6 +28,42 @@ export async function post(
     body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
   })
   return { status: res.status, text: await res.text(), headers: res.headers }
+}
+
+/**
+ * POSTs one JSON body through `node:http`, which (unlike `fetch`) sends the `Host` header it is
+ * given: what a DNS-rebinding page's browser sends to a loopback server.
+ */
+export function postWithHost(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const payload = JSON.stringify(body)
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': String(Buffer.byteLength(payload)),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        )
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
 }
 
 export const initializeRequest = (id: number | string = 0) => ({

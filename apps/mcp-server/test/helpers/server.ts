@@ -12,7 +12,8 @@ export const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url)
 export const ALICE = 'alice-token-0123456789abcdef'
 export const BOB = 'bob-token-0123456789abcdef'
 
-export function writeConfig(): string {
+/** Writes the test config (alice and bob) to a fresh temp file; `extra` adds top-level fields. */
+export function writeConfig(extra: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-mcp-server-'))
   const path = join(dir, 'config.json')
   writeFileSync(
@@ -26,6 +27,7 @@ export function writeConfig(): string {
         },
         { id: 'bob', token: BOB, capabilities: ['read', 'documents', 'notes'] },
       ],
+      ...extra,
     }),
   )
   return path

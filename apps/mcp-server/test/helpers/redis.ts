@@ -1,0 +1,19 @@
+// The Redis this suite talks to. It reuses @tollgate/continuation's test helper (a private
+// redis-server on a random 127.0.0.1 port) rather than keeping a second copy of it here.
+import {
+  freePort,
+  hasRedisServer,
+  type RedisProcess,
+  startRedis,
+} from '../../../../packages/continuation/test/redis-server.js'
+
+export { freePort, hasRedisServer, type RedisProcess, startRedis }
+
+/** CI's shared redis-server (`.ci/run` exports it), when set. */
+export const sharedRedisUrl = process.env.TOLLGATE_REDIS_URL
+
+/** A Redis to share between instances: CI's, else a private one; `undefined` when neither exists. */
+export async function sharedRedis(): Promise<{ url: string; stop(): Promise<void> } | undefined> {
+  if (sharedRedisUrl !== undefined) return { url: sharedRedisUrl, stop: async () => {} }
+  return hasRedisServer ? startRedis() : undefined
+}
