@@ -42,6 +42,11 @@ export interface AdmitSuccess {
  */
 export type SkipReason = 'method' | 'no-body' | 'media-type'
 
+/** The result a request adapter answers with when it passes a request through unread. */
+export function skippedResult(reason: SkipReason): AdmitSuccess {
+  return { ok: true, value: undefined, bytes: 0, wireBytes: 0, nodes: 0, depth: 0, skipped: reason }
+}
+
 /** A refused body; nothing of it is kept. */
 export interface AdmitFailure {
   readonly ok: false

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { isAdmissionError } from '@tollgate/json-budget'
-import { type AdmitResult, admitBody } from './core.js'
+import { type AdmitResult, admitBody, skippedResult } from './core.js'
 import {
   ensureResolved,
   type HttpAdmissionOptions,
@@ -38,15 +38,7 @@ export async function admitNodeRequest(
     throw error
   }
   if ('skip' in plan) {
-    return {
-      ok: true,
-      value: undefined,
-      bytes: 0,
-      wireBytes: 0,
-      nodes: 0,
-      depth: 0,
-      skipped: plan.skip,
-    }
+    return skippedResult(plan.skip)
   }
   return admitBody(req, o, plan.context)
 }

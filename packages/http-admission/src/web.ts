@@ -1,6 +1,6 @@
 import type { AdmissionError } from '@tollgate/json-budget'
 import { isAdmissionError } from '@tollgate/json-budget'
-import { type AdmitResult, admitBody } from './core.js'
+import { type AdmitResult, admitBody, skippedResult } from './core.js'
 import {
   ensureResolved,
   type HttpAdmissionOptions,
@@ -63,27 +63,11 @@ export async function admitWebRequest(
     throw error
   }
   if ('skip' in plan) {
-    return {
-      ok: true,
-      value: undefined,
-      bytes: 0,
-      wireBytes: 0,
-      nodes: 0,
-      depth: 0,
-      skipped: plan.skip,
-    }
+    return skippedResult(plan.skip)
   }
   const body = request.body
   if (body === null) {
-    return {
-      ok: true,
-      value: undefined,
-      bytes: 0,
-      wireBytes: 0,
-      nodes: 0,
-      depth: 0,
-      skipped: 'no-body',
-    }
+    return skippedResult('no-body')
   }
   const reader = body.getReader()
   // Cancelled directly on refusal: a generator's return() would wait behind a pending read
