@@ -1,12 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { byteCuts, reference, verdict } from './helpers.js'
 
-// JSONTestSuite (nst/JSONTestSuite), read in place from the shared corpus.
-const dir = fileURLToPath(
-  new URL('../../../../shared/corpus/json-test-suite/test_parsing/', import.meta.url),
-)
+// JSONTestSuite (nst/JSONTestSuite), read in place from the shared corpus: `../shared/corpus`
+// from the repository root, found by walking up from this file so the suite also loads from
+// Stryker's sandbox copy (two directories deeper).
+const SUITE = 'shared/corpus/json-test-suite/test_parsing/'
+function corpusDir(): string {
+  for (let up = '../../../../'; up.length <= 8 * 3; up += '../') {
+    const candidate = fileURLToPath(new URL(up + SUITE, import.meta.url))
+    if (existsSync(candidate)) return candidate
+  }
+  throw new Error(`${SUITE} not found above ${fileURLToPath(import.meta.url)}`)
+}
+const dir = corpusDir()
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .sort()

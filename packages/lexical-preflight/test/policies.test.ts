@@ -88,6 +88,7 @@ describe('preflight protoKeys policy', () => {
       '{"prototype":1}',
       '{"constructor":1,"prototype":{}}',
       '{"constructor":[{"prototype":1}]}',
+      '{"constructor":[1,{"prototype":1}]}',
       '{"a":{"prototype":1}}',
       '{"constructor":{"a":{"prototype":1}}}',
       '{"__proto":1,"_proto__":2}',

@@ -132,6 +132,23 @@ describe('preflight', () => {
     expect(refusal(() => preflight(tooMany)).limit).toBe(DEFAULT_JSON_LIMITS.maxNodes)
   })
 
+  it('admits a top-level number that ends the input, in every number state', () => {
+    for (const text of ['0', '7', '-0', '12', '1.5', '1e5', '1E+5', '-0.25e-3']) {
+      expect([text, verdict(utf8(text))]).toEqual([
+        text,
+        { ok: true, nodes: 1, depth: 0, bytes: text.length },
+      ])
+    }
+  })
+
+  it('refuses a comma where an object expects its first key', () => {
+    expect(verdict(utf8('{,"a":1}'))).toMatchObject({
+      ok: false,
+      code: 'ERR_JSON_SYNTAX',
+      offset: 1,
+    })
+  })
+
   it('refuses a truncated text at end() with the input length as offset', () => {
     for (const text of ['[1', '{"a":', '"abc', 'nul', '-', '[1.', '{"a"', '[1,']) {
       const r = run(utf8(text))
@@ -175,6 +192,15 @@ describe('createPreflight', () => {
     expect(scanner.end()).toEqual({ nodes: 1, depth: 1, bytes: 2 })
     expect(scanner.end()).toEqual({ nodes: 1, depth: 1, bytes: 2 })
     expect(() => scanner.push(utf8('1'))).toThrow(Error)
+    // Even bytes the grammar would admit: the scanner is closed, not a refusal of the input.
+    let thrown: unknown
+    try {
+      scanner.push(utf8(' '))
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(Error)
+    expect(isAdmissionError(thrown)).toBe(false)
   })
 
   it('accepts empty chunks anywhere', () => {
@@ -217,6 +243,118 @@ describe('createPreflight', () => {
       expect(error.message).not.toContain(marker)
       expect(JSON.stringify(error.toJSON())).not.toContain(marker)
       expect(String(error.stack)).not.toContain(marker)
+    }
+  })
+})
+
+describe('createPreflight nesting past 32 levels', () => {
+  // Levels 0-31 keep their container bit in one integer, deeper ones in a growing array; a
+  // wrong bit would close an object with `]` or an array with `}`.
+  const mixed = (n: number) => {
+    let open = ''
+    let close = ''
+    for (let d = 0; d < n; d++) {
+      const obj = (d * 7) % 3 === 0
+      open += obj ? '{"k":' : '['
+      close = (obj ? '}' : ']') + close
+    }
+    return `${open}0${close}`
+  }
+
+  it('closes each of 200 mixed levels with its own bracket, in one chunk and byte by byte', () => {
+    const doc = utf8(mixed(200))
+    const whole = verdict(doc)
+    expect(whole).toMatchObject({ ok: true, depth: 200 })
+    expect(verdict(doc, byteCuts(doc.length))).toEqual(whole)
+    expect(whole).toMatchObject({ nodes: preflight(doc, { maxDepth: 200 }).nodes })
+  })
+
+  it('refuses the wrong closing bracket at every level past 32 at its offset', () => {
+    for (const n of [33, 40, 64, 65, 97, 130, 200]) {
+      const text = mixed(n)
+      const at = text.indexOf('0') + 1 + (n - 33)
+      const right = text[at] as string
+      const wrong = right === '}' ? ']' : '}'
+      const bad = utf8(text.slice(0, at) + wrong + text.slice(at + 1))
+      expect([n, verdict(bad)]).toEqual([
+        n,
+        { ok: false, code: 'ERR_JSON_SYNTAX', offset: at, limit: undefined },
+      ])
+    }
+  })
+
+  it('returns to the object at level 32 after closing level 33', () => {
+    const text = `${'['.repeat(31)}{"a":[0],"b":1}${']'.repeat(31)}`
+    expect(verdict(utf8(text))).toMatchObject({ ok: true, depth: 33 })
+  })
+
+  it('clears a deep level an earlier sibling used for an object when an array takes it', () => {
+    const deep = (inner: string) => `${'['.repeat(40)}${inner}${']'.repeat(40)}`
+    const ok = utf8(`[${deep('{"a":1}')},${deep('[1]')},${deep('{"a":1}')}]`)
+    expect(verdict(ok)).toMatchObject({ ok: true, depth: 42 })
+    const text = `[${deep('{"a":1}')},${deep('[1}')}]`
+    expect(verdict(utf8(text))).toEqual({
+      ok: false,
+      code: 'ERR_JSON_SYNTAX',
+      offset: text.lastIndexOf('1}') + 1,
+      limit: undefined,
+    })
+  })
+})
+
+describe('preflight refusals', () => {
+  it('reports observed as the input length for ERR_JSON_TOO_LARGE and the depth reached for ERR_JSON_TOO_DEEP', () => {
+    const scanner = createPreflight({ maxBytes: 10 })
+    scanner.push(utf8('["aaaa'))
+    expect(refusal(() => scanner.push(utf8('aaaaaaaa')))).toMatchObject({
+      code: 'ERR_JSON_TOO_LARGE',
+      observed: 14,
+    })
+    expect(refusal(() => preflight(utf8('[[[]]]'), { maxDepth: 2 }))).toMatchObject({
+      code: 'ERR_JSON_TOO_DEEP',
+      limit: 2,
+      observed: 3,
+    })
+  })
+
+  it('counts the node limit on keys, string values and containers at N and N + 1, split anywhere', () => {
+    // The last admitted node is a key, then a string, then a container.
+    const keyLast = utf8('{"a":1,"b":2}')
+    expect(everySplit(keyLast, { maxNodes: 5 })).toMatchObject({ ok: true, nodes: 5 })
+    expect(everySplit(keyLast, { maxNodes: 4 })).toMatchObject({
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      offset: 11,
+    })
+    expect(everySplit(keyLast, { maxNodes: 3 })).toMatchObject({
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      offset: 7,
+    })
+    const strings = utf8('[1,"a","b"]')
+    expect(everySplit(strings, { maxNodes: 3 })).toMatchObject({
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      offset: 7,
+    })
+    const containers = utf8('[1,[],[]]')
+    expect(everySplit(containers, { maxNodes: 4 })).toMatchObject({ ok: true, nodes: 4 })
+    expect(everySplit(containers, { maxNodes: 3 })).toMatchObject({
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      offset: 6,
+    })
+  })
+
+  it('refuses a container past both limits as too many nodes, the node limit checked first', () => {
+    expect(verdict(utf8('[[]]'), [], { maxNodes: 1, maxDepth: 1 })).toEqual({
+      ok: false,
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      offset: 1,
+      limit: 1,
+    })
+  })
+  it('restores Error.stackTraceLimit after building a refusal', () => {
+    const before = Error.stackTraceLimit
+    for (const text of ['[1,]', '[', '\u00ff', '[[]]']) {
+      refusal(() => preflight(utf8(text), { maxDepth: 1 }))
+      expect(Error.stackTraceLimit).toBe(before)
     }
   })
 })
