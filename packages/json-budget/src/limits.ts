@@ -82,7 +82,8 @@ function describe(value: unknown): string {
 
 /**
  * Fills a partial {@link JsonLimits} from {@link DEFAULT_JSON_LIMITS}, validates each field
- * (positive safe integer; `maxDepth` may be 0 to admit only a scalar) and freezes the result. `ceiling`, when given, caps what a caller may raise.
+ * (positive safe integer; `maxDepth` may be 0 to admit only a scalar) and freezes the
+ * result. `ceiling`, when given, caps what a caller may raise.
  * @throws TypeError on a negative, non-integer, NaN or over-ceiling limit.
  */
 export function resolveLimits(

@@ -234,7 +234,8 @@ function fail(
   }
   const path = formatPointer(segments)
   if (code === UNSUPPORTED_CODE) throw new AdmissionError(code, { path })
-  // A string refused early is reported by a lower bound (its length plus quotes); a refusal is
-  // only made past the limit, so limit + 1 is a lower bound too and the larger one is reported.
-  throw new AdmissionError(code, { limit, observed: Math.max(observed, limit + 1), path })
+  // A string refused early is reported by a lower bound (its length plus quotes); a size
+  // refusal is only made past the limit, so limit + 1 is a lower bound too: report the larger.
+  const seen = code === TOO_LARGE && observed <= limit ? limit + 1 : observed
+  throw new AdmissionError(code, { limit, observed: seen, path })
 }

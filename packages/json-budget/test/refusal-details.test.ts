@@ -16,14 +16,18 @@ function refusal(fn: () => unknown): AdmissionError {
 
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v))
 
-/** A refusal's observed size is past the limit and never more than the true size. */
-function expectTooLarge(value: unknown, maxBytes: number, path: string) {
+/**
+ * A refusal's observed size is past the limit and never more than the true size; where a string
+ * was refused without reading it, it is the bytes so far plus that string's length and quotes.
+ */
+function expectTooLarge(value: unknown, maxBytes: number, path: string, observed: number) {
   const error = refusal(() => chargeJson(value, { maxBytes }))
   expect(error.code).toBe('ERR_JSON_TOO_LARGE')
   expect(error.limit).toBe(maxBytes)
   expect(error.path).toBe(path)
   expect(error.observed).toBeGreaterThan(maxBytes)
   expect(error.observed).toBeLessThanOrEqual(size(value))
+  expect(error.observed).toBe(observed)
   return error
 }
 
@@ -44,8 +48,8 @@ describe('chargeJson', () => {
     })
     expect(refusal(() => chargeJson(12345, { maxBytes: 4 }))).toMatchObject({ observed: 5 })
     expect(refusal(() => chargeJson('abc', { maxBytes: 4 }))).toMatchObject({ observed: 5 })
-    expectTooLarge('a"', 4, '')
-    expectTooLarge('x'.repeat(100), 50, '')
+    expectTooLarge('a"', 4, '', 5)
+    expectTooLarge('x'.repeat(100), 50, '', 102)
   })
 
   it('refuses a non-JSON root with ERR_JSON_UNSUPPORTED_VALUE, no limit and the root path', () => {
@@ -137,7 +141,7 @@ describe('chargeJson', () => {
       observed: 9,
       path: '/1',
     })
-    expectTooLarge([1, 'x'.repeat(40)], 30, '/1')
+    expectTooLarge([1, 'x'.repeat(40)], 30, '/1', 46)
     expect(chargeJson([1, 'abc'], { maxBytes: 9 }).bytes).toBe(9)
   })
 
@@ -151,9 +155,9 @@ describe('chargeJson', () => {
       observed: 11,
       path: '/a',
     })
-    expectTooLarge({ abcdef: 1 }, 8, '/abcdef')
-    expectTooLarge({ a: 1, ['k'.repeat(40)]: 1 }, 20, `/${'k'.repeat(40)}`)
-    expectTooLarge({ a: 'v'.repeat(40) }, 20, '/a')
+    expectTooLarge({ abcdef: 1 }, 8, '/abcdef', 10)
+    expectTooLarge({ a: 1, ['k'.repeat(40)]: 1 }, 20, `/${'k'.repeat(40)}`, 50)
+    expectTooLarge({ a: 'v'.repeat(40) }, 20, '/a', 48)
     expect(refusal(() => chargeJson({ a: 123456 }, { maxBytes: 10 }))).toMatchObject({
       observed: 12,
       path: '/a',
@@ -181,17 +185,25 @@ describe('normalizeResult', () => {
     expect(
       refusal(() => normalizeResult(value, { profile: 'rest', limits: { maxNodes: 2 } })),
     ).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 2, observed: 3, path: '' })
+    const five = new Set([1, 2, 3, 4, 5])
+    expect(
+      refusal(() => normalizeResult([five], { profile: 'rest', limits: { maxNodes: 2 } })),
+    ).toMatchObject({ observed: 7, path: '/0' })
   })
 
   it('lowers Sets at every depth, drops undefined members and leaves the input as it was', () => {
     const input = {
       a: new Set([1]),
       b: undefined,
-      c: [new Set([2]), { d: new Set<number>() }],
-      e: { f: 1, g: undefined },
+      c: [new Set([2]), { d: new Set<number>() }, null, 'st'],
+      e: { f: 1, g: undefined, h: null, s: 'ab' },
     }
     const out = normalizeResult(input, { profile: 'rest' })
-    expect(out.value).toStrictEqual({ a: [1], c: [[2], { d: [] }], e: { f: 1 } })
+    expect(out.value).toStrictEqual({
+      a: [1],
+      c: [[2], { d: [] }, null, 'st'],
+      e: { f: 1, h: null, s: 'ab' },
+    })
     expect(Object.hasOwn(out.value as object, 'b')).toBe(false)
     expect(out.bytes).toBe(size(out.value))
     expect(input.a).toBeInstanceOf(Set)

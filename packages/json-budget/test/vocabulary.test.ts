@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   ADMISSION_CODE_LIST,
   ADMISSION_CODES,
+  ADMISSION_DEFAULTS,
   AdmissionError,
   assertLimit,
   chargeJson,
@@ -89,6 +90,7 @@ describe('AdmissionError', () => {
     })
     expect(plain.message).not.toContain('12345')
     expect(plain.message).not.toContain('maxBytes')
+    expect(plain.message).not.toContain('undefined')
     expect(limited.message).toContain('12345')
     expect(limited.message).toContain('maxBytes')
     expect(other.message).toContain('toolResultBytes')
@@ -122,8 +124,28 @@ describe('isAdmissionError', () => {
     const inherited = new AdmissionError('ERR_JSON_SYNTAX')
     Object.defineProperty(inherited, 'code', { value: 'toString' })
     expect(isAdmissionError(inherited)).toBe(false)
+    const coerced = new AdmissionError('ERR_JSON_SYNTAX')
+    Object.defineProperty(coerced, 'code', { value: { toString: () => 'ERR_JSON_SYNTAX' } })
+    expect(isAdmissionError(coerced)).toBe(false)
     expect(isAdmissionError('ERR_JSON_SYNTAX')).toBe(false)
     expect(isAdmissionError(undefined)).toBe(false)
+  })
+})
+
+describe('ADMISSION_DEFAULTS', () => {
+  it('holds the byte boundaries of DESIGN.md', () => {
+    const MiB = 1024 * 1024
+    expect(ADMISSION_DEFAULTS).toMatchObject({
+      restBodyBytes: 64 * MiB,
+      restBodyBytesCeiling: 64 * MiB,
+      mcpHttpBodyBytes: 4 * MiB,
+      mcpHttpBodyBytesCeiling: 64 * MiB,
+      stdioLineBytes: 64 * MiB,
+      stdioLineBytesCeiling: 64 * MiB,
+      toolResultBytes: 64 * MiB,
+      toolResultEnvelopeReserveBytes: 1024,
+      stringChunkCodeUnits: 4096,
+    })
   })
 })
 
