@@ -267,4 +267,105 @@ describe('admitBody', () => {
     expect(budget.inFlight).toBe(0)
     expect(Math.max(...seen)).toBeGreaterThan(0)
   })
+
+  it('refuses a signal aborted before the read with ERR_BODY_ABORTED without pulling a chunk', async () => {
+    const { iterable, state } = stalling(['[1]'])
+    const controller = new AbortController()
+    controller.abort()
+    const budget = createInFlightBudget(1024)
+    const result = await admitBody(iterable, { budget }, { signal: controller.signal })
+    expect(!result.ok && result.error.code).toBe('ERR_BODY_ABORTED')
+    expect(state.pulled).toBe(0)
+    expect(budget.inFlight).toBe(0)
+  })
+
+  it('admits a body of exactly its declared length in several chunks, kept whole with keepRaw', async () => {
+    const text = '{"a":[1,2,3],"b":"xyz"}'
+    const parts = [text.slice(0, 4), text.slice(4, 9), text.slice(9, 15), text.slice(15)]
+    const result = await admitBody(
+      chunks(...parts),
+      { keepRaw: true, budget: createInFlightBudget(1024) },
+      { declaredLength: text.length },
+    )
+    expect(result).toMatchObject({
+      ok: true,
+      value: JSON.parse(text),
+      bytes: text.length,
+      wireBytes: text.length,
+      nodes: 8,
+      depth: 2,
+    })
+    expect(result.ok && result.raw?.toString()).toBe(text)
+  })
+
+  it('admits a body of plain Uint8Array chunks (not Buffers), one chunk or several', async () => {
+    const bytes = (text: string) => new Uint8Array(Buffer.from(text))
+    expect(await admitBody(chunks(bytes('[1,2]')), {})).toMatchObject({
+      ok: true,
+      value: [1, 2],
+    })
+    expect(await admitBody(chunks(bytes('{"a"'), bytes(':true}')), {})).toMatchObject({
+      ok: true,
+      value: { a: true },
+    })
+  })
+
+  it('decodes a body whose BOM the bom: strip policy admits', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')])
+    const stripped = await admitBody(chunks(body), { policies: { bom: 'strip' } })
+    expect(stripped).toMatchObject({ ok: true, value: { a: 1 }, bytes: 10 })
+    const refused = await admitBody(chunks(body), {})
+    expect(!refused.ok && refused.error.code).toBe('ERR_JSON_BOM')
+  })
+
+  it('counts wire bytes and inflated bytes apart for an encoded body', async () => {
+    const text = JSON.stringify(Array.from({ length: 200 }, () => 'same'))
+    const wire = gzipSync(Buffer.from(text))
+    const result = await admitBody(
+      chunks(wire.subarray(0, 10), wire.subarray(10)),
+      { keepRaw: true },
+      { contentEncoding: 'gzip' },
+    )
+    expect(result).toMatchObject({ ok: true, bytes: text.length, wireBytes: wire.length })
+    expect(result.ok && result.raw?.toString()).toBe(text)
+  })
+
+  it('refuses wire bytes above maxBytes with ERR_BODY_TOO_LARGE even when they inflate to less', async () => {
+    const wire = gzipSync(Buffer.from('[]'))
+    const at = await admitBody(chunks(wire), { maxBytes: wire.length }, { contentEncoding: 'gzip' })
+    expect(at.ok).toBe(true)
+    const past = await admitBody(
+      chunks(wire),
+      { maxBytes: wire.length - 1 },
+      { contentEncoding: 'gzip' },
+    )
+    expect(!past.ok && past.error).toMatchObject({
+      code: 'ERR_BODY_TOO_LARGE',
+      limit: wire.length - 1,
+      observed: wire.length,
+    })
+  })
+
+  it('admits an inflated body at exactly maxInflationRatio times its wire bytes', async () => {
+    const text = `[${' '.repeat(4000)}]`
+    const wire = gzipSync(Buffer.from(text))
+    const ratio = Math.ceil(text.length / wire.length)
+    const at = await admitBody(
+      chunks(wire),
+      { maxInflationRatio: ratio },
+      { contentEncoding: 'gzip' },
+    )
+    expect(at).toMatchObject({ ok: true, bytes: text.length })
+    const past = await admitBody(
+      chunks(wire),
+      { maxInflationRatio: Math.floor(text.length / wire.length) },
+      { contentEncoding: 'gzip' },
+    )
+    expect(!past.ok && past.error).toMatchObject({ code: 'ERR_BODY_INFLATION_RATIO' })
+  })
+
+  it('admits a declared length of exactly maxBytes', async () => {
+    const result = await admitBody(chunks('[1,', '2]'), { maxBytes: 5 }, { declaredLength: 5 })
+    expect(result).toMatchObject({ ok: true, value: [1, 2], bytes: 5 })
+  })
 })
