@@ -43,6 +43,8 @@ export class AdmissionError extends Error {
   readonly observed: number | undefined
   readonly path: string | undefined
   readonly offset: number | undefined
+  /** The option a caller raises to admit more (the code's default, or the one the thrower named). */
+  readonly option: string | undefined
 
   constructor(code: AdmissionCode, details: AdmissionErrorDetails = {}) {
     const entry = ADMISSION_CODES[code]
@@ -55,6 +57,7 @@ export class AdmissionError extends Error {
     this.observed = details.observed
     this.path = details.path
     this.offset = details.offset
+    this.option = details.option ?? entry.option
   }
 
   /** The plain-data form: code, status, message and the numeric details that are set. */

@@ -26,6 +26,14 @@ describe('AdmissionError', () => {
       offset: 12,
     })
     expect(error.message).toContain('maxDepth')
+    expect(error.option).toBe('maxDepth')
+  })
+
+  it('names the option the thrower gives, so two refusals of one code stay distinguishable', () => {
+    const idle = new AdmissionError('ERR_BODY_TIMEOUT', { limit: 10, option: 'idleTimeoutMs' })
+    expect(idle.option).toBe('idleTimeoutMs')
+    expect(new AdmissionError('ERR_BODY_TIMEOUT', { limit: 10 }).option).toBe('timeoutMs')
+    expect(new AdmissionError('ERR_JSON_SYNTAX').option).toBeUndefined()
   })
 
   it('builds every message from numbers and option names only, under 160 characters', () => {
