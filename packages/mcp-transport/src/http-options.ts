@@ -41,6 +41,13 @@ export interface McpHttpOptions
    * Default: any `http`/`https` origin on a loopback hostname, when validation is on.
    */
   readonly allowedOrigins?: readonly string[]
+  /**
+   * After each POST, release the finished JSON-response entries that
+   * `@modelcontextprotocol/sdk` 1.32.2's transport keeps, each holding the request's parsed
+   * body, until the session closes (a workaround for an SDK defect; see the README). `false`
+   * turns the workaround off (meant for the test that shows the retention). Default: `true`.
+   */
+  readonly releaseSdkJsonResponses?: boolean
 }
 
 /** The options after {@link resolveMcpHttpOptions}: validated, frozen. */
@@ -54,17 +61,24 @@ export interface ResolvedMcpHttpOptions {
    * `undefined` when Origin is not validated.
    */
   readonly allowedOrigins: readonly string[] | 'loopback' | undefined
+  /** Whether finished SDK JSON-response entries are released after each POST. */
+  readonly releaseSdkJsonResponses: boolean
 }
 
-/** The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on. */
+/**
+ * The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on, and the
+ * SDK's finished JSON-response entries released after each POST.
+ */
 export const DEFAULT_MCP_HTTP_OPTIONS: Readonly<{
   maxBytes: number
   maxBytesCeiling: number
   host: string
+  releaseSdkJsonResponses: boolean
 }> = Object.freeze({
   maxBytes: ADMISSION_DEFAULTS.mcpHttpBodyBytes,
   maxBytesCeiling: ADMISSION_DEFAULTS.mcpHttpBodyBytesCeiling,
   host: '127.0.0.1',
+  releaseSdkJsonResponses: true,
 })
 
 const LOOPBACK_NAMES = Object.freeze(['localhost', '127.0.0.1', '[::1]'])
@@ -79,7 +93,13 @@ const PASSED = new Set([
   'budget',
   'retryAfterSeconds',
 ])
-const OWN = new Set(['maxBytes', 'host', 'allowedHosts', 'allowedOrigins'])
+const OWN = new Set([
+  'maxBytes',
+  'host',
+  'allowedHosts',
+  'allowedOrigins',
+  'releaseSdkJsonResponses',
+])
 
 /** True for `localhost`, an address in 127.0.0.0/8, or `::1` (bracketed or not). */
 export function isLoopbackHost(host: string): boolean {
@@ -95,8 +115,8 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * Validates {@link McpHttpOptions} once, at construction, and freezes them.
- * @throws TypeError on an unknown option, a bad limit, `maxBytes` above 64 MiB, or a malformed
- *   host or origin in the allow-lists.
+ * @throws TypeError on an unknown option, a bad limit, `maxBytes` above 64 MiB, a malformed
+ *   host or origin in the allow-lists, or a `releaseSdkJsonResponses` that is not a boolean.
  */
 export function resolveMcpHttpOptions(options: McpHttpOptions = {}): ResolvedMcpHttpOptions {
   if (typeof options !== 'object' || options === null) {
@@ -135,7 +155,15 @@ export function resolveMcpHttpOptions(options: McpHttpOptions = {}): ResolvedMcp
   } else if (protect || options.allowedHosts !== undefined) {
     allowedOrigins = 'loopback'
   }
-  return Object.freeze({ admission, allowedHosts, allowedOrigins })
+  const release =
+    options.releaseSdkJsonResponses ?? DEFAULT_MCP_HTTP_OPTIONS.releaseSdkJsonResponses
+  if (typeof release !== 'boolean') throw new TypeError('releaseSdkJsonResponses must be a boolean')
+  return Object.freeze({
+    admission,
+    allowedHosts,
+    allowedOrigins,
+    releaseSdkJsonResponses: release,
+  })
 }
 
 function list(name: string, value: unknown): string[] {

@@ -32,6 +32,7 @@ export {
   resultBudget,
   toolErrorResult,
 } from './result-budget.js'
+export { releaseFinishedJsonResponses, SDK_SHAPE_WARNING_CODE } from './sdk-json-retention.js'
 export { BoundedStdioServerTransport } from './stdio.js'
 export {
   type BoundedStdioOptions,

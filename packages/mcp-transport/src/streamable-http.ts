@@ -8,6 +8,7 @@ import {
   resolveMcpHttpOptions,
 } from './http-options.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
+import { releaseFinishedJsonResponses } from './sdk-json-retention.js'
 
 /** What the handler hands a request to: the SDK's `StreamableHTTPServerTransport`. */
 export interface HandlesHttpRequest {
@@ -103,7 +104,9 @@ export function checkHostAndOrigin(
  * (`handleRequest(req, res, parsedBody)`) so it is read once. GET (SSE), DELETE and other
  * methods pass through to the SDK untouched. A refusal is a JSON-RPC error body with the status
  * of its code (413 too large; 422 for UTF-8 or structure; 403 Host/Origin; 415, 408, 503) and
- * the connection is closed without reading the rest of the body.
+ * the connection is closed without reading the rest of the body. After each POST it releases
+ * the SDK 1.32.2 transport's finished JSON-response entries, which the SDK would otherwise keep
+ * (with the request's parsed body) until the session closes (`releaseSdkJsonResponses`).
  * @throws TypeError at construction on bad options.
  */
 export function mcpHttpHandler(
@@ -130,7 +133,13 @@ export function mcpHttpHandler(
     if (!result.ok) return refuse(res, result.error)
     // An empty POST is not a JSON text; answering it here keeps the SDK from reading again.
     if (result.value === undefined) return refuse(res, new AdmissionError('ERR_JSON_SYNTAX'))
-    return (await resolveTarget(target, req)).handleRequest(req, res, result.value)
+    const transport = await resolveTarget(target, req)
+    try {
+      await transport.handleRequest(req, res, result.value)
+    } finally {
+      // SDK 1.32.2 keeps every JSON-mode POST (and its parsed body) until the session closes.
+      if (resolved.releaseSdkJsonResponses) releaseFinishedJsonResponses(transport)
+    }
   }
 }
 
@@ -156,10 +165,9 @@ async function resolveTarget(target: McpHttpTarget, req: IncomingMessage) {
 function findHandler(target: unknown): HandlesHttpRequest {
   let t = target
   for (let hops = 0; hops < 32 && typeof t === 'object' && t !== null; hops++) {
-    if (typeof (t as HandlesHttpRequest).handleRequest === 'function') {
-      const owner = t as HandlesHttpRequest
-      return { handleRequest: (req, res, body) => owner.handleRequest(req, res, body) }
-    }
+    // The transport itself (called as a method), so the JSON-mode release can see its maps.
+    if (typeof (t as HandlesHttpRequest).handleRequest === 'function')
+      return t as HandlesHttpRequest
     t = (t as { inner?: unknown }).inner
   }
   throw new TypeError('target must be a StreamableHTTPServerTransport or a decorator around one')

@@ -33,6 +33,7 @@ describe('README', () => {
     expect(table('mcpHttpHandler / mcpExpressHandler')).toEqual({
       maxBytes: DEFAULT_MCP_HTTP_OPTIONS.maxBytes,
       host: DEFAULT_MCP_HTTP_OPTIONS.host,
+      releaseSdkJsonResponses: DEFAULT_MCP_HTTP_OPTIONS.releaseSdkJsonResponses,
       maxNodes: http.maxNodes,
       maxDepth: http.maxDepth,
       timeoutMs: http.timeoutMs,
