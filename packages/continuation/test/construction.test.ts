@@ -16,6 +16,8 @@ import {
   isTokenShape,
   pinoAuditSink,
   type RouteView,
+  resolveScoped,
+  TOOL_NOT_FOUND,
   type ToolDescriptor,
   type ToolRegistry,
 } from '../src/index.js'
@@ -221,6 +223,26 @@ describe('pinoAuditSink', () => {
     expect(() => pinoAuditSink('logger' as never)).toThrow(TypeError)
   })
 
+  it('writes a mint and a serve at info with the whole event and its name as the message', async () => {
+    const calls: [string, object, string][] = []
+    const sink = pinoAuditSink({
+      info: (o, m) => calls.push(['info', o, m]),
+      warn: (o, m) => calls.push(['warn', o, m]),
+    })
+    const service = createContinuations({ audit: sink })
+    const m = await service.mint({
+      ownerKey: 'o',
+      target: target(team, group('documents', 'get')),
+      payload: 'p',
+    })
+    if (!m.ok) throw new Error('mint failed')
+    await service.redeem(m.token, { ownerKey: 'o', route: team, permissions: ALL })
+    expect(calls.map(([level, o, msg]) => [level, msg, Object.keys(o).sort()])).toEqual([
+      ['info', 'continuation_minted', ['bytes', 'event', 'expiresAt', 'target', 'tokenHash']],
+      ['info', 'continuation_served', ['event', 'route', 'target', 'tokenHash']],
+    ])
+  })
+
   it('writes a mint failure at warn with the event name as the message', async () => {
     const calls: [string, object, string][] = []
     const sink = pinoAuditSink({
@@ -284,5 +306,43 @@ describe('isTokenShape', () => {
     const lookAlike = { length: 22, toString: () => 'A'.repeat(22) }
     expect(isTokenShape(lookAlike)).toBe(false)
     expect(isTokenShape('A'.repeat(22))).toBe(true)
+  })
+})
+
+describe('mint', () => {
+  it('accepts an owner key of 1,024 characters and throws a TypeError for an empty one or 1,025', async () => {
+    const service = createContinuations()
+    const t = target(team, group('documents', 'get'))
+    expect((await service.mint({ ownerKey: 'k'.repeat(1024), target: t, payload: 'p' })).ok).toBe(
+      true,
+    )
+    for (const ownerKey of ['', 'k'.repeat(1025), 42]) {
+      await expect(
+        service.mint({ ownerKey: ownerKey as string, target: t, payload: 'p' }),
+      ).rejects.toThrow(TypeError)
+    }
+  })
+})
+
+describe('redeem', () => {
+  it('throws a TypeError for a route not made by createRouteView, even for a token it would refuse', async () => {
+    const service = createContinuations()
+    for (const route of [{ ...team }, {}, null]) {
+      await expect(
+        service.redeem('not-a-token', {
+          ownerKey: 'o',
+          route: route as RouteView,
+          permissions: ALL,
+        }),
+      ).rejects.toThrow(TypeError)
+    }
+  })
+})
+
+describe('resolveScoped', () => {
+  it('refuses a missing request or one of an unknown kind with TOOL_NOT_FOUND, without throwing', () => {
+    for (const request of [undefined, null, {}, { kind: 'other', name: 'admin.stats' }]) {
+      expect(resolveScoped(team, request as never, ALL)).toBe(TOOL_NOT_FOUND)
+    }
   })
 })

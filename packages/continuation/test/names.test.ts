@@ -38,6 +38,12 @@ describe('isToolName', () => {
     expect(isToolName(longest)).toBe(true)
   })
 
+  it('refuses the empty name and a name longer than the longest possible one', () => {
+    expect(isToolName('')).toBe(false)
+    expect(isToolName('a'.repeat(600))).toBe(false)
+    expect(isToolName(Array.from({ length: 8 }, () => seg(70)).join('.'))).toBe(false)
+  })
+
   it('returns false for a non-string instead of throwing', () => {
     for (const value of [42, null, undefined, { length: 3 }, ['a']]) {
       expect(isToolName(value)).toBe(false)

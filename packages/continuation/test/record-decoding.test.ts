@@ -72,7 +72,16 @@ describe('redeem of a stored record', () => {
   })
 
   it('refuses an owner hash that is not 64 lower-case hex digits as invalid, not as an owner mismatch', async () => {
-    for (const o of [ownerHash.toUpperCase(), ownerHash.slice(1), 'zz', 42, undefined]) {
+    for (const o of [
+      ownerHash.toUpperCase(),
+      ownerHash.slice(1),
+      `x${ownerHash}`,
+      `${ownerHash}0`,
+      [ownerHash],
+      'zz',
+      42,
+      undefined,
+    ]) {
       const { result, reason } = await redeemStored(withHeader({ ...good, o }))
       expect(result).toBe(CONTINUATION_REFUSED)
       expect(reason).toBe('continuation_record_invalid')

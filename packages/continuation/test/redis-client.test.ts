@@ -140,6 +140,24 @@ describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
     expect(() => createRedisStore(undefined as never)).toThrow(TypeError)
   })
 
+  it('reports a client that throws synchronously as unavailable, and attaches its listener without listenerCount', async () => {
+    const listeners: unknown[] = []
+    const closed = () => {
+      throw new Error('The client is closed')
+    }
+    const store = createRedisStore({
+      client: { get: closed, set: closed, del: closed, on: (_e, l) => listeners.push(l) },
+    })
+    expect(listeners).toHaveLength(1)
+    for (const run of [
+      () => store.get('k'),
+      () => store.set('k', 'v', 5),
+      () => store.delete('k'),
+    ]) {
+      await expect(run()).rejects.toMatchObject({ code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' })
+    }
+  })
+
   it('throws a TypeError from set() for a ttlMs that is not a positive safe integer, sending nothing', async () => {
     const sent: unknown[] = []
     const client = createClient({ url: 'redis://127.0.0.1:1' })
