@@ -237,3 +237,20 @@ describe('normalizeResult', () => {
     )
   })
 })
+
+describe('chargeJson at its boundaries', () => {
+  it('admits a container reached at exactly maxNodes, in an array and in an object', () => {
+    expect(chargeJson([1, []], { maxNodes: 3 }).nodes).toBe(3)
+    expect(chargeJson({ a: {} }, { maxNodes: 3 }).nodes).toBe(3)
+  })
+
+  it('reports the deepest nesting, not the last container entered', () => {
+    expect(chargeJson([[[0]], []]).depth).toBe(3)
+    expect(chargeJson({ a: [[0]], b: [] }).depth).toBe(3)
+  })
+
+  it('charges a key named undefined once', () => {
+    expect(chargeJson({ undefined: 1 }).bytes).toBe(size({ undefined: 1 }))
+    expect(chargeJson({ undefined: 1 }).nodes).toBe(3)
+  })
+})

@@ -239,6 +239,18 @@ describe('jsonStringByteLength', () => {
       'every kind of escape in one short string',
       '"\\\b\t\n\f\r\u0000\u007f\u0080\u07ff\u0800\uffff',
     ],
+    ['spaces and surrogate-range edges, short', ' \ud800\udc00 \udbff\udfff\udbff \udc00\udfff'],
+    [
+      'spaces, every short escape and surrogate-range edges, long',
+      `${' '.repeat(40)}"\b\t\n\f\r \ud800\udc00\udbff\udfff\udbff \udc00\udfff`,
+    ],
+    [
+      'a pair across the edge after a lone high surrogate',
+      `${'a'.repeat(edge - 1)}\ud800\ud800\udc00b`,
+    ],
+    ['a U+10000 pair across the edge', `${'a'.repeat(edge - 1)}\ud800\udc00b`],
+    ['a U+10FFFF pair across the edge', `${'a'.repeat(edge - 1)}\udbff\udfffb`],
+    ['a pair one unit before the edge', `${'a'.repeat(edge - 2)}\ud83d\ude00b`],
   ]
   it.each(cases)('is the UTF-8 length of JSON.stringify for %s', (_, s) => {
     expect(jsonStringByteLength(s)).toBe(Buffer.byteLength(JSON.stringify(s)))
