@@ -251,6 +251,11 @@ describe('jsonStringByteLength', () => {
     ['a U+10000 pair across the edge', `${'a'.repeat(edge - 1)}\ud800\udc00b`],
     ['a U+10FFFF pair across the edge', `${'a'.repeat(edge - 1)}\udbff\udfffb`],
     ['a pair one unit before the edge', `${'a'.repeat(edge - 2)}\ud83d\ude00b`],
+    ['a high surrogate before U+E000, short', 'a\ud800\ue000b'],
+    [
+      'a U+10FFFF pair, a lone U+D800 and U+E000, long',
+      `${'a'.repeat(40)}\udbff\udfff\ud800\ue000\uffff`,
+    ],
   ]
   it.each(cases)('is the UTF-8 length of JSON.stringify for %s', (_, s) => {
     expect(jsonStringByteLength(s)).toBe(Buffer.byteLength(JSON.stringify(s)))
