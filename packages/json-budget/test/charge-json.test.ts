@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { type AdmissionError, chargeJson, isAdmissionError } from '../src/index.js'
+import { chargeJson } from '../src/index.js'
+import { refusal } from './support.js'
 
 const MARKER = 'CALLER-MARKER-7f3a'
-
-function refusal(fn: () => unknown): AdmissionError {
-  try {
-    fn()
-  } catch (error) {
-    if (isAdmissionError(error)) return error
-    throw error
-  }
-  throw new Error('expected a refusal')
-}
 
 function nested(depth: number): unknown {
   let v: unknown = 0

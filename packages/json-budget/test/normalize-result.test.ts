@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type AdmissionError, isAdmissionError, normalizeResult } from '../src/index.js'
-
-function refusal(fn: () => unknown): AdmissionError {
-  try {
-    fn()
-  } catch (error) {
-    if (isAdmissionError(error)) return error
-    throw error
-  }
-  throw new Error('expected a refusal')
-}
+import { normalizeResult } from '../src/index.js'
+import { refusal } from './support.js'
 
 describe('normalizeResult', () => {
   it('admits plain JSON and returns the same value with its charge', () => {

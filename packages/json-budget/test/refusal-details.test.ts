@@ -2,17 +2,8 @@
 // observed and the bounded JSON Pointer path. Written for the survivors of the Stryker run
 // recorded in the README (mutants that changed a detail but not the code).
 import { describe, expect, it } from 'vitest'
-import { type AdmissionError, chargeJson, isAdmissionError, normalizeResult } from '../src/index.js'
-
-function refusal(fn: () => unknown): AdmissionError {
-  try {
-    fn()
-  } catch (error) {
-    if (isAdmissionError(error)) return error
-    throw error
-  }
-  throw new Error('expected a refusal')
-}
+import { chargeJson, normalizeResult } from '../src/index.js'
+import { refusal } from './support.js'
 
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v))
 
