@@ -1,37 +1,17 @@
 // chargeJson(v) against the anchor Buffer.byteLength(JSON.stringify(v)), same run, named shapes.
 import { chargeJson } from '@tollgate/json-budget'
 import { machine, medianNs, printTable, writeResults } from './lib.mjs'
+import { envelope, manyKeys, records } from './shapes.mjs'
 
 const MB = 1_000_000
 const shapes = {
-  'a 1 KB tools/call envelope': {
-    jsonrpc: '2.0',
-    id: 17,
-    method: 'tools/call',
-    params: {
-      name: 'knowledge.search',
-      arguments: {
-        projectId: 'demo-project',
-        query: 'x'.repeat(820),
-        limit: 10,
-        filters: { kind: ['note', 'doc'], since: '2026-01-01' },
-      },
-    },
-  },
-  'b 100 KB object of many keys': Object.fromEntries(
-    Array.from({ length: 5000 }, (_, i) => [`key_${i}`, i % 3 ? `v${i}` : i]),
-  ),
+  'a 1 KB tools/call envelope': envelope(),
+  'b 100 KB object of many keys': manyKeys(),
   'c 10 MB ASCII string': 'a'.repeat(10 * MB),
   'd 10 MB escape-dense string': '"\\\n\u0001'.repeat((10 * MB) / 4),
   'e 10 MB CJK string': '中'.repeat((10 * MB) / 3),
   'f 1,000,000 small integers': Array.from({ length: 1_000_000 }, (_, i) => i % 100),
-  'h 10 MB of records': Array.from({ length: 76_000 }, (_, i) => ({
-    id: i,
-    name: `record-${i}`,
-    tags: ['x', 'y'],
-    score: i / 7,
-    ok: i % 2 === 0,
-  })),
+  'h 10 MB of records': records(),
 }
 
 const limits = { maxNodes: 10_000_000, maxDepth: 64, maxBytes: 512 * 1024 * 1024 }

@@ -7,6 +7,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createPreflight, preflight, resolvePreflightOptions } from '@tollgate/lexical-preflight'
 import { machine, medianNs, printTable, writeResults } from './lib.mjs'
+import { envelope, manyKeys, records } from './shapes.mjs'
 
 const MB = 1_000_000
 const CHUNK = 64 * 1024
@@ -19,23 +20,8 @@ const rand = () => {
 }
 
 const shapes = {
-  'a 1 KB tools/call envelope': enc({
-    jsonrpc: '2.0',
-    id: 17,
-    method: 'tools/call',
-    params: {
-      name: 'knowledge.search',
-      arguments: {
-        projectId: 'demo-project',
-        query: 'x'.repeat(820),
-        limit: 10,
-        filters: { kind: ['note', 'doc'], since: '2026-01-01' },
-      },
-    },
-  }),
-  'b 100 KB object, many small keys': enc(
-    Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key_${i}`, i % 3 ? `v${i}` : i])),
-  ),
+  'a 1 KB tools/call envelope': enc(envelope()),
+  'b 100 KB object, many small keys': enc(manyKeys()),
   'c 10 MB ASCII string': enc(JSON.stringify('a'.repeat(10 * MB))),
   'd 10 MB escape-dense string': enc(JSON.stringify('"\\\n\u0001é'.repeat(MB / 1.4))),
   'e 10 MB CJK string': enc(JSON.stringify('中'.repeat((10 * MB) / 3))),
@@ -43,15 +29,7 @@ const shapes = {
     Array.from({ length: 1_000_000 }, () => Math.floor(10_000_000 + rand() * 990_000_000)),
   ),
   'g depth-5000 nested arrays': enc(`${'['.repeat(5000)}${']'.repeat(5000)}`),
-  'h 10 MB records': enc(
-    Array.from({ length: 76_000 }, (_, i) => ({
-      id: i,
-      name: `record-${i}`,
-      tags: ['x', 'y'],
-      score: i / 7,
-      ok: i % 2 === 0,
-    })),
-  ),
+  'h 10 MB records': enc(records()),
 }
 const typical = new Set(['a', 'b', 'c', 'd', 'e', 'h'])
 
