@@ -2,6 +2,7 @@
 // one credential, a raw JSON-RPC client, revocation through the admin tool. Nothing private is
 // assigned: every capability change goes through the server's own `admin` dispatcher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fetchToken, mintGroup, tokenOf } from './helpers/continuations.js'
 import { type RawResponse, RawSession, resultJson, toolResult } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'
 
@@ -18,23 +19,8 @@ afterAll(async () => {
   await Promise.all([server.stop(), shortLived.stop()])
 })
 
-const tokenOf = (res: RawResponse): string => {
-  const body = resultJson(res) as { continuation?: { token: string } }
-  if (body.continuation === undefined) throw new Error(`no continuation: ${res.text.slice(0, 200)}`)
-  return body.continuation.token
-}
-const mintGroup = async (s: RawSession) =>
-  tokenOf(
-    await s.call('knowledge', {
-      projectId: 'atlas',
-      resource: 'documents',
-      action: 'get',
-      id: 'atlas-handbook',
-    }),
-  )
 const mintClass = async (s: RawSession) =>
   tokenOf(await s.call('admin', { action: 'export', params: { projectId: 'borealis' } }))
-const fetchToken = (s: RawSession, token: string) => s.call('continuation.fetch', { token })
 const served = (res: RawResponse) => toolResult(res).isError === undefined
 const admin = (s: RawSession, action: 'revoke' | 'grant', capability: string) =>
   s.call('admin', { action, params: { credentialId: 'alice', capability } }, 50)

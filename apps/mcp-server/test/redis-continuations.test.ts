@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { createToken } from '@tollgate/continuation'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fetchToken, mintGroup } from './helpers/continuations.js'
 import { type RawResponse, RawSession, resultJson, toolResult } from './helpers/raw-client.js'
 import {
   freePort,
@@ -25,21 +26,6 @@ if (!hasRedisServer) {
   console.warn('\n\n*** SKIPPING the Redis fault test: no redis-server on PATH ***\n\n')
 }
 
-const tokenOf = (res: RawResponse): string => {
-  const body = resultJson(res) as { continuation?: { token: string } }
-  if (body.continuation === undefined) throw new Error(`no continuation: ${res.text.slice(0, 200)}`)
-  return body.continuation.token
-}
-const mintGroup = async (s: RawSession) =>
-  tokenOf(
-    await s.call('knowledge', {
-      projectId: 'atlas',
-      resource: 'documents',
-      action: 'get',
-      id: 'atlas-handbook',
-    }),
-  )
-const fetchToken = (s: RawSession, token: string) => s.call('continuation.fetch', { token })
 const served = (res: RawResponse) => toolResult(res).isError === undefined
 
 describe.runIf(sharedAvailable)('--redis-url with two instances', () => {
