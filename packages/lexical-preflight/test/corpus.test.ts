@@ -1,20 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { byteCuts, reference, verdict } from './helpers.js'
 
-// JSONTestSuite (nst/JSONTestSuite), read in place from the shared corpus: `../shared/corpus`
-// from the repository root, found by walking up from this file so the suite also loads from
-// Stryker's sandbox copy (two directories deeper).
-const SUITE = 'shared/corpus/json-test-suite/test_parsing/'
-function corpusDir(): string {
-  for (let up = '../../../../'; up.length <= 8 * 3; up += '../') {
-    const candidate = fileURLToPath(new URL(up + SUITE, import.meta.url))
-    if (existsSync(candidate)) return candidate
-  }
-  throw new Error(`${SUITE} not found above ${fileURLToPath(import.meta.url)}`)
-}
-const dir = corpusDir()
+// JSONTestSuite (nst/JSONTestSuite, MIT), vendored as test data under `test/corpus/` with its
+// LICENSE. Read relative to this file, so it also loads from Stryker's sandbox copy.
+const CORPUS = new URL('./corpus/json-test-suite/', import.meta.url)
+const dir = fileURLToPath(new URL('test_parsing/', CORPUS))
+const transformDir = fileURLToPath(new URL('test_transform/', CORPUS))
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .sort()
@@ -66,6 +59,24 @@ describe('preflight on JSONTestSuite', () => {
         }
       }
     }
+    expect(differ).toEqual([])
+  })
+})
+
+describe('preflight on JSONTestSuite test_transform', () => {
+  const transforms = readdirSync(transformDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+
+  it('reads the whole transform corpus', () => {
+    expect(transforms.length).toBeGreaterThan(15)
+  })
+
+  it('gives every transform input the verdict of JSON.parse over a strict UTF-8 decode', () => {
+    const differ = transforms.filter((f) => {
+      const bytes = new Uint8Array(readFileSync(`${transformDir}${f}`))
+      return verdict(bytes).ok !== reference(bytes)
+    })
     expect(differ).toEqual([])
   })
 })

@@ -74,16 +74,16 @@ function isRepoRelative(path: string): boolean {
 /**
  * Where a cited path may live, in order: a repo-relative path (one starting with a top-level
  * folder) from the root; anything else from the document's folder, then its package root,
- * then the repository root (so `../shared/corpus/...`, relative to the root as the tests
- * write it, resolves from any document).
+ * then the repository root.
  */
 function candidates(root: string, docFile: string, path: string): string[] {
   const clean = path.replace(/\/$/, '')
   if (isRepoRelative(clean)) return [join(root, clean)]
   const docDir = dirname(docFile)
+  // A path that leaves the repository names nothing: a user's clone has nothing beside it.
   return [
     ...new Set([join(docDir, clean), join(packageRoot(root, docDir), clean), join(root, clean)]),
-  ]
+  ].filter((candidate) => candidate === root || candidate.startsWith(`${root}/`))
 }
 
 const namesCache = new Map<string, TestNames>()
