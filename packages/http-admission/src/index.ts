@@ -37,7 +37,12 @@ export {
   toProblem,
 } from './problem.js'
 export type { BodySource } from './read-source.js'
-export { closeAfterResponse, type SendRefusalOptions, sendRefusal } from './respond.js'
+export {
+  closeAfterResponse,
+  refuseUnread,
+  type SendRefusalOptions,
+  sendRefusal,
+} from './respond.js'
 export {
   admitWebRequest,
   refusalResponse,

@@ -70,3 +70,30 @@ export function closeAfterResponse(res: ServerResponse): void {
   res.once('finish', destroy)
   res.once('close', destroy)
 }
+
+/**
+ * Answers a request before (or instead of) reading its body — a 401, 404, 405, 415 an app
+ * decides from the head alone — and closes the connection unread. Without this, Node keeps a
+ * keep-alive connection open after the response and reads and discards whatever body follows,
+ * so one socket streaming an endless body costs a core for as long as it likes. `body` is sent
+ * as is (a string is UTF-8); `headers` are added to the ones set earlier, and `Connection:
+ * close` and `Content-Length` are always set. Never put caller bytes in `body`.
+ */
+export function refuseUnread(
+  res: ServerResponse,
+  status: number,
+  body: string | Uint8Array = '',
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  if (res.headersSent || res.writableEnded) {
+    res.socket?.destroy()
+    if (!res.writableEnded) res.destroy()
+    return
+  }
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+  res.statusCode = status
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+  res.setHeader('Content-Length', bytes.byteLength)
+  closeAfterResponse(res)
+  res.end(bytes)
+}
