@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { type HandlesHttpRequest, mcpHttpHandler } from '@tollgate/mcp-transport'
+import { authenticateRequest, type Principal, samePrincipal } from './auth.js'
 import { buildMcpServer } from './build-server.js'
 import { applyControls, type ControlOptions } from './controls.js'
 import { ROUTES, type Route } from './surfaces.js'
@@ -21,7 +22,7 @@ const MAX_SESSIONS = 1000
 interface Session {
   readonly transport: StreamableHTTPServerTransport
   readonly route: Route
-  readonly credentialId: string
+  readonly principal: Principal
 }
 
 function jsonRpcError(
@@ -34,13 +35,6 @@ function jsonRpcError(
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null })
   res.writeHead(status, { 'content-type': 'application/json', ...headers })
   res.end(body)
-}
-
-function bearer(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization
-  if (typeof header !== 'string' || header.length > 300) return undefined
-  const match = /^Bearer ([\x21-\x7e]+)$/.exec(header)
-  return match?.[1]
 }
 
 /**
@@ -67,21 +61,19 @@ export async function startHttpServer(
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     const route = routes.get(path)
     if (route === undefined) return jsonRpcError(res, 404, -32601, 'Not found')
-    const credentialId = (() => {
-      const token = bearer(req)
-      return token === undefined ? undefined : context.credentials.authenticate(token)
-    })()
-    if (credentialId === undefined) {
+    const principal = authenticateRequest(context, route, req)
+    if (principal === undefined) {
       context.audit('auth_refused', { route: route.name })
       return jsonRpcError(res, 401, -32001, 'Unauthorized', { 'www-authenticate': 'Bearer' })
     }
+    const credentialId = principal.id
     const sessionHeader = req.headers['mcp-session-id']
     if (typeof sessionHeader === 'string') {
       const session = sessions.get(sessionHeader)
       if (
         session === undefined ||
         session.route !== route ||
-        session.credentialId !== credentialId
+        !samePrincipal(session.principal, principal)
       ) {
         return jsonRpcError(res, 404, -32001, 'Session not found')
       }
@@ -94,7 +86,7 @@ export async function startHttpServer(
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, route, credentialId })
+        sessions.set(id, { transport, route, principal })
         context.audit('session_opened', { route: route.name, credential: credentialId })
       },
     })

@@ -1,6 +1,6 @@
 import type { Continuations } from '@tollgate/continuation'
 import type { Audit } from '../audit.js'
-import type { CredentialRegistry } from '../config.js'
+import type { CredentialRegistry } from '../credentials.js'
 import type { KnowledgeStore } from '../store/knowledge-store.js'
 import type { Route } from '../surfaces.js'
 
