@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { createClient } from 'redis'
 import type { Audit } from './audit.js'
 import { CAPABILITIES, type Capability } from './config.js'
@@ -65,32 +66,54 @@ export const CAPABILITY_COMMAND_TIMEOUT_MS = 1000
 const START_ATTEMPTS = 10
 const MAX_RECONNECT_DELAY_MS = 2000
 
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : undefined
+
 function decode(value: unknown): boolean | undefined {
-  const text = typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : ''
-  return text === '1' ? true : text === '0' ? false : undefined
+  const t = text(value)
+  return t === '1' ? true : t === '0' ? false : undefined
 }
+
+/**
+ * The key holding the deployment's epoch: a random value the first instance to start writes
+ * (`SET NX`) and every instance reads at start. Each capability read checks it in the same
+ * `MULTI`: a Redis that lost its data (restarted without persistence, flushed, evicted) no longer
+ * holds it, and the instances refuse instead of reverting every revoked credential to its
+ * configured set.
+ */
+export const CAPABILITY_EPOCH_KEY = 'tollgate:capability-epoch'
 
 /** The part of a node-redis client the Redis store uses. */
 interface HashClient {
-  hGetAll(key: string): Promise<unknown>
-  multi(): {
-    hGet(key: string, field: string): ReturnType<HashClient['multi']>
-    hSet(key: string, field: string, value: string): ReturnType<HashClient['multi']>
-    exec(): Promise<unknown>
-  }
+  set(key: string, value: string, options: { condition: 'NX' }): Promise<unknown>
+  get(key: string): Promise<unknown>
+  multi(): HashMulti
+}
+
+interface HashMulti {
+  get(key: string): HashMulti
+  hGetAll(key: string): HashMulti
+  hGet(key: string, field: string): HashMulti
+  hSet(key: string, field: string, value: string): HashMulti
+  exec(): Promise<unknown>
 }
 
 /**
  * The Redis store over a connected node-redis client created with `disableOfflineQueue`: while
  * Redis is down every command fails at once, and one that hangs is abandoned after
- * {@link CAPABILITY_COMMAND_TIMEOUT_MS}; both reject with {@link CapabilitiesUnavailableError}.
- * A field that is neither `"1"` nor `"0"` is ignored (no decision), so a planted value can only
- * restore the config file's answer.
+ * {@link CAPABILITY_COMMAND_TIMEOUT_MS}; both reject with {@link CapabilitiesUnavailableError},
+ * and so does a read that finds the epoch gone or changed (`onLost` is told, once per
+ * process: only a restart, an operator's decision, accepts the configured sets again). A field
+ * that is neither `"1"` nor `"0"` is ignored (no decision), so a planted value can only restore
+ * the config file's answer.
  */
-export function redisCapabilityStore(
+function redisCapabilityStore(
   client: HashClient,
+  epoch: string,
+  onLost: () => void,
   close: () => Promise<void>,
 ): CapabilityStore {
+  let lost = false
   const bounded = async <T>(run: () => Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined
     try {
@@ -106,14 +129,25 @@ export function redisCapabilityStore(
       clearTimeout(timer)
     }
   }
+  const checkEpoch = (reply: unknown): void => {
+    if (!lost && text(reply) === epoch) return
+    if (!lost) onLost()
+    lost = true
+    throw new Error('capability state lost')
+  }
   const known = new Set<string>(CAPABILITIES)
   return {
     kind: 'redis',
     read: (id) =>
       bounded(async () => {
-        const reply = await client.hGetAll(`${CAPABILITY_KEY_PREFIX}${id}`)
+        const [current, reply] = (await client
+          .multi()
+          .get(CAPABILITY_EPOCH_KEY)
+          .hGetAll(`${CAPABILITY_KEY_PREFIX}${id}`)
+          .exec()) as unknown[]
+        checkEpoch(current)
         const entries =
-          reply instanceof Map ? [...reply.entries()] : Object.entries(reply as object)
+          reply instanceof Map ? [...reply.entries()] : Object.entries((reply ?? {}) as object)
         const decisions = new Map<Capability, boolean>()
         for (const [field, value] of entries) {
           const held = decode(value)
@@ -127,12 +161,15 @@ export function redisCapabilityStore(
       bounded(async () => {
         const key = `${CAPABILITY_KEY_PREFIX}${id}`
         // One MULTI: the previous decision is read in the same atomic step that replaces it.
-        const replies = (await client
+        // (Written even into a Redis that lost the epoch; the call is refused all the same.)
+        const [current, previous] = (await client
           .multi()
+          .get(CAPABILITY_EPOCH_KEY)
           .hGet(key, capability)
           .hSet(key, capability, held ? '1' : '0')
           .exec()) as unknown[]
-        return decode(replies[0])
+        checkEpoch(current)
+        return decode(previous)
       }),
     close,
   }
@@ -185,8 +222,25 @@ export async function openCapabilityStore(
     throw new TypeError('--redis-url: Redis cannot be reached')
   }
   connected = true
-  audit('capability_store', { store: 'redis' })
-  return redisCapabilityStore(client as unknown as HashClient, async () => {
+  const hashes = client as unknown as HashClient
+  let epoch: string | undefined
+  try {
+    await hashes.set(CAPABILITY_EPOCH_KEY, randomBytes(16).toString('hex'), { condition: 'NX' })
+    epoch = text(await hashes.get(CAPABILITY_EPOCH_KEY))
+  } catch {
+    epoch = undefined
+  }
+  if (epoch === undefined) {
     client.destroy()
-  })
+    throw new TypeError('--redis-url: Redis cannot be reached')
+  }
+  audit('capability_store', { store: 'redis' })
+  return redisCapabilityStore(
+    hashes,
+    epoch,
+    () => audit('capability_state_lost', { store: 'redis' }),
+    async () => {
+      client.destroy()
+    },
+  )
 }

@@ -164,6 +164,31 @@ describe.runIf(hasRedisServer)('two instances on one Redis, behind a session-rou
       control.destroy()
     }
   })
+
+  // Last in this block: afterwards every instance refuses until it is restarted.
+  it('refuses every call once Redis has lost the recorded decisions, instead of reverting a revoked credential to its configured capabilities', async () => {
+    const bobTwo = await openOn(proxy, 1, '/mcp/team', BOB)
+    const adminOne = await openOn(proxy, 0, '/mcp', ALICE)
+    expect(resultJson(await setCapability(adminOne, 'revoke', 'documents'))).toMatchObject({
+      capabilities: ['read', 'notes'],
+    })
+    expect(served(await getHandbook(bobTwo))).toBe(false)
+    const control = createClient({ url: redis.url })
+    await control.connect()
+    try {
+      // What a Redis restarted without persistence, flushed or evicting looks like.
+      await control.sendCommand(['FLUSHALL'])
+    } finally {
+      control.destroy()
+    }
+    const res = await getHandbook(bobTwo)
+    expect(errorCode(res)).toBe('ERR_CAPABILITIES_UNAVAILABLE')
+    expect(res.text).not.toContain('Atlas')
+    expect(two.audit.named('capability_state_lost')).toHaveLength(1)
+    // It stays refused: only a restart, an operator's decision, accepts the configured sets.
+    expect(errorCode(await bobTwo.call('project.list', {}))).toBe('ERR_CAPABILITIES_UNAVAILABLE')
+    expect(two.audit.named('capability_state_lost')).toHaveLength(1)
+  })
 })
 
 describe('two instances without --redis-url (the per-process credential table)', () => {
