@@ -27,10 +27,12 @@ export { assertToolPopulation, checkToolPopulation, type PopulationReport } from
 export {
   type ArgumentsRefusal,
   MAX_REFUSAL_BYTES,
+  REUSED_ID_ERROR,
   renderArgumentsRefusal,
   type ToolErrorResult,
   UNKNOWN_TOOL_ERROR,
 } from './refusal.js'
+export type { RefusalEvent, RefusalHook, RefusalReason } from './refusal-event.js'
 export {
   createSchemaRegistry,
   DRAFT_2020_12,
