@@ -4,6 +4,7 @@ export {
   type AgreementReport,
   type AgreementRule,
   checkSchemaAgreement,
+  type StringLengthUnit,
   UNREAD_CONTEXT_KEYS,
 } from './agreement.js'
 export {
@@ -33,6 +34,7 @@ export {
   UNKNOWN_TOOL_ERROR,
 } from './refusal.js'
 export type { RefusalEvent, RefusalHook, RefusalReason } from './refusal-event.js'
+export { admitsOnlyBmp } from './regex-modes.js'
 export {
   createSchemaRegistry,
   DRAFT_2020_12,
