@@ -6,13 +6,8 @@ import { fc, test } from '@fast-check/vitest'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  admitsOnlyBmp,
-  checkSchemaAgreement,
-  createSchemaRegistry,
-  DRAFT_2020_12,
-  deriveToolSchemas,
-} from '../src/index.js'
+import { admitsOnlyBmp, checkSchemaAgreement, deriveToolSchemas } from '../src/agreement.js'
+import { createSchemaRegistry, DRAFT_2020_12 } from '../src/index.js'
 
 type Schema = Record<string, unknown>
 const TAG_PATTERN = '^[^/]{1,8}$'
