@@ -15,10 +15,28 @@ export interface ControlOptions {
  * (charges everything the server sends), then input validation (judges the raw `tools/call`
  * arguments before the SDK's zod parsing can drop unknown keys).
  */
-export function applyControls(transport: Transport, options: ControlOptions): Transport {
+export function applyControls(
+  transport: Transport,
+  options: ControlOptions,
+  // The session's route and credential: validation judges against the route's surface (a name
+  // off it gets the unknown-tool bytes before any schema is read) and audits every refusal.
+  session: {
+    readonly route: import('./surfaces.js').Route
+    readonly credentialId: string
+    readonly audit: import('./audit.js').Audit
+  },
+): Transport {
   // Inner first: validation sits next to the server; the budget sees every outgoing result,
   // the validation refusals included.
   let wrapped: Transport = transport
-  if (options.registry !== undefined) wrapped = withInputValidation(wrapped, options.registry)
+  if (options.registry !== undefined) {
+    const where = { route: session.route.name, credential: session.credentialId }
+    wrapped = withInputValidation(wrapped, options.registry, {
+      surface: session.route.view.names,
+      // The event holds no caller bytes (a name off the surface is reported by its length).
+      onRefusal: (e) =>
+        session.audit('call_refused', { layer: 'input_validation', ...e, ...where }),
+    })
+  }
   return resultBudget(wrapped, { maxResultBytes: options.maxResultBytes })
 }

@@ -94,7 +94,9 @@ export async function startHttpServer(
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
     }
     const mcp = buildMcpServer(context, { route, credentialId })
-    await mcp.connect(applyControls(transport, options.controls))
+    await mcp.connect(
+      applyControls(transport, options.controls, { route, credentialId, audit: context.audit }),
+    )
     targets.set(req, {
       handleRequest: async (rq, rs, body) => {
         await transport.handleRequest(rq, rs, body)
