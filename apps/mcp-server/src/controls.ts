@@ -11,13 +11,14 @@ export interface ControlOptions {
 }
 
 /**
- * Wraps a session's transport in the MCP message controls. Outermost first: the result budget
- * (charges everything the server sends), then input validation (judges the raw `tools/call`
- * arguments before the SDK's zod parsing can drop unknown keys).
+ * Wraps a session's transport in the MCP message controls, in one order, from the wire to the
+ * server: the SDK transport, then input validation (every inbound message reaches it first, so
+ * it judges the raw `tools/call` arguments before the SDK's zod parsing can drop unknown keys,
+ * and its refusals go straight back to the wire, bounded by construction), then the result
+ * budget (next to the server, so it charges every result the server sends). The server connects
+ * to the returned decorator; the HTTP layer hands requests to the SDK transport itself.
  */
 export function applyControls(transport: Transport, options: ControlOptions): Transport {
-  // Inner first: validation sits next to the server; the budget sees every outgoing result,
-  // the validation refusals included.
   let wrapped: Transport = transport
   if (options.registry !== undefined) wrapped = withInputValidation(wrapped, options.registry)
   return resultBudget(wrapped, { maxResultBytes: options.maxResultBytes })
