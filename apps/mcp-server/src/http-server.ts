@@ -40,10 +40,9 @@ export interface HttpServerOptions {
   readonly sessions?: HttpSessionOptions
 }
 
-/** What a session is bound to: the SDK transport, its server, the route and who opened it. */
+/** What a session is bound to: the SDK transport, the route and who opened it. */
 interface Session {
   readonly transport: StreamableHTTPServerTransport
-  readonly mcp: McpServer
   readonly route: Route
   readonly principal: Principal
 }
@@ -147,7 +146,7 @@ export async function startHttpServer(
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
-          slot.commit(id, { transport, mcp: server, route, principal }, () => server.close())
+          slot.commit(id, { transport, route, principal }, () => server.close())
           context.audit('session_opened', { route: route.name, credential: principal.id })
         },
       })
@@ -167,7 +166,7 @@ export async function startHttpServer(
       await mcp?.close()
       throw error
     } finally {
-      slot.release() // no-op once committed
+      slot.release() // frees the slot, or once committed starts the idle clock
     }
   }
 

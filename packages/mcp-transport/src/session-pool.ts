@@ -46,7 +46,10 @@ export interface SessionSlot<T> {
    * expires idle. A slot commits once; after a release it throws.
    */
   commit(id: string, value: T, close: () => unknown): void
-  /** Frees the slot unless it was committed. Idempotent: call it in a `finally`. */
+  /**
+   * Ends the opening request: frees the slot if it was not committed, or, once committed, starts
+   * the session's idle clock. Idempotent: call it in a `finally` around the opening request.
+   */
   release(): void
 }
 
@@ -135,20 +138,28 @@ export class SessionPool<T> {
     }
     this.#take(key)
     let state: 'reserved' | 'committed' | 'released' = 'reserved'
+    let opened: { id: string; entry: Entry<T> } | undefined
     const slot: SessionSlot<T> = {
       key,
       commit: (id, value, close) => {
         if (state !== 'reserved') throw new Error(`session slot already ${state}`)
         if (this.#sessions.has(id)) throw new Error('session id already in the pool')
         state = 'committed'
-        const entry: Entry<T> = { key, value, close, inFlight: 0, timer: undefined }
+        // The opening request is still in flight: the idle clock starts at release().
+        const entry: Entry<T> = { key, value, close, inFlight: 1, timer: undefined }
         this.#sessions.set(id, entry)
-        this.#arm(id, entry)
+        opened = { id, entry }
       },
       release: () => {
-        if (state !== 'reserved') return
-        state = 'released'
-        this.#give(key)
+        if (state === 'reserved') {
+          state = 'released'
+          this.#give(key)
+        } else if (state === 'committed' && opened !== undefined) {
+          const { id, entry } = opened
+          opened = undefined
+          entry.inFlight--
+          if (this.#sessions.get(id) === entry) this.#arm(id, entry)
+        }
       },
     }
     return { ok: true, slot }

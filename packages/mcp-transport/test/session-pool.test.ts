@@ -115,7 +115,7 @@ async function pooled(
       await mcp.connect(transport)
       await handleMcpRequest(transport, req, res, body.value, http)
     } finally {
-      reserved.slot.release()
+      reserved.slot.release() // frees the slot, or once committed starts the idle clock
     }
   }
   const server = await listen((req, res) => {
