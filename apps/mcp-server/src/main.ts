@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     process.stderr.write(USAGE)
     return
   }
-  const { audit, logger } = createAudit()
+  const { audit, logger } = createAudit({ repeatWindowMs: cli.auditRepeatWindowMs })
   const embedded = cli.config === undefined
   const config = embedded ? defaultConfig() : loadConfig(cli.config!)
   // Before the demo tokens are printed: a server that cannot reach its Redis does not start.
@@ -100,6 +100,7 @@ async function main(): Promise<void> {
     port: cli.port,
     maxBodyBytes: cli.maxBodyBytes,
     controls,
+    sessions: cli,
   })
   const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
   audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })
