@@ -4,7 +4,8 @@ import type { AdmissionCode } from './codes.js'
 // name, never from the input, so it cannot echo a caller's bytes and its length is bounded.
 const WHAT: Record<AdmissionCode, string> = {
   ERR_BODY_TOO_LARGE: 'request body exceeds the byte limit',
-  ERR_BODY_INVALID_LENGTH: 'Content-Length is malformed, negative or repeated, or the body ran past it',
+  ERR_BODY_INVALID_LENGTH:
+    'Content-Length is malformed, negative or repeated, or the body ran past it',
   ERR_BODY_MEDIA_TYPE: 'content type or charset is not accepted here',
   ERR_BODY_ENCODING: 'Content-Encoding is not accepted here',
   ERR_BODY_INFLATION_RATIO: 'decoded body grows past the inflation ratio limit',
