@@ -19,7 +19,9 @@ const STRUCTURE = new Set([
 
 /**
  * Renders a refusal as a JSON-RPC error body (`id: null`): `-32700 Parse error` for a body
- * refused for UTF-8 or structure, `-32000` with the bounded message otherwise; `data` holds the
+ * refused for UTF-8 or structure, `-32600 Invalid Request` for a well-formed JSON text that is
+ * not an object or array (JSON-RPC 2.0 §5: neither a request nor a batch), `-32000` with the
+ * bounded message otherwise; `data` holds the
  * stable code and the limit. Never the caller's bytes.
  */
 export const renderJsonRpcRefusal: RenderRefusal = (error) => ({
@@ -28,7 +30,11 @@ export const renderJsonRpcRefusal: RenderRefusal = (error) => ({
     jsonrpc: '2.0',
     id: null,
     error: jsonRpcErrorFor(
-      STRUCTURE.has(error.code) ? JSON_RPC_ERRORS.parseError : JSON_RPC_ERRORS.serverError,
+      STRUCTURE.has(error.code)
+        ? JSON_RPC_ERRORS.parseError
+        : error.code === 'ERR_JSON_NOT_OBJECT_OR_ARRAY'
+          ? JSON_RPC_ERRORS.invalidRequest
+          : JSON_RPC_ERRORS.serverError,
       error,
     ),
   }),
