@@ -14,8 +14,11 @@ function digest(token: string): Buffer {
 export class CredentialRegistry {
   readonly #byDigest: { digest: Buffer; id: string }[]
   readonly #capabilities = new Map<string, Set<Capability>>()
+  // Every anonymous principal (`anonymous:<uuid>`) holds the one configured set; never mutated.
+  readonly #anonymous: ReadonlySet<Capability>
 
   constructor(config: ServerConfig) {
+    this.#anonymous = new Set(config.anonymous?.capabilities ?? [])
     this.#byDigest = config.credentials.map((c) => ({ digest: digest(c.token), id: c.id }))
     for (const c of config.credentials) this.#capabilities.set(c.id, new Set(c.capabilities))
   }
@@ -38,6 +41,7 @@ export class CredentialRegistry {
 
   /** The current capabilities of a credential (empty for an unknown id). */
   capabilitiesOf(id: string): ReadonlySet<Capability> {
+    if (id.startsWith('anonymous:')) return new Set(this.#anonymous)
     return this.#capabilities.get(id) ?? new Set()
   }
 

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     }),
     continuationWrites: () => writes,
     audit,
+    anonymousRoutes: new Set(config.anonymous?.routes ?? []),
     registerUnpublishedProbe: cli.unsafeRegisterUnpublishedTool,
   }
   // Fail at start, not on the first call: every published schema compiles, and every
