@@ -1,6 +1,5 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import {
-  McpError,
   ReadResourceRequestSchema,
   type ReadResourceResult,
   type Resource,
@@ -31,9 +30,12 @@ const TEMPLATES: Readonly<Record<Kind, string>> = Object.freeze({
   notes: NOTE_URI_TEMPLATE,
 })
 
-/** The one refusal of `resources/read`: fixed bytes, never the URI the caller sent. */
-function notFound(): McpError {
-  return new McpError(RESOURCE_NOT_FOUND_CODE, 'Resource not found')
+/**
+ * The one refusal of `resources/read`: fixed bytes, never the URI the caller sent. (The SDK
+ * answers a thrown error with its `code` and `message`; `McpError` would prefix the message.)
+ */
+function notFound(): Error {
+  return Object.assign(new Error('Resource not found'), { code: RESOURCE_NOT_FOUND_CODE })
 }
 
 /**
