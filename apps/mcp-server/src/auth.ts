@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
@@ -19,15 +20,26 @@ function bearer(req: IncomingMessage): string | undefined {
   return match?.[1]
 }
 
+/** The owner-id prefix of anonymous principals; credential ids cannot contain `:`. */
+export const ANONYMOUS_PREFIX = 'anonymous:'
+
 /**
  * The principal of a request on `route`, from its bearer token; `undefined` when the request
- * is not authenticated (answer 401 without reading the body).
+ * is not authenticated (answer 401 without reading the body). A request with **no**
+ * `Authorization` header on a route that admits anonymous callers is an anonymous principal
+ * with a fresh id, so nothing it mints is redeemable by another anonymous caller; a header
+ * that is present but wrong is never downgraded to anonymous.
  */
 export function authenticateRequest(
   context: ServerContext,
-  _route: Route,
+  route: Route,
   req: IncomingMessage,
 ): Principal | undefined {
+  if (req.headers.authorization === undefined) {
+    return context.anonymousRoutes.has(route.path)
+      ? { id: `${ANONYMOUS_PREFIX}${randomUUID()}`, quotaKey: 'anonymous', anonymous: true }
+      : undefined
+  }
   const token = bearer(req)
   const id = token === undefined ? undefined : context.credentials.authenticate(token)
   return id === undefined ? undefined : { id, quotaKey: id, anonymous: false }

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { registerResources } from './resources.js'
 import type { ServerContext, SessionContext } from './tools/context.js'
 import { createHandlers } from './tools/handlers.js'
 import {
@@ -19,10 +20,15 @@ export const UNPUBLISHED_PROBE_TOOL = 'probe.unpublished'
 
 /**
  * Builds the `McpServer` of one session: only the tools mounted on the session's route are
- * registered, so `tools/list` shows the route's surface and an unmounted tool does not exist.
+ * registered, so `tools/list` shows the route's surface and an unmounted tool does not exist;
+ * the documents and notes the route mounts are served as resources (`resources.ts`), and
+ * `logging/setLevel` is answered (the SDK keeps the level per session).
  */
 export function buildMcpServer(server: ServerContext, session: SessionContext): McpServer {
-  const mcp = new McpServer(SERVER_INFO, { capabilities: { tools: {} } })
+  const mcp = new McpServer(SERVER_INFO, {
+    capabilities: { tools: {}, resources: {}, logging: {} },
+  })
+  registerResources(mcp, server, session)
   const h = createHandlers(server, session)
   const mounted = (name: string) => session.route.view.get(name) !== undefined
 

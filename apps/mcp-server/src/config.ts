@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { assertRedisUrl } from './continuation-store.js'
+import { ROUTES } from './surfaces.js'
 
 /** The capabilities a credential may hold. A tool or a dispatcher action requires one of them. */
 export const CAPABILITIES = Object.freeze([
@@ -21,9 +22,25 @@ export interface CredentialConfig {
   readonly capabilities: readonly Capability[]
 }
 
+/**
+ * Callers with no credential at all: which routes admit them, and the one capability set every
+ * anonymous principal holds there. Absent: no route admits a request without a bearer token.
+ */
+export interface AnonymousConfig {
+  /** Route paths (`/mcp`, `/mcp/team`, `/mcp/public`) that admit a request with no `Authorization` header. */
+  readonly routes: readonly string[]
+  /** What an anonymous principal may do; `admin` is refused. Keep it least-privilege. */
+  readonly capabilities: readonly Capability[]
+}
+
+/** The capabilities the embedded demo config gives anonymous callers on `/mcp/public`. */
+export const DEMO_ANONYMOUS_CAPABILITIES: readonly Capability[] = Object.freeze(['read', 'notes'])
+
 /** The server config file (`--config <path>`). */
 export interface ServerConfig {
   readonly credentials: readonly CredentialConfig[]
+  /** Anonymous callers (no `Authorization` header). Default: none admitted. */
+  readonly anonymous?: AnonymousConfig
   /** The credential whose capabilities a stdio session runs with. Default: the first one. */
   readonly stdioCredential?: string
   /** Redis holding the continuations (`redis://` or `rediss://`); `--redis-url` overrides it. */
@@ -38,7 +55,8 @@ export const MAX_TOKEN_LENGTH = 256
 /**
  * The embedded default: two demo credentials with tokens drawn at start (so no token is ever
  * shipped in source) and printed on stderr. `demo-admin` holds every capability; `demo-reader`
- * can read but not export or administer.
+ * can read but not export or administer. `/mcp/public` admits anonymous callers with `read`
+ * and `notes` (clients that cannot send a header: the conformance suite, old Inspectors).
  */
 export function defaultConfig(): ServerConfig {
   const token = () => `tg_${randomBytes(24).toString('base64url')}`
@@ -47,6 +65,7 @@ export function defaultConfig(): ServerConfig {
       { id: 'demo-admin', token: token(), capabilities: [...CAPABILITIES] },
       { id: 'demo-reader', token: token(), capabilities: ['read', 'documents', 'notes'] },
     ],
+    anonymous: { routes: ['/mcp/public'], capabilities: DEMO_ANONYMOUS_CAPABILITIES },
   }
 }
 
@@ -108,9 +127,47 @@ export function validateConfig(raw: unknown): ServerConfig {
   }
   const redisUrl =
     record.redisUrl === undefined ? undefined : assertRedisUrl('config.redisUrl', record.redisUrl)
+  const anonymous = record.anonymous === undefined ? undefined : validateAnonymous(record.anonymous)
   return Object.freeze({
     credentials: Object.freeze(credentials),
+    ...(anonymous === undefined ? {} : { anonymous }),
     ...(stdioCredential === undefined ? {} : { stdioCredential }),
     ...(redisUrl === undefined ? {} : { redisUrl }),
+  })
+}
+
+const ROUTE_PATHS: readonly string[] = ROUTES.map((r) => r.path)
+
+function validateAnonymous(raw: unknown): AnonymousConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new TypeError('config.anonymous: must be an object')
+  }
+  const { routes, capabilities, ...rest } = raw as Record<string, unknown>
+  const extra = Object.keys(rest)[0]
+  if (extra !== undefined) throw new TypeError('config.anonymous: unknown field')
+  if (
+    !Array.isArray(routes) ||
+    routes.length === 0 ||
+    !routes.every((r) => typeof r === 'string' && ROUTE_PATHS.includes(r)) ||
+    new Set(routes).size !== routes.length
+  ) {
+    throw new TypeError(
+      `config.anonymous.routes: must be a non-empty list of distinct routes among ${ROUTE_PATHS.join(', ')}`,
+    )
+  }
+  // An anonymous principal is anyone; administering credentials is never least privilege.
+  const allowed = CAPABILITIES.filter((c) => c !== 'admin') as readonly unknown[]
+  if (
+    !Array.isArray(capabilities) ||
+    !capabilities.every((c) => allowed.includes(c)) ||
+    new Set(capabilities).size !== capabilities.length
+  ) {
+    throw new TypeError(
+      `config.anonymous.capabilities: each must be one of ${allowed.join(', ')}, without repeats`,
+    )
+  }
+  return Object.freeze({
+    routes: Object.freeze([...(routes as string[])]),
+    capabilities: Object.freeze([...(capabilities as Capability[])]),
   })
 }

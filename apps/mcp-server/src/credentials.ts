@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import { ANONYMOUS_PREFIX } from './auth.js'
 import { type CapabilityStore, memoryCapabilityStore } from './capability-store.js'
 import { type Capability, MAX_TOKEN_LENGTH, type ServerConfig } from './config.js'
 
@@ -20,8 +21,11 @@ export class CredentialRegistry {
   readonly #byDigest: { digest: Buffer; id: string }[]
   readonly #configured = new Map<string, ReadonlySet<Capability>>()
   readonly #store: CapabilityStore
+  // Every anonymous principal (`anonymous:<uuid>`) holds the one configured set; never mutated.
+  readonly #anonymous: ReadonlySet<Capability>
 
   constructor(config: ServerConfig, store: CapabilityStore = memoryCapabilityStore()) {
+    this.#anonymous = new Set(config.anonymous?.capabilities ?? [])
     this.#byDigest = config.credentials.map((c) => ({ digest: digest(c.token), id: c.id }))
     for (const c of config.credentials) this.#configured.set(c.id, new Set(c.capabilities))
     this.#store = store
@@ -49,6 +53,7 @@ export class CredentialRegistry {
    * @throws (rejects) `CapabilitiesUnavailableError` when the shared state cannot be read.
    */
   async capabilitiesOf(id: string): Promise<ReadonlySet<Capability>> {
+    if (id.startsWith(ANONYMOUS_PREFIX)) return new Set(this.#anonymous)
     const configured = this.#configured.get(id)
     if (configured === undefined) return new Set()
     const held = new Set(configured)

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { createContinuations, pinoAuditSink } from '@tollgate/continuation'
 import { assertToolPopulation, loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { createAudit } from './audit.js'
@@ -7,6 +9,7 @@ import { defaultConfig, loadConfig } from './config.js'
 import { openContinuationStore } from './continuation-store.js'
 import { CredentialRegistry } from './credentials.js'
 import { startHttpServer } from './http-server.js'
+import { startHelp } from './start-help.js'
 import { startStdioServer } from './stdio-server.js'
 import { KnowledgeStore } from './store/knowledge-store.js'
 import { SEED_DATA } from './store/seed.js'
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
     }),
     continuationWrites: () => writes,
     audit,
+    anonymousRoutes: new Set(config.anonymous?.routes ?? []),
     registerUnpublishedProbe: cli.unsafeRegisterUnpublishedTool,
   }
   // Fail at start, not on the first call: every published schema compiles, and every
@@ -104,6 +108,19 @@ async function main(): Promise<void> {
   })
   const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
   audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })
+  // For a person, after the machine-readable line: how to reach the server in one paste.
+  process.stderr.write(
+    startHelp({
+      base,
+      routes: ROUTES.map((r) => r.path),
+      anonymousRoutes: context.anonymousRoutes,
+      demoCredentials: embedded ? config.credentials : undefined,
+      main: fileURLToPath(import.meta.url),
+      configPath: cli.config === undefined ? undefined : resolve(cli.config),
+      node: process.execPath,
+      nodeVersion: process.versions.node,
+    }),
+  )
   const stop = () => {
     void close()
       .then(() => Promise.all([opened.close(), capabilityStore.close()]))

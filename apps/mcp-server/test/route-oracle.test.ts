@@ -162,6 +162,7 @@ describe('the control: the decorator without the route surface', () => {
       continuationWrites: () => 0,
       audit: () => {},
       registerUnpublishedProbe: false,
+      anonymousRoutes: new Set(),
     }
     const sessions = new Map<string, StreamableHTTPServerTransport>()
     http = createServer(async (req, res) => {

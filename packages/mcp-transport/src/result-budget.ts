@@ -9,6 +9,7 @@ import {
   resolveLimits,
 } from '@tollgate/json-budget'
 import { isJsonRpcRequest, TransportDecorator } from './decorator.js'
+import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import type {
   JsonRpcMessage,
   McpTransport,
@@ -102,7 +103,9 @@ export function resolveResultBudgetOptions(
  * limit (`ERR_JSON_TOO_LARGE (limit 67107840)`) — never truncated — and the original is never
  * serialized. Any other result shaped like a tool result (`content` array or
  * `structuredContent`, as the experimental `tasks/result` carries) is charged the same way;
- * other messages pass untouched.
+ * The answer to a `resources/read` request (tracked by id) is charged against the same budget;
+ * one over it is replaced by a JSON-RPC error (`-32000`, `data: { code, limit }`) — never
+ * truncated, never serialized. Other messages pass untouched.
  */
 export class ResultBudgetTransport<
   T extends McpTransport = McpTransport,
@@ -110,6 +113,7 @@ export class ResultBudgetTransport<
   /** The validated options. */
   readonly options: ResolvedResultBudgetOptions
   readonly #calls = new Map<RequestIdLike, number>()
+  readonly #reads = new Map<RequestIdLike, number>()
 
   constructor(inner: T, options: ResultBudgetOptions = {}) {
     super(inner)
@@ -119,11 +123,16 @@ export class ResultBudgetTransport<
   protected override handleInbound(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
     if (isJsonRpcRequest(message) && message.method === 'tools/call') {
       this.#calls.set(message.id, (this.#calls.get(message.id) ?? 0) + 1)
+    } else if (isJsonRpcRequest(message) && message.method === 'resources/read') {
+      this.#reads.set(message.id, (this.#reads.get(message.id) ?? 0) + 1)
     } else if (message.method === 'notifications/cancelled') {
-      // A cancelled call may never be answered; forget it so the map stays bounded. A late
-      // answer is still charged: it has the tool-result shape.
+      // A cancelled call may never be answered; forget it so the maps stay bounded. A late
+      // tool answer is still charged: it has the tool-result shape.
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId
-      if (typeof id === 'string' || typeof id === 'number') this.#calls.delete(id)
+      if (typeof id === 'string' || typeof id === 'number') {
+        this.#calls.delete(id)
+        this.#reads.delete(id)
+      }
     }
     this.deliver(message, extra)
   }
@@ -135,12 +144,25 @@ export class ResultBudgetTransport<
     const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown }
     if (m.method !== undefined || (m.result === undefined && m.error === undefined)) return message
     if (typeof m.id !== 'string' && typeof m.id !== 'number') return message
-    const count = this.#calls.get(m.id)
-    if (count !== undefined) {
-      if (count <= 1) this.#calls.delete(m.id)
-      else this.#calls.set(m.id, count - 1)
-    }
+    const count = take(this.#calls, m.id)
+    const read = take(this.#reads, m.id)
     if (m.result === undefined) return message
+    if (read !== undefined && count === undefined) {
+      // A resource read has no error-result shape: an oversized one becomes a JSON-RPC error.
+      try {
+        chargeJson(m.result, this.options.limits)
+        return message
+      } catch (error) {
+        const refusal = isAdmissionError(error)
+          ? error
+          : new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE')
+        return {
+          jsonrpc: '2.0',
+          id: m.id,
+          error: jsonRpcErrorFor(JSON_RPC_ERRORS.serverError, refusal),
+        } as JsonRpcMessage
+      }
+    }
     // Charged: the answer to a tools/call, and any result shaped like a tool result (the
     // experimental `tasks/result` carries one; a cancelled call's late answer too).
     if (count === undefined && !looksLikeToolResult(m.result)) return message
@@ -154,6 +176,16 @@ export class ResultBudgetTransport<
       return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) }
     }
   }
+}
+
+/** Counts down one pending request id; returns what was pending (`undefined`: none). */
+function take(pending: Map<RequestIdLike, number>, id: RequestIdLike): number | undefined {
+  const count = pending.get(id)
+  if (count !== undefined) {
+    if (count <= 1) pending.delete(id)
+    else pending.set(id, count - 1)
+  }
+  return count
 }
 
 function looksLikeToolResult(result: unknown): boolean {

@@ -118,4 +118,26 @@ describe('ResultBudgetTransport bookkeeping (in-process)', () => {
     await budget.send({ jsonrpc: '2.0', id: 9, result: contents })
     expect(sent[0].result).toBe(contents)
   })
+
+  it('refuses a resources/read answer over the budget with a JSON-RPC error, never truncated', async () => {
+    const { sent, budget, inbound } = setup()
+    inbound({ jsonrpc: '2.0', id: 11, method: 'resources/read', params: { uri: 'a://b' } })
+    await budget.send({
+      jsonrpc: '2.0',
+      id: 11,
+      result: { contents: [{ uri: 'a://b', text: 'x'.repeat(4000) }] },
+    })
+    expect(sent[0].result).toBeUndefined()
+    expect(sent[0].error.code).toBe(-32000)
+    expect(sent[0].error.data).toEqual({ code: 'ERR_JSON_TOO_LARGE', limit: 2000 })
+    expect(JSON.stringify(sent[0]).length).toBeLessThan(512)
+  })
+
+  it('serves a resources/read answer within the budget untouched', async () => {
+    const { sent, budget, inbound } = setup()
+    inbound({ jsonrpc: '2.0', id: 12, method: 'resources/read', params: { uri: 'a://b' } })
+    const contents = { contents: [{ uri: 'a://b', text: 'x'.repeat(1900) }] }
+    await budget.send({ jsonrpc: '2.0', id: 12, result: contents })
+    expect(sent[0].result).toBe(contents)
+  })
 })

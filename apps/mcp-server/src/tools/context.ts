@@ -12,6 +12,8 @@ export interface ServerContext {
   /** Writes the continuation store has taken since start: what `admin` `stats` reports. */
   readonly continuationWrites: () => number
   readonly audit: Audit
+  /** Route paths that admit a request with no `Authorization` header as an anonymous principal. */
+  readonly anonymousRoutes: ReadonlySet<string>
   /** Test-only: registers `probe.unpublished`, a tool with no published schema. */
   readonly registerUnpublishedProbe: boolean
 }

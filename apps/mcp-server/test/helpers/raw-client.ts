@@ -77,16 +77,23 @@ export const initializeRequest = (id: number | string = 0) => ({
   },
 })
 
-/** One initialized Streamable HTTP session on one route, as one bearer credential. */
+/** The `Authorization` header of a bearer token; none at all for an anonymous caller. */
+const authorization = (token: string | undefined): Record<string, string> =>
+  token === undefined ? {} : { authorization: `Bearer ${token}` }
+
+/**
+ * One initialized Streamable HTTP session on one route, as one bearer credential, or with no
+ * `Authorization` header at all when `token` is `undefined` (an anonymous caller).
+ */
 export class RawSession {
   private constructor(
     readonly url: string,
-    readonly token: string,
+    readonly token: string | undefined,
     readonly sessionId: string,
   ) {}
 
-  static async open(url: string, token: string): Promise<RawSession> {
-    const init = await post(url, initializeRequest(), { authorization: `Bearer ${token}` })
+  static async open(url: string, token: string | undefined): Promise<RawSession> {
+    const init = await post(url, initializeRequest(), authorization(token))
     const sid = init.headers.get('mcp-session-id')
     if (init.status !== 200 || sid === null)
       throw new Error(`initialize failed: ${init.status} ${init.text}`)
@@ -97,7 +104,7 @@ export class RawSession {
 
   post(body: unknown): Promise<RawResponse> {
     return post(this.url, body, {
-      authorization: `Bearer ${this.token}`,
+      ...authorization(this.token),
       'mcp-session-id': this.sessionId,
       'mcp-protocol-version': PROTOCOL_VERSION,
     })
