@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { registerPrompts } from './prompts.js'
 import { registerResources } from './resources.js'
 import type { ServerContext, SessionContext } from './tools/context.js'
 import { createHandlers } from './tools/handlers.js'
@@ -26,9 +27,10 @@ export const UNPUBLISHED_PROBE_TOOL = 'probe.unpublished'
  */
 export function buildMcpServer(server: ServerContext, session: SessionContext): McpServer {
   const mcp = new McpServer(SERVER_INFO, {
-    capabilities: { tools: {}, resources: {}, logging: {} },
+    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
   })
   registerResources(mcp, server, session)
+  registerPrompts(mcp)
   const h = createHandlers(server, session)
   const mounted = (name: string) => session.route.view.get(name) !== undefined
 

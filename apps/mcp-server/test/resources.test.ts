@@ -120,4 +120,17 @@ describe('resources', () => {
     })
     expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: 6, result: {} })
   })
+
+  it('lists no prompts and answers prompts/get with one fixed refusal that never echoes the name', async () => {
+    const pub = await RawSession.open(server.url('/mcp/public'), ALICE)
+    const listed = await pub.post({ jsonrpc: '2.0', id: 7, method: 'prompts/list' })
+    expect(JSON.parse(listed.text)).toEqual({ jsonrpc: '2.0', id: 7, result: { prompts: [] } })
+    const get = (name: string) =>
+      pub.post({ jsonrpc: '2.0', id: 8, method: 'prompts/get', params: { name } })
+    const a = await get('summarize')
+    const b = await get('MARKER-8b1c-not-a-prompt')
+    expect(a.text).toBe(b.text)
+    expect(a.text).not.toContain('MARKER')
+    expect(JSON.parse(a.text).error).toMatchObject({ code: -32602 })
+  })
 })
