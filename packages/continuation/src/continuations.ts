@@ -68,7 +68,12 @@ export interface Continuations {
   readonly options: ResolvedContinuationsOptions
   /** Whether a payload of `payload` (text, or its UTF-8 byte length) exceeds `thresholdBytes`. */
   isHeavy(payload: string | number): boolean
-  /** Stores `entry` and returns a token. Never throws for a store failure. */
+  /**
+   * Stores `entry` and returns a token. Never throws for a store failure. The store's per-owner
+   * quota applies: at the owner's quota the owner's least recently used (memory) or oldest
+   * (Redis) entry is evicted; `ERR_CONTINUATION_STORE_FULL` when only other owners' entries
+   * could make room.
+   */
   mint(entry: MintEntry): Promise<MintResult>
   /** Serves the entry of `token`, or returns `CONTINUATION_REFUSED`. Never throws for a store failure. */
   redeem(token: unknown, context: RedeemContext): Promise<RedeemResult>
@@ -122,19 +127,25 @@ export function createContinuations(options: ContinuationsOptions = {}): Continu
       const token = createToken()
       const tokenHash = hashToken(token)
       const expiresAt = now() + ttlMs
+      const ownerHash = hashOwnerKey(ownerKey)
       const value = encodeRecord({
-        ownerHash: hashOwnerKey(ownerKey),
+        ownerHash,
         target: recorded,
         action: target.action,
         expiresAt,
         payload,
       })
       try {
-        await store.set(tokenHash, value, ttlMs)
+        // The owner's hash, never the key: the store's quota is per owner, and only this
+        // owner's entries may be evicted to make room for this one.
+        await store.set(tokenHash, value, ttlMs, ownerHash)
       } catch (error) {
-        const tooLarge =
-          isContinuationStoreError(error) && error.code === 'ERR_CONTINUATION_TOO_LARGE'
-        return fail(tooLarge ? 'ERR_CONTINUATION_TOO_LARGE' : 'ERR_CONTINUATION_STORE_UNAVAILABLE')
+        const code = isContinuationStoreError(error) ? error.code : undefined
+        return fail(
+          code === 'ERR_CONTINUATION_TOO_LARGE' || code === 'ERR_CONTINUATION_STORE_FULL'
+            ? code
+            : 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+        )
       }
       emit({ event: 'continuation_minted', tokenHash, target: recorded, bytes, expiresAt })
       return { ok: true, token, expiresAt }
