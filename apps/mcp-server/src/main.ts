@@ -22,7 +22,11 @@ async function main(): Promise<void> {
   const embedded = cli.config === undefined
   const config = embedded ? defaultConfig() : loadConfig(cli.config!)
   // Before the demo tokens are printed: a server that cannot reach its Redis does not start.
-  const opened = await openContinuationStore(cli.redisUrl ?? config.redisUrl, audit)
+  const opened = await openContinuationStore(
+    cli.redisUrl ?? config.redisUrl,
+    audit,
+    cli.maxContinuationsPerCredential,
+  )
   if (embedded) {
     // The demo tokens are drawn at start and exist only in this process's memory and this line.
     audit('demo_credentials', {
@@ -53,9 +57,9 @@ async function main(): Promise<void> {
   const inner = opened.store
   let writes = 0
   const countingStore = {
-    set: (key: string, value: string, ttlMs: number) => {
+    set: (key: string, value: string, ttlMs: number, owner?: string) => {
       writes += 1
-      return inner.set(key, value, ttlMs)
+      return inner.set(key, value, ttlMs, owner)
     },
     get: (key: string) => inner.get(key),
     delete: (key: string) => inner.delete(key),
