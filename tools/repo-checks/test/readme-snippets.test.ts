@@ -92,6 +92,33 @@ describe('package README usage blocks', () => {
   }
 })
 
+describe('the snippet runner', () => {
+  it('fails a program that throws or exits non-zero, and passes one that exits 0 or listens', async () => {
+    const dir = mkdtempSync(join(ROOT, 'packages', 'json-budget', '.readme-snippets-'))
+    try {
+      const probe = join(dir, 'probe.mjs')
+      writeFileSync(probe, PROBE)
+      const outcome = async (code: string) => {
+        const file = join(dir, `p${Math.random().toString(36).slice(2)}.mjs`)
+        writeFileSync(file, code)
+        const o = await run(file, probe)
+        return [o.how, o.code]
+      }
+      expect(await outcome('handler()')).toEqual(['exited', 1])
+      expect(await outcome('process.exitCode = 3')).toEqual(['exited', 3])
+      expect(await outcome("import '@tollgate/json-budget/nope'")).toEqual(['exited', 1])
+      expect(
+        await outcome("import { chargeJson } from '@tollgate/json-budget'\nchargeJson(1)"),
+      ).toEqual(['exited', 0])
+      const listen =
+        "import { createServer } from 'node:http'\ncreateServer().listen(0, '127.0.0.1')"
+      expect(await outcome(listen)).toEqual(['listening', null])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
+
 describe('extractSnippets', () => {
   it('reads ts and js blocks, marks a first-line `// fragment:` comment, and skips other languages', () => {
     const md = [
