@@ -23,6 +23,9 @@ function bearer(req: IncomingMessage): string | undefined {
 /** The owner-id prefix of anonymous principals; credential ids cannot contain `:`. */
 export const ANONYMOUS_PREFIX = 'anonymous:'
 
+/** The one quota key every anonymous principal counts against (sessions, continuations). */
+export const ANONYMOUS_QUOTA_KEY = 'anonymous'
+
 /**
  * The principal of a request on `route`, from its bearer token; `undefined` when the request
  * is not authenticated (answer 401 without reading the body). A request with **no**
@@ -37,7 +40,7 @@ export function authenticateRequest(
 ): Principal | undefined {
   if (req.headers.authorization === undefined) {
     return context.anonymousRoutes.has(route.path)
-      ? { id: `${ANONYMOUS_PREFIX}${randomUUID()}`, quotaKey: 'anonymous', anonymous: true }
+      ? { id: `${ANONYMOUS_PREFIX}${randomUUID()}`, quotaKey: ANONYMOUS_QUOTA_KEY, anonymous: true }
       : undefined
   }
   const token = bearer(req)

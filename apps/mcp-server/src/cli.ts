@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
 import { DEFAULT_AUDIT_REPEAT_WINDOW_MS } from './audit.js'
-import { assertRedisUrl } from './continuation-store.js'
+import {
+  assertRedisUrl,
+  CONTINUATION_CLI_OPTIONS,
+  CONTINUATION_USAGE,
+  type ContinuationCliOptions,
+  parseContinuationCli,
+} from './continuation-store.js'
 
 /** The repository's `schemas/mcp/`, relative to the bundle at `apps/mcp-server/dist/main.js`. */
 export const DEFAULT_SCHEMAS_DIR = new URL('../../../schemas/mcp/', import.meta.url)
@@ -30,7 +36,7 @@ export const DEFAULT_MAX_SESSIONS = 1000
 export const DEFAULT_SESSION_IDLE_MS = 600_000
 
 /** The resolved command line. */
-export interface CliOptions {
+export interface CliOptions extends ContinuationCliOptions {
   readonly port: number
   readonly host: string
   readonly stdio: boolean
@@ -92,7 +98,7 @@ export const USAGE = `Usage: node dist/main.js [options]
   --continuation-ttl-ms <n>  lifetime of a continuation (default 600000)
   --redis-url <url>          keep continuations in Redis, shared across instances
                              (default: in memory, per process; or the config file's redisUrl)
-
+${CONTINUATION_USAGE}
 Test-only switches (never in production; each prints a warning at start):
   --unsafe-disable-input-validation   remove schema validation of tools/call arguments
   --unsafe-register-unpublished-tool  register 'probe.unpublished', which has no schema
@@ -131,6 +137,7 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'heavy-threshold-bytes': { type: 'string' },
       'continuation-ttl-ms': { type: 'string' },
       'redis-url': { type: 'string' },
+      ...CONTINUATION_CLI_OPTIONS,
       'unsafe-disable-input-validation': { type: 'boolean' },
       'unsafe-register-unpublished-tool': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -195,6 +202,7 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       values['redis-url'] === undefined
         ? undefined
         : assertRedisUrl('--redis-url', values['redis-url']),
+    ...parseContinuationCli(values),
     unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
     unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,
   })

@@ -26,7 +26,11 @@ async function main(): Promise<void> {
   const embedded = cli.config === undefined
   const config = embedded ? defaultConfig() : loadConfig(cli.config!)
   // Before the demo tokens are printed: a server that cannot reach its Redis does not start.
-  const opened = await openContinuationStore(cli.redisUrl ?? config.redisUrl, audit)
+  const opened = await openContinuationStore(
+    cli.redisUrl ?? config.redisUrl,
+    audit,
+    cli.maxContinuationsPerCredential,
+  )
   // Grants and revocations live in the same Redis, so every instance reads one table.
   const capabilityStore = await openCapabilityStore(cli.redisUrl ?? config.redisUrl, audit)
   if (embedded) {
@@ -59,9 +63,9 @@ async function main(): Promise<void> {
   const inner = opened.store
   let writes = 0
   const countingStore = {
-    set: (key: string, value: string, ttlMs: number) => {
+    set: (key: string, value: string, ttlMs: number, owner?: string) => {
       writes += 1
-      return inner.set(key, value, ttlMs)
+      return inner.set(key, value, ttlMs, owner)
     },
     get: (key: string) => inner.get(key),
     delete: (key: string) => inner.delete(key),

@@ -11,7 +11,7 @@ import {
   resultJson,
   toolResult,
 } from './helpers/raw-client.js'
-import { type LiveServer, startServer, writeConfig } from './helpers/server.js'
+import { BOB, type LiveServer, startServer, writeConfig } from './helpers/server.js'
 
 let demo: LiveServer
 let readOnly: LiveServer
@@ -141,6 +141,31 @@ describe('anonymous principal', () => {
     const servedA = await a.call('continuation.fetch', { token })
     expect(toolResult(servedA).isError).toBeUndefined()
     expect((resultJson(servedA) as { projects: unknown[] }).projects).toHaveLength(3)
+  })
+
+  it('counts every anonymous caller against one continuation quota: many anonymous sessions cannot evict a credential’s token', async () => {
+    const server = await anonymousServer(
+      ['read'],
+      ['--heavy-threshold-bytes', '64', '--max-continuations-per-credential', '2'],
+    )
+    try {
+      const bob = await RawSession.open(server.url('/mcp/public'), BOB)
+      const bobToken = tokenOf(await bob.call('project.list', {}))
+      const minted: { session: RawSession; token: string }[] = []
+      for (let i = 0; i < 5; i++) {
+        const session = await RawSession.open(server.url('/mcp/public'), undefined)
+        minted.push({ session, token: tokenOf(await session.call('project.list', {})) })
+      }
+      const served = async (s: RawSession, token: string) =>
+        toolResult(await s.call('continuation.fetch', { token })).isError !== true
+      expect(await served(bob, bobToken)).toBe(true)
+      // Five anonymous owners, one quota of two: the three oldest paid with their own tokens.
+      const held = []
+      for (const m of minted) held.push(await served(m.session, m.token))
+      expect(held).toEqual([false, false, false, true, true])
+    } finally {
+      await server.stop()
+    }
   })
 
   it('answers an anonymous session id presented with a bearer credential, and a credential session id presented anonymously, as unknown sessions', async () => {

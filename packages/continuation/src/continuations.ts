@@ -29,6 +29,13 @@ import { createToken, hashToken, isTokenShape } from './token.js'
 export interface MintEntry {
   /** Who minted it (e.g. a hash of the credential); never the route. 1–1,024 characters. */
   readonly ownerKey: string
+  /**
+   * Whose store quota the entry counts against, when that is not the owner: callers who are
+   * each their own owner but share one quota (every anonymous caller of a server, say), so
+   * many of them cannot take more of the store than one credential. 1–1,024 characters.
+   * Default: `ownerKey`. Redemption never reads it: only `ownerKey` decides who may redeem.
+   */
+  readonly quotaKey?: string
   /** The target `resolveScoped()` returned for the call that produced the payload. */
   readonly target: ResolvedTarget
   /** The heavy result, as the text the server will serve. */
@@ -68,7 +75,12 @@ export interface Continuations {
   readonly options: ResolvedContinuationsOptions
   /** Whether a payload of `payload` (text, or its UTF-8 byte length) exceeds `thresholdBytes`. */
   isHeavy(payload: string | number): boolean
-  /** Stores `entry` and returns a token. Never throws for a store failure. */
+  /**
+   * Stores `entry` and returns a token. Never throws for a store failure. The store's per-owner
+   * quota applies: at the owner's quota the owner's least recently used (memory) or oldest
+   * (Redis) entry is evicted; `ERR_CONTINUATION_STORE_FULL` when only other owners' entries
+   * could make room.
+   */
   mint(entry: MintEntry): Promise<MintResult>
   /** Serves the entry of `token`, or returns `CONTINUATION_REFUSED`. Never throws for a store failure. */
   redeem(token: unknown, context: RedeemContext): Promise<RedeemResult>
@@ -107,9 +119,10 @@ export function createContinuations(options: ContinuationsOptions = {}): Continu
     },
 
     async mint(entry: MintEntry): Promise<MintResult> {
-      const { ownerKey, target, payload } = entry ?? ({} as MintEntry)
+      const { ownerKey, quotaKey, target, payload } = entry ?? ({} as MintEntry)
       if (!isResolvedTarget(target)) throw new TypeError('target must come from resolveScoped()')
       assertOwnerKey(ownerKey)
+      if (quotaKey !== undefined) assertOwnerKey(quotaKey, 'quotaKey')
       if (typeof payload !== 'string') throw new TypeError('payload must be a string')
       const bytes = Buffer.byteLength(payload, 'utf8')
       // §5: bind the child the server resolved, never the outer dispatcher name.
@@ -122,19 +135,30 @@ export function createContinuations(options: ContinuationsOptions = {}): Continu
       const token = createToken()
       const tokenHash = hashToken(token)
       const expiresAt = now() + ttlMs
+      const ownerHash = hashOwnerKey(ownerKey)
       const value = encodeRecord({
-        ownerHash: hashOwnerKey(ownerKey),
+        ownerHash,
         target: recorded,
         action: target.action,
         expiresAt,
         payload,
       })
       try {
-        await store.set(tokenHash, value, ttlMs)
+        // A hash, never the key: the store's quota is per quota owner (the owner unless a
+        // quotaKey is given), and only that owner's entries may be evicted for this one.
+        await store.set(
+          tokenHash,
+          value,
+          ttlMs,
+          quotaKey === undefined ? ownerHash : hashOwnerKey(quotaKey),
+        )
       } catch (error) {
-        const tooLarge =
-          isContinuationStoreError(error) && error.code === 'ERR_CONTINUATION_TOO_LARGE'
-        return fail(tooLarge ? 'ERR_CONTINUATION_TOO_LARGE' : 'ERR_CONTINUATION_STORE_UNAVAILABLE')
+        const code = isContinuationStoreError(error) ? error.code : undefined
+        return fail(
+          code === 'ERR_CONTINUATION_TOO_LARGE' || code === 'ERR_CONTINUATION_STORE_FULL'
+            ? code
+            : 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+        )
       }
       emit({ event: 'continuation_minted', tokenHash, target: recorded, bytes, expiresAt })
       return { ok: true, token, expiresAt }
@@ -179,9 +203,9 @@ export function createContinuations(options: ContinuationsOptions = {}): Continu
   })
 }
 
-function assertOwnerKey(ownerKey: unknown): asserts ownerKey is string {
+function assertOwnerKey(ownerKey: unknown, name = 'ownerKey'): asserts ownerKey is string {
   if (typeof ownerKey !== 'string' || ownerKey.length === 0 || ownerKey.length > MAX_OWNER_KEY) {
-    throw new TypeError('ownerKey must be a string of 1–1,024 characters')
+    throw new TypeError(`${name} must be a string of 1–1,024 characters`)
   }
 }
 

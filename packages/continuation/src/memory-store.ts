@@ -1,17 +1,43 @@
 // The default store: one process, bounded by entry count and by bytes, entries expire after
-// their TTL, least recently used evicted first. A Map keeps insertion order; a read re-inserts
-// the entry, so the first key is always the least recently used.
+// their TTL. Every entry belongs to an owner (the service passes the SHA-256 of the owner key),
+// and a write only ever evicts entries of its own owner: first to stay within the owner's quota,
+// then to stay within the store's global caps. When the owner has nothing left to give up and the
+// store is still full of other owners' live entries, the write is refused
+// (`ERR_CONTINUATION_STORE_FULL`) rather than pushing out someone else's token. A Map keeps
+// insertion order and a read re-inserts the entry, so the first key of each map is the least
+// recently used.
 
-import { assertPositiveInteger, type ContinuationStore, ContinuationStoreError } from './store.js'
+import {
+  assertPositiveInteger,
+  type ContinuationStore,
+  ContinuationStoreError,
+  resolveOwnerQuota,
+} from './store.js'
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
-  /** Most entries held; the least recently used is evicted beyond it. Default: 1,000. */
+  /**
+   * Most entries held by all owners together. Once reached, a write evicts the writing owner's
+   * least recently used entries, never another owner's; an owner holding none is refused with
+   * `ERR_CONTINUATION_STORE_FULL`. Default: 1,000.
+   */
   readonly maxEntries?: number
-  /** Most bytes held (UTF-8 of keys and values); LRU eviction beyond it. Default: 256 MiB. */
+  /** Most bytes held by all owners (UTF-8 of keys and values), handled like `maxEntries`. Default: 256 MiB. */
   readonly maxBytes?: number
-  /** Largest single record in UTF-8 bytes; larger is refused. Default: 64 MiB + 4 KiB. */
+  /** Largest single record in UTF-8 bytes; larger is refused. Default: 64 MiB + 4 KiB (at most `maxBytesPerOwner`). */
   readonly maxRecordBytes?: number
+  /**
+   * Most entries one owner holds; a write beyond it evicts that owner's least recently used
+   * entry. `false` turns the per-owner quota off. Default: 100.
+   */
+  readonly maxEntriesPerOwner?: number | false
+  /**
+   * Most bytes one owner holds (UTF-8 of keys and values); a write beyond it evicts that owner's
+   * least recently used entries. `false` turns it off. Setting both per-owner options to `false`
+   * also turns owner isolation off: the global caps then evict the least recently used entry of
+   * any owner (one owner's writes can push out another's). Default: 64 MiB + 4 KiB.
+   */
+  readonly maxBytesPerOwner?: number | false
   /** Clock in ms, for tests. Default: `Date.now`. */
   readonly now?: () => number
 }
@@ -21,18 +47,30 @@ export const MEMORY_STORE_DEFAULTS = Object.freeze({
   maxEntries: 1000,
   maxBytes: 256 * 1024 * 1024,
   maxRecordBytes: 64 * 1024 * 1024 + 4096,
+  maxEntriesPerOwner: 100,
+  maxBytesPerOwner: 64 * 1024 * 1024 + 4096,
 })
 
 interface Slot {
   readonly value: string
   readonly bytes: number
   readonly expiresAt: number
+  readonly owner: string
+}
+
+interface Holdings {
+  /** The owner's keys, least recently used first. */
+  readonly keys: Set<string>
+  bytes: number
 }
 
 /**
  * An in-memory {@link ContinuationStore}. Throws a `TypeError` at construction on a limit that
- * is not a positive safe integer or a `maxRecordBytes` above `maxBytes`; `set` throws
- * `ERR_CONTINUATION_TOO_LARGE` for a record over `maxRecordBytes`.
+ * is not a positive safe integer (or `false` for the per-owner quotas), a `maxRecordBytes`
+ * above `maxBytes` or `maxBytesPerOwner`, or a per-owner quota above its global cap. `set`
+ * throws `ERR_CONTINUATION_TOO_LARGE` for a record over `maxRecordBytes` and
+ * `ERR_CONTINUATION_STORE_FULL` (with the global `limit` reached) when only other owners' live
+ * entries could make room. A `set` without an owner is charged to one shared owner.
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ContinuationStore {
   const maxEntries = assertPositiveInteger(
@@ -43,15 +81,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Continuatio
     'maxBytes',
     options.maxBytes ?? MEMORY_STORE_DEFAULTS.maxBytes,
   )
+  const quota = resolveOwnerQuota(options, MEMORY_STORE_DEFAULTS, { maxEntries, maxBytes })
   const maxRecordBytes = assertPositiveInteger(
     'maxRecordBytes',
-    options.maxRecordBytes ?? Math.min(MEMORY_STORE_DEFAULTS.maxRecordBytes, maxBytes),
+    options.maxRecordBytes ??
+      Math.min(MEMORY_STORE_DEFAULTS.maxRecordBytes, maxBytes, quota.maxBytes || maxBytes),
   )
   if (maxRecordBytes > maxBytes) throw new TypeError('maxRecordBytes must not exceed maxBytes')
+  if (quota.maxBytes !== 0 && maxRecordBytes > quota.maxBytes) {
+    throw new TypeError('maxRecordBytes must not exceed maxBytesPerOwner')
+  }
   const now = options.now ?? Date.now
   if (typeof now !== 'function') throw new TypeError('now must be a function')
+  const isolated = quota.maxEntries !== 0 || quota.maxBytes !== 0
 
   const slots = new Map<string, Slot>()
+  const owners = new Map<string, Holdings>()
   let held = 0
 
   const remove = (key: string) => {
@@ -59,11 +104,53 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Continuatio
     if (slot === undefined) return
     slots.delete(key)
     held -= slot.bytes
+    const holdings = owners.get(slot.owner)
+    if (holdings === undefined) return
+    holdings.keys.delete(key)
+    holdings.bytes -= slot.bytes
+    if (holdings.keys.size === 0) owners.delete(slot.owner)
+  }
+  const sweep = (keys: Iterable<string>) => {
+    const t = now()
+    for (const key of [...keys]) if ((slots.get(key)?.expiresAt ?? t) <= t) remove(key)
+  }
+  const overOwner = (h: Holdings | undefined, bytes: number) =>
+    h !== undefined &&
+    ((quota.maxEntries !== 0 && h.keys.size + 1 > quota.maxEntries) ||
+      (quota.maxBytes !== 0 && h.bytes + bytes > quota.maxBytes))
+
+  /** Makes room for `bytes` more under `owner`, evicting only that owner's entries. */
+  const admit = (owner: string, bytes: number) => {
+    let mine = owners.get(owner)
+    if (overOwner(mine, bytes)) {
+      sweep(mine!.keys)
+      mine = owners.get(owner)
+      while (mine !== undefined && overOwner(mine, bytes)) {
+        remove(mine.keys.values().next().value as string)
+        mine = owners.get(owner)
+      }
+    }
+    if (slots.size + 1 <= maxEntries && held + bytes <= maxBytes) return
+    // Expired entries are nobody's live token: dropping them takes nothing from anyone.
+    sweep(slots.keys())
+    mine = owners.get(owner)
+    const entriesShort = slots.size + 1 - maxEntries
+    const bytesShort = held + bytes - maxBytes
+    if (entriesShort <= 0 && bytesShort <= 0) return
+    if ((mine?.keys.size ?? 0) < entriesShort || (mine?.bytes ?? 0) < bytesShort) {
+      throw new ContinuationStoreError('ERR_CONTINUATION_STORE_FULL', {
+        limit: entriesShort > 0 ? maxEntries : maxBytes,
+      })
+    }
+    while (slots.size + 1 > maxEntries || held + bytes > maxBytes) {
+      remove(owners.get(owner)!.keys.values().next().value as string)
+    }
   }
 
   return Object.freeze({
-    async set(key: string, value: string, ttlMs: number) {
+    async set(key: string, value: string, ttlMs: number, owner = '') {
       assertPositiveInteger('ttlMs', ttlMs)
+      if (typeof owner !== 'string') throw new TypeError('owner must be a string')
       const bytes = Buffer.byteLength(key) + Buffer.byteLength(value)
       if (bytes > maxRecordBytes) {
         throw new ContinuationStoreError('ERR_CONTINUATION_TOO_LARGE', {
@@ -72,8 +159,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Continuatio
         })
       }
       remove(key)
-      slots.set(key, { value, bytes, expiresAt: now() + ttlMs })
+      if (isolated) admit(owner, bytes)
+      slots.set(key, { value, bytes, expiresAt: now() + ttlMs, owner })
       held += bytes
+      let holdings = owners.get(owner)
+      if (holdings === undefined) {
+        holdings = { keys: new Set(), bytes: 0 }
+        owners.set(owner, holdings)
+      }
+      holdings.keys.add(key)
+      holdings.bytes += bytes
+      if (isolated) return
+      // Owner isolation off: the global caps evict the least recently used entry of anyone.
       for (const oldest of slots.keys()) {
         if (slots.size <= maxEntries && held <= maxBytes) break
         remove(oldest)
@@ -88,6 +185,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Continuatio
       }
       slots.delete(key)
       slots.set(key, slot)
+      const keys = owners.get(slot.owner)?.keys
+      keys?.delete(key)
+      keys?.add(key)
       return slot.value
     },
     async delete(key: string) {

@@ -40,5 +40,12 @@ export const CONTINUATION_REFUSAL_REASONS: readonly ContinuationRefusalReason[] 
   'continuation_capability_revoked',
 ] as const)
 
-/** Why a mint failed; returned to the server (not to a caller), which maps it. */
-export type MintFailureCode = 'ERR_CONTINUATION_STORE_UNAVAILABLE' | 'ERR_CONTINUATION_TOO_LARGE'
+/**
+ * Why a mint failed; returned to the server, which maps it. `ERR_CONTINUATION_STORE_FULL`: the
+ * store's global cap is reached by other owners' live entries and the minting owner holds none
+ * it could give up (the store never evicts another owner's entry).
+ */
+export type MintFailureCode =
+  | 'ERR_CONTINUATION_STORE_UNAVAILABLE'
+  | 'ERR_CONTINUATION_TOO_LARGE'
+  | 'ERR_CONTINUATION_STORE_FULL'

@@ -1,15 +1,18 @@
 // The store interface shared by the in-memory and Redis stores. Keys are token hashes; values
-// are encoded records. A store throws on failure; the service turns that into the fail-closed
-// refusal at redemption and into a mint failure code at mint.
+// are encoded records; owners are owner-key hashes. A store throws on failure; the service turns
+// that into the fail-closed refusal at redemption and into a mint failure code at mint.
 
 /** A continuation store. Implementations: `createMemoryStore()`, `createRedisStore()`. */
 export interface ContinuationStore {
   /**
-   * Stores `value` under `key` for `ttlMs` milliseconds, replacing any previous value. Throws a
+   * Stores `value` under `key` for `ttlMs` milliseconds on behalf of `owner` (the service passes
+   * the SHA-256 hex of the owner key), replacing any previous value. A store with a per-owner
+   * quota evicts only `owner`'s own entries to make room, never another owner's. Throws a
    * {@link ContinuationStoreError} with `ERR_CONTINUATION_TOO_LARGE` for a value over the store's
-   * cap, and any error when the store is unavailable.
+   * cap, `ERR_CONTINUATION_STORE_FULL` when only other owners' entries could make room, and any
+   * error when the store is unavailable. A store without quotas may ignore `owner`.
    */
-  set(key: string, value: string, ttlMs: number): Promise<void>
+  set(key: string, value: string, ttlMs: number, owner?: string): Promise<void>
   /** The value under `key`, or `undefined` when absent or expired. Throws when unavailable. */
   get(key: string): Promise<string | undefined>
   /** Removes `key` (no error when absent). Throws when unavailable. */
@@ -19,7 +22,15 @@ export interface ContinuationStore {
 /** Codes a store raises. */
 export type ContinuationStoreErrorCode =
   | 'ERR_CONTINUATION_TOO_LARGE'
+  | 'ERR_CONTINUATION_STORE_FULL'
   | 'ERR_CONTINUATION_STORE_UNAVAILABLE'
+
+const MESSAGES: Readonly<Record<ContinuationStoreErrorCode, string>> = Object.freeze({
+  ERR_CONTINUATION_TOO_LARGE: 'Continuation record exceeds the store limit; raise maxRecordBytes.',
+  ERR_CONTINUATION_STORE_FULL:
+    "Continuation store is full of other owners' entries; raise maxEntries or maxBytes.",
+  ERR_CONTINUATION_STORE_UNAVAILABLE: 'Continuation store unavailable.',
+})
 
 /** An error a store throws with a stable `code`; the message never holds a key or value. */
 export class ContinuationStoreError extends Error {
@@ -30,11 +41,7 @@ export class ContinuationStoreError extends Error {
     code: ContinuationStoreErrorCode,
     details: { limit?: number; observed?: number } = {},
   ) {
-    super(
-      code === 'ERR_CONTINUATION_TOO_LARGE'
-        ? 'Continuation record exceeds the store limit; raise maxRecordBytes.'
-        : 'Continuation store unavailable.',
-    )
+    super(MESSAGES[code])
     this.name = 'ContinuationStoreError'
     this.code = code
     this.limit = details.limit
@@ -46,7 +53,7 @@ export class ContinuationStoreError extends Error {
 export function isContinuationStoreError(value: unknown): value is ContinuationStoreError {
   if (value === null || typeof value !== 'object') return false
   const code = (value as { code?: unknown }).code
-  return code === 'ERR_CONTINUATION_TOO_LARGE' || code === 'ERR_CONTINUATION_STORE_UNAVAILABLE'
+  return typeof code === 'string' && Object.hasOwn(MESSAGES, code)
 }
 
 /** Validates a positive safe-integer option; `TypeError` otherwise. */
@@ -55,4 +62,46 @@ export function assertPositiveInteger(name: string, value: unknown): number {
     throw new TypeError(`${name} must be a positive safe integer`)
   }
   return value
+}
+
+/** A per-owner quota; `0` means that dimension is off. */
+export interface OwnerQuota {
+  readonly maxEntries: number
+  readonly maxBytes: number
+}
+
+/**
+ * Resolves `maxEntriesPerOwner` / `maxBytesPerOwner`: a positive safe integer, `false` (off), or
+ * absent (the default, lowered to the global cap when that is smaller). An explicit quota above
+ * its global cap (when the store has one) throws a `TypeError` naming the option.
+ */
+export function resolveOwnerQuota(
+  options: {
+    readonly maxEntriesPerOwner?: number | false
+    readonly maxBytesPerOwner?: number | false
+  },
+  defaults: { readonly maxEntriesPerOwner: number; readonly maxBytesPerOwner: number },
+  global: { readonly maxEntries?: number; readonly maxBytes?: number } = {},
+): OwnerQuota {
+  const one = (name: string, value: unknown, fallback: number, cap: number | undefined) => {
+    if (value === false) return 0
+    if (value === undefined) return Math.min(fallback, cap ?? fallback)
+    const n = assertPositiveInteger(name, value)
+    if (cap !== undefined && n > cap) throw new TypeError(`${name} must not exceed its global cap`)
+    return n
+  }
+  return Object.freeze({
+    maxEntries: one(
+      'maxEntriesPerOwner',
+      options.maxEntriesPerOwner,
+      defaults.maxEntriesPerOwner,
+      global.maxEntries,
+    ),
+    maxBytes: one(
+      'maxBytesPerOwner',
+      options.maxBytesPerOwner,
+      defaults.maxBytesPerOwner,
+      global.maxBytes,
+    ),
+  })
 }

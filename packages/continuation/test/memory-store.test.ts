@@ -3,7 +3,7 @@ import { createMemoryStore, MEMORY_STORE_DEFAULTS } from '../src/index.js'
 import { storeContract } from './store-contract.js'
 
 storeContract('memory', () => ({
-  make: (maxRecordBytes?: number) => createMemoryStore(maxRecordBytes ? { maxRecordBytes } : {}),
+  make: (options = {}) => createMemoryStore(options),
   overhead: 0,
 }))
 
@@ -48,6 +48,8 @@ describe('createMemoryStore', () => {
       maxEntries: 1000,
       maxBytes: 268_435_456,
       maxRecordBytes: 67_112_960,
+      maxEntriesPerOwner: 100,
+      maxBytesPerOwner: 67_112_960,
     })
   })
 })

@@ -128,12 +128,14 @@ describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
     expect(() => createRedisStore({ client, prefix: 'p'.repeat(257) })).toThrow(TypeError)
     expect(() => createRedisStore({ client, prefix: 42 as never })).toThrow(TypeError)
     expect(() => createRedisStore({ client, onError: 'log' as never })).toThrow(TypeError)
-    for (const method of ['get', 'set', 'del'] as const) {
+    for (const method of ['get', 'set', 'del', 'eval'] as const) {
       const partial = {
         get: client.get.bind(client),
         set: client.set.bind(client),
         del: client.del.bind(client),
+        eval: client.eval.bind(client),
       } as Record<string, unknown>
+      expect(createRedisStore({ client: { ...partial } as never })).toBeDefined()
       delete partial[method]
       expect(() => createRedisStore({ client: partial as never })).toThrow(TypeError)
     }
@@ -146,7 +148,13 @@ describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
       throw new Error('The client is closed')
     }
     const store = createRedisStore({
-      client: { get: closed, set: closed, del: closed, on: (_e, l) => listeners.push(l) },
+      client: {
+        get: closed,
+        set: closed,
+        del: closed,
+        eval: closed,
+        on: (_e, l) => listeners.push(l),
+      },
     })
     expect(listeners).toHaveLength(1)
     for (const run of [
@@ -171,6 +179,9 @@ describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
           return Promise.resolve('OK')
         },
       },
+      // Without a per-owner quota the store writes one plain SET, which this test records.
+      maxEntriesPerOwner: false,
+      maxBytesPerOwner: false,
     })
     for (const ttl of [0, -1, 1.5, Number.NaN]) {
       await expect(store.set('k', 'v', ttl)).rejects.toThrow(TypeError)

@@ -9,9 +9,16 @@ import {
 } from '../src/index.js'
 import { ALL, group, heavyPayload, pub, target, team } from './fixtures.js'
 
+/** Store options every store takes (records capped at key + value UTF-8 bytes, prefix included). */
+export interface ContractOptions {
+  readonly maxRecordBytes?: number
+  readonly maxEntriesPerOwner?: number | false
+  readonly maxBytesPerOwner?: number | false
+}
+
 export interface StoreUnderTest {
-  /** A fresh store whose records are capped at `maxRecordBytes` (key + value UTF-8 bytes, prefix included). */
-  make(maxRecordBytes?: number): ContinuationStore
+  /** A fresh store (its own key space) with these options. */
+  make(options?: ContractOptions): ContinuationStore
   /** Bytes the store adds to key + value when charging a record. */
   readonly overhead: number
 }
@@ -53,7 +60,7 @@ export function storeContract(name: string, sut: () => StoreUnderTest) {
 
     it('admits a record of maxRecordBytes and refuses one byte more with ERR_CONTINUATION_TOO_LARGE', async () => {
       const s = sut()
-      const store = s.make(200 + s.overhead)
+      const store = s.make({ maxRecordBytes: 200 + s.overhead })
       await store.set('k05', 'a'.repeat(197), 60_000) // 3 + 197 = 200
       expect(await store.get('k05')).toHaveLength(197)
       const error = await store.set('k06', 'a'.repeat(198), 60_000).catch((e: unknown) => e)

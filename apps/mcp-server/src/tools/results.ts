@@ -7,6 +7,7 @@ export const APP_REFUSALS = Object.freeze({
   ERR_PARAMS_REQUIRED: 'This action needs params it was not given.',
   ERR_CONTINUATION_STORE_UNAVAILABLE: 'The result could not be stored; retry later.',
   ERR_CONTINUATION_TOO_LARGE: 'The result is too large to hold as a continuation.',
+  ERR_CONTINUATION_STORE_FULL: 'The continuation store is full; retry later.',
 } as const)
 
 /** One of {@link APP_REFUSALS}. */

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { CONTINUATION_REFUSED, type ResolvedTarget } from '@tollgate/continuation'
+import { ANONYMOUS_PREFIX, ANONYMOUS_QUOTA_KEY } from '../auth.js'
 import type { Capability } from '../config.js'
 import type { ServerContext, SessionContext } from './context.js'
 import { jsonText, refusal } from './results.js'
@@ -24,6 +25,11 @@ export async function serveValue(
   if (!server.continuations.isHeavy(text)) return jsonText(text)
   const minted = await server.continuations.mint({
     ownerKey: ownerKey(session.credentialId),
+    // Each anonymous caller owns its tokens, but all of them share one store quota, so opening
+    // sessions cannot buy an anonymous caller more of the store than one credential has.
+    ...(session.credentialId.startsWith(ANONYMOUS_PREFIX)
+      ? { quotaKey: ownerKey(ANONYMOUS_QUOTA_KEY) }
+      : {}),
     target,
     payload: text,
   })
