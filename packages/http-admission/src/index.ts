@@ -30,6 +30,7 @@ export {
 } from './options.js'
 export {
   type AdmissionProblem,
+  isBusyCode,
   type RefusalBody,
   type RenderRefusal,
   refusalStatus,
@@ -39,6 +40,7 @@ export {
 export type { BodySource } from './read-source.js'
 export {
   closeAfterResponse,
+  LINGER_LIMITS,
   refuseUnread,
   type SendRefusalOptions,
   sendRefusal,

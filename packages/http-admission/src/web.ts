@@ -6,7 +6,7 @@ import {
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
 } from './options.js'
-import { type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
+import { isBusyCode, type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
 import { classifyHead } from './request-head.js'
 
 /** A refused web request: the error and a ready `Response` to return. */
@@ -106,7 +106,7 @@ export function refusalResponse(
     'cache-control': 'no-store',
     connection: 'close',
   })
-  if (error.code === 'ERR_ADMISSION_BUSY') {
+  if (isBusyCode(error.code)) {
     headers.set('retry-after', String(options.retryAfterSeconds ?? 1))
   }
   return new Response(body, { status: refusalStatus(error), headers })

@@ -39,6 +39,11 @@ export const ADMISSION_CODES = {
     option: 'maxNumberLength',
   },
   ERR_JSON_BOM: { status: 422, title: 'Unprocessable Content', option: 'bom' },
+  ERR_ADMISSION_PRINCIPAL_BUSY: {
+    status: 503,
+    title: 'Service Unavailable',
+    option: 'principalShare',
+  },
 } as const satisfies Record<
   string,
   { status: number | undefined; title: string; option: string | undefined }

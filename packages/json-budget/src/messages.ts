@@ -25,6 +25,8 @@ const WHAT: Record<AdmissionCode, string> = {
   ERR_JSON_STRING_TOO_LONG: 'string exceeds the length limit',
   ERR_JSON_NUMBER_TOO_LONG: 'number exceeds the length limit',
   ERR_JSON_BOM: 'byte order mark is not accepted',
+  ERR_ADMISSION_PRINCIPAL_BUSY:
+    "this caller's share of the in-flight body budget is spent; retry later",
 }
 
 /** Builds the bounded, non-echoing message for a refusal. */

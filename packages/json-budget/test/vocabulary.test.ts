@@ -58,6 +58,7 @@ const OPTIONS = {
   ERR_JSON_STRING_TOO_LONG: 'maxStringBytes',
   ERR_JSON_NUMBER_TOO_LONG: 'maxNumberLength',
   ERR_JSON_BOM: 'bom',
+  ERR_ADMISSION_PRINCIPAL_BUSY: 'principalShare',
 } as const
 
 describe('ADMISSION_CODES', () => {
