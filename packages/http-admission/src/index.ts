@@ -29,6 +29,13 @@ export {
   resolveOptions,
 } from './options.js'
 export {
+  openPrincipalShare,
+  type PrincipalLimits,
+  type PrincipalOf,
+  type PrincipalShare,
+  principalUsage,
+} from './principal-shares.js'
+export {
   type AdmissionProblem,
   isBusyCode,
   type RefusalBody,

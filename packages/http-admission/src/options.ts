@@ -5,6 +5,7 @@ import {
   resolvePreflightOptions,
 } from '@tollgate/lexical-preflight'
 import { defaultInFlightBudget, type InFlightBudget } from './budget.js'
+import type { PrincipalOf } from './principal-shares.js'
 import type { RenderRefusal } from './problem.js'
 
 /** A `Content-Encoding` this package can inflate. */
@@ -74,6 +75,33 @@ export interface HttpAdmissionOptions {
   readonly onRefusal?: OnRefusal
   /** Renders a refusal's body; the status and connection handling stay the same. Default: problem+json. */
   readonly renderRefusal?: RenderRefusal
+  // Fair admission: minimum data rate and per-principal shares.
+  /**
+   * Minimum average data rate of a body, in wire bytes per second since admission began,
+   * enforced once `minRateGraceMs` have passed: a body that has averaged less is refused with
+   * 408 `ERR_BODY_TIMEOUT` (`option: 'minBytesPerSecond'`) and the connection closed. `false`
+   * turns it off. Default: 240 (Kestrel's `MinRequestBodyDataRate`).
+   */
+  readonly minBytesPerSecond?: number | false
+  /** Milliseconds from the start of admission before `minBytesPerSecond` applies. Default: 5,000. */
+  readonly minRateGraceMs?: number
+  /**
+   * The key each request's body is counted under for per-principal shares (a credential,
+   * tenant or client address; the app decides). Unset, or returning `undefined`, means no
+   * share applies to that request. Default: unset.
+   */
+  readonly principal?: PrincipalOf
+  /**
+   * With `principal`: most bodies one key may have in flight at once → 503
+   * `ERR_ADMISSION_PRINCIPAL_BUSY` with `Retry-After`. `false` turns it off. Default: 8.
+   */
+  readonly maxBodiesPerPrincipal?: number | false
+  /**
+   * With `principal`: largest fraction of the in-flight budget's bytes one key may hold
+   * (0 < share ≤ 1) → 503 `ERR_ADMISSION_PRINCIPAL_BUSY` with `Retry-After`. `false` turns it
+   * off. Default: 0.25.
+   */
+  readonly principalShare?: number | false
 }
 
 /** The options after {@link resolveOptions}: every field set, validated and frozen. */
@@ -96,6 +124,12 @@ export interface ResolvedHttpAdmissionOptions {
   readonly keepRaw: boolean
   readonly onRefusal: OnRefusal
   readonly renderRefusal: RenderRefusal | undefined
+  // Fair admission.
+  readonly minBytesPerSecond: number | false
+  readonly minRateGraceMs: number
+  readonly principal: PrincipalOf | undefined
+  readonly maxBodiesPerPrincipal: number | false
+  readonly principalShare: number | false
 }
 
 /** The defaults {@link resolveOptions} fills in (the README's options table is checked against these). */
@@ -113,6 +147,11 @@ export const HTTP_ADMISSION_DEFAULTS = Object.freeze({
   retryAfterSeconds: 1,
   keepRaw: false,
   onRefusal: 'respond' as const,
+  // Fair admission.
+  minBytesPerSecond: 240 as number | false,
+  minRateGraceMs: 5_000,
+  maxBodiesPerPrincipal: 8 as number | false,
+  principalShare: 0.25 as number | false,
 })
 
 /** Highest values an option may be set to. */
@@ -194,6 +233,18 @@ export function resolveOptions(options: HttpAdmissionOptions = {}): ResolvedHttp
     keepRaw: bool('keepRaw', options.keepRaw ?? d.keepRaw),
     onRefusal: oneOf('onRefusal', options.onRefusal ?? d.onRefusal, ['respond', 'next']),
     renderRefusal: fnOrUndefined('renderRefusal', options.renderRefusal),
+    // Fair admission.
+    minBytesPerSecond: limitOrFalse(
+      'minBytesPerSecond',
+      options.minBytesPerSecond ?? d.minBytesPerSecond,
+    ),
+    minRateGraceMs: assertLimit('minRateGraceMs', options.minRateGraceMs ?? d.minRateGraceMs, true),
+    principal: fnOrUndefined('principal', options.principal),
+    maxBodiesPerPrincipal: limitOrFalse(
+      'maxBodiesPerPrincipal',
+      options.maxBodiesPerPrincipal ?? d.maxBodiesPerPrincipal,
+    ),
+    principalShare: shareOrFalse('principalShare', options.principalShare ?? d.principalShare),
   })
   RESOLVED.add(resolved)
   return resolved
@@ -226,6 +277,12 @@ const KNOWN = new Set([
   'keepRaw',
   'onRefusal',
   'renderRefusal',
+  // Fair admission.
+  'minBytesPerSecond',
+  'minRateGraceMs',
+  'principal',
+  'maxBodiesPerPrincipal',
+  'principalShare',
 ])
 
 function bool(name: string, value: unknown): boolean {
@@ -243,6 +300,21 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
 function fnOrUndefined<T>(name: string, value: T | undefined): T | undefined {
   if (value !== undefined && typeof value !== 'function') {
     throw new TypeError(`${name} must be a function`)
+  }
+  return value
+}
+
+// Fair admission: a positive integer limit, or false to turn the control off.
+function limitOrFalse(name: string, value: unknown): number | false {
+  if (value === false) return false
+  return assertLimit(name, value as number)
+}
+
+// Fair admission: a fraction of the budget in (0, 1], or false.
+function shareOrFalse(name: string, value: unknown): number | false {
+  if (value === false) return false
+  if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
+    throw new TypeError(`${name} must be a number in (0, 1] or false`)
   }
   return value
 }

@@ -6,6 +6,7 @@ import {
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
 } from './options.js'
+import { principalKeyOf } from './principal-shares.js'
 import { isBusyCode, type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
 import { classifyHead } from './request-head.js'
 
@@ -75,7 +76,13 @@ export async function admitWebRequest(
   cancel = () => {
     reader.cancel().catch(() => {})
   }
-  const result = await admitBody(chunksOf(reader), o, { ...plan.context, signal: request.signal })
+  const principal = principalKeyOf(o.principal, request)
+  const context = { ...plan.context, signal: request.signal }
+  const result = await admitBody(
+    chunksOf(reader),
+    o,
+    principal === undefined ? context : { ...context, principal },
+  )
   return result.ok ? result : fail(result.error)
 }
 
