@@ -227,6 +227,7 @@ export function startExpressExample() {
 /** The reference MCP server (apps/mcp-server/dist/main.js) over Streamable HTTP on a free port. */
 export async function startMcpServer(args = []) {
   let token
+  const tokens = {}
   const app = await startApp(`${ROOT}apps/mcp-server/dist/main.js`, {
     args: ['--port', '0', ...args],
     ready: (line) => {
@@ -235,6 +236,7 @@ export async function startMcpServer(args = []) {
         const event = JSON.parse(line)
         if (event.event === 'demo_credentials' || Array.isArray(event.credentials)) {
           token = event.credentials?.find((c) => c.id === 'demo-admin')?.token ?? token
+          for (const c of event.credentials ?? []) tokens[c.id] = c.token
         }
         if (
           event.port !== undefined &&
@@ -247,7 +249,7 @@ export async function startMcpServer(args = []) {
     },
   })
   if (token === undefined) throw new Error('no demo-admin token in the server output')
-  return { ...app, token }
+  return { ...app, token, tokens }
 }
 
 /** Opens an MCP session on `path`; returns its id. */

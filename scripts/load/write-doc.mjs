@@ -41,11 +41,15 @@ const out = [
   '- `node scripts/faults/run.mjs [abort|slow|stdio|redis|all]`: client abort mid-body, slow',
   '  senders, a stdio peer closing mid-line, Redis stopped during redemption.',
   '',
-  'Apps must be built first (`pnpm build`). Neither script runs in the test suite.',
+  '- `node scripts/load/attacks.mjs [mcp|express|all] [label]`: the fair-admission attacks (endless',
+  '  bodies after an early answer, idle sockets declaring large lengths, session filling, held-back',
+  '  initializes, continuation minting, unauthenticated bursts), each beside a legitimate client.',
+  '',
+  'Apps must be built first (`pnpm build`). None of these scripts runs in the test suite.',
   '',
   '## Concurrent at-cap bodies',
 ]
-for (const run of load('load')) {
+for (const run of load('load').filter((r) => r.name.startsWith('at-cap'))) {
   out.push('', machineLine(run))
   for (const r of run.results) {
     out.push(
@@ -66,6 +70,43 @@ for (const run of load('load')) {
       `| wave durations | ${r.waveSeconds.join(', ')} s |`,
       '',
       `Instrument: ${r.instrument}.`,
+    )
+  }
+}
+const legit = (l) =>
+  l === null || l === undefined
+    ? '—'
+    : `${l.served}/${l.requests} served, p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms`
+const attackRuns = load('load').filter((r) => r.name.startsWith('attacks-'))
+if (attackRuns.length > 0) {
+  out.push(
+    '',
+    '## Fair admission: attacks beside a legitimate client',
+    '',
+    'Each row: the legitimate client alone ("before"), the same client while the attack runs',
+    '("during"), and what the attacker got. A run labelled `before` was made on a build without',
+    'the fair-admission controls (the attack then succeeds); the unlabelled run is the current build.',
+  )
+}
+for (const run of attackRuns) {
+  out.push(
+    '',
+    `### ${run.target}${run.name.endsWith('-before') ? ' — build without the controls (`before`)' : ''}`,
+    '',
+    machineLine(run),
+    '',
+    `Legitimate client: ${run.legitimateClient}.`,
+    '',
+    '| attack | legitimate client before | legitimate client during | attacker got |',
+    '| --- | --- | --- | --- |',
+  )
+  for (const r of run.results) {
+    const args =
+      r.serverArgs === undefined
+        ? ''
+        : ` (server ${r.serverArgs.length === 0 ? 'defaults: build has no session flags' : r.serverArgs.join(' ')})`
+    out.push(
+      `| ${r.attack}${args} | ${legit(r.before)} | ${legit(r.during)} | ${fmt(r.observed)} |`,
     )
   }
 }

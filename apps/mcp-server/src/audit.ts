@@ -4,15 +4,83 @@ import pino from 'pino'
 export type Audit = (event: string, fields?: Record<string, unknown>) => void
 
 /**
+ * The refusals a caller can repeat without having identified itself (no credential, no route,
+ * no session yet): each one is written once per window and then counted, so a burst of them
+ * costs a bounded number of lines.
+ */
+export const AGGREGATED_EVENTS: ReadonlySet<string> = new Set([
+  'auth_refused',
+  'http_refused',
+  'session_refused',
+])
+
+/** Default window in which identical aggregated lines are counted instead of written: 10 s. */
+export const DEFAULT_AUDIT_REPEAT_WINDOW_MS = 10_000
+
+/** Most distinct aggregated lines counted at once; past it, lines of one event share a count. */
+const MAX_KEYS = 256
+
+/** Options of {@link createAudit}. */
+export interface AuditOptions {
+  /**
+   * Milliseconds during which a repeat of an identical {@link AGGREGATED_EVENTS} line (same event,
+   * same fields) is counted rather than written; at the end of the window one line with
+   * `repeated: <count>` and `windowMs` is written if any were counted. `0` writes every line.
+   * Default: 10,000.
+   */
+  readonly repeatWindowMs?: number
+}
+
+/**
  * Creates the audit logger: pino writing synchronously to file descriptor 2. Each event is a
  * line with `event` and the fields given; no caller-supplied value is ever logged beyond
- * bounded identifiers the server itself resolved.
+ * bounded identifiers the server itself resolved. Repeats of the pre-authentication refusals
+ * ({@link AGGREGATED_EVENTS}) are aggregated per window (see {@link AuditOptions}).
+ * @throws TypeError on a `repeatWindowMs` that is not a non-negative safe integer.
  */
-export function createAudit(): { audit: Audit; logger: pino.Logger } {
+export function createAudit(options: AuditOptions = {}): { audit: Audit; logger: pino.Logger } {
+  const windowMs = options.repeatWindowMs ?? DEFAULT_AUDIT_REPEAT_WINDOW_MS
+  if (!Number.isSafeInteger(windowMs) || windowMs < 0) {
+    throw new TypeError('repeatWindowMs must be a non-negative safe integer')
+  }
   const logger = pino(
     { base: { service: 'tollgate-mcp-server' }, messageKey: 'msg' },
     pino.destination({ fd: 2, sync: true }),
   )
-  const audit: Audit = (event, fields = {}) => logger.info({ event, ...fields })
-  return { audit, logger }
+  const write: Audit = (event, fields = {}) => logger.info({ event, ...fields })
+  if (windowMs === 0) return { audit: write, logger }
+  return { audit: aggregateRepeats(write, windowMs), logger }
+}
+
+/**
+ * Wraps `write` so that, per window, the first {@link AGGREGATED_EVENTS} line of a kind is
+ * written at once and its repeats are counted into one closing line. Other events pass through.
+ */
+export function aggregateRepeats(write: Audit, windowMs: number): Audit {
+  const open = new Map<string, { count: number }>()
+  return (event, fields = {}) => {
+    if (!AGGREGATED_EVENTS.has(event)) return write(event, fields)
+    // Fields here are server-resolved (route names, reason codes), so the key set is small;
+    // the cap keeps it so even if a future field were not.
+    let key = `${event}\u0000${JSON.stringify(fields)}`
+    let shown = fields
+    if (!open.has(key) && open.size >= MAX_KEYS) {
+      key = `${event}\u0000*`
+      shown = { overflow: true }
+    }
+    const entry = open.get(key)
+    if (entry !== undefined) {
+      entry.count++
+      return
+    }
+    write(event, shown)
+    const fresh = { count: 0 }
+    open.set(key, fresh)
+    const timer = setTimeout(() => {
+      open.delete(key)
+      if (fresh.count > 0) write(event, { ...shown, repeated: fresh.count, windowMs })
+    }, windowMs)
+    // A pending count must not keep the process alive; it is lost at exit.
+    timer.unref()
+  }
 }

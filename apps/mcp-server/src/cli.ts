@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
+import { DEFAULT_AUDIT_REPEAT_WINDOW_MS } from './audit.js'
 import { assertRedisUrl } from './continuation-store.js'
 
 /** The repository's `schemas/mcp/`, relative to the bundle at `apps/mcp-server/dist/main.js`. */
@@ -18,6 +19,16 @@ export const DEFAULT_HEAVY_THRESHOLD_BYTES = 64 * 1024
 /** Default lifetime of a continuation: 10 minutes. */
 export const DEFAULT_CONTINUATION_TTL_MS = 600_000
 
+/** Default cap on open Streamable HTTP sessions. */
+export const DEFAULT_MAX_SESSIONS = 1000
+
+/**
+ * Default idle lifetime of a session: 10 minutes without a request in flight. Long enough for a
+ * person between prompts (a client whose session expired gets 404 and re-initializes, as the
+ * spec asks), short enough that abandoned sessions give their slots back within minutes.
+ */
+export const DEFAULT_SESSION_IDLE_MS = 600_000
+
 /** The resolved command line. */
 export interface CliOptions {
   readonly port: number
@@ -32,6 +43,18 @@ export interface CliOptions {
   readonly maxLineBytes: number
   /** One tool result's JSON budget in bytes. Default 64 MiB. */
   readonly maxResultBytes: number
+  /** Most Streamable HTTP sessions open at once. Default: 1,000. */
+  readonly maxSessions: number
+  /**
+   * Most sessions one credential holds (every anonymous caller together counts as one).
+   * Default: a tenth of `maxSessions`, rounded up (100), so one credential at its quota leaves
+   * nine tenths of the slots to everyone else.
+   */
+  readonly maxSessionsPerCredential: number
+  /** A session with no request in flight for this long is closed. Default: 600,000 (10 min). */
+  readonly sessionIdleMs: number
+  /** Window in which identical pre-authentication refusal lines are counted; 0: every line. */
+  readonly auditRepeatWindowMs: number
   readonly heavyThresholdBytes: number
   /** Lifetime of a continuation in milliseconds. Default: 600,000 (10 minutes). */
   readonly continuationTtlMs: number
@@ -57,6 +80,14 @@ export const USAGE = `Usage: node dist/main.js [options]
   --max-body-bytes <n>       HTTP POST cap (default 4 MiB, at most 64 MiB)
   --max-line-bytes <n>       stdio line cap (default 64 MiB, at most 64 MiB)
   --max-result-bytes <n>     tool result budget (default 64 MiB, at most 64 MiB)
+  --max-sessions <n>         Streamable HTTP sessions open at once (default ${DEFAULT_MAX_SESSIONS})
+  --max-sessions-per-credential <n>
+                             sessions one credential holds; all anonymous callers share one
+                             quota (default: a tenth of --max-sessions, rounded up)
+  --session-idle-ms <n>      close a session idle this long (default ${DEFAULT_SESSION_IDLE_MS})
+  --audit-repeat-window-ms <n>
+                             count repeated identical refusal lines (auth_refused, ...) per
+                             window instead of writing each (default ${DEFAULT_AUDIT_REPEAT_WINDOW_MS}; 0 writes every line)
   --heavy-threshold-bytes <n> results larger than this become continuations (default 65536)
   --continuation-ttl-ms <n>  lifetime of a continuation (default 600000)
   --redis-url <url>          keep continuations in Redis, shared across instances
@@ -74,6 +105,10 @@ function bounded(name: string, raw: string | undefined, fallback: number, ceilin
   return value
 }
 
+function limit(name: string, raw: string | undefined, fallback: number): number {
+  return raw === undefined ? fallback : assertLimit(name, Number(raw))
+}
+
 /** Parses and validates argv; a bad value throws a TypeError naming the flag. */
 export function parseCli(argv: readonly string[]): CliOptions | 'help' {
   // `pnpm start -- --port 4000` forwards the separator itself; one leading `--` is dropped.
@@ -89,6 +124,10 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'max-body-bytes': { type: 'string' },
       'max-line-bytes': { type: 'string' },
       'max-result-bytes': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'max-sessions-per-credential': { type: 'string' },
+      'session-idle-ms': { type: 'string' },
+      'audit-repeat-window-ms': { type: 'string' },
       'heavy-threshold-bytes': { type: 'string' },
       'continuation-ttl-ms': { type: 'string' },
       'redis-url': { type: 'string' },
@@ -102,6 +141,15 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
   const port =
     values.port === undefined ? DEFAULT_PORT : assertLimit('--port', Number(values.port), true)
   if (port > 65535) throw new TypeError('--port must be at most 65535')
+  const maxSessions = limit('--max-sessions', values['max-sessions'], DEFAULT_MAX_SESSIONS)
+  const maxSessionsPerCredential = limit(
+    '--max-sessions-per-credential',
+    values['max-sessions-per-credential'],
+    Math.ceil(maxSessions / 10),
+  )
+  if (maxSessionsPerCredential > maxSessions) {
+    throw new TypeError('--max-sessions-per-credential must be at most --max-sessions')
+  }
   return Object.freeze({
     port,
     host: values.host ?? DEFAULT_HOST,
@@ -126,6 +174,13 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       ADMISSION_DEFAULTS.toolResultBytes,
       ADMISSION_DEFAULTS.toolResultBytes,
     ),
+    maxSessions,
+    maxSessionsPerCredential,
+    sessionIdleMs: limit('--session-idle-ms', values['session-idle-ms'], DEFAULT_SESSION_IDLE_MS),
+    auditRepeatWindowMs:
+      values['audit-repeat-window-ms'] === undefined
+        ? DEFAULT_AUDIT_REPEAT_WINDOW_MS
+        : assertLimit('--audit-repeat-window-ms', Number(values['audit-repeat-window-ms']), true),
     heavyThresholdBytes: bounded(
       '--heavy-threshold-bytes',
       values['heavy-threshold-bytes'],

@@ -1,6 +1,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { resultBudget } from '@tollgate/mcp-transport'
 import { type SchemaRegistry, withInputValidation } from '@tollgate/mcp-validation'
+import type { Audit } from './audit.js'
+import type { Route } from './surfaces.js'
 
 /** The message-level controls every session's transport is wrapped in. */
 export interface ControlOptions {
@@ -11,14 +13,33 @@ export interface ControlOptions {
 }
 
 /**
- * Wraps a session's transport in the MCP message controls. Outermost first: the result budget
- * (charges everything the server sends), then input validation (judges the raw `tools/call`
- * arguments before the SDK's zod parsing can drop unknown keys).
+ * Wraps a session's transport in the MCP message controls, in one order, from the wire to the
+ * server: the SDK transport, then input validation (every inbound message reaches it first, so
+ * it judges the raw `tools/call` arguments before the SDK's zod parsing can drop unknown keys,
+ * and its refusals go straight back to the wire, bounded by construction), then the result
+ * budget (next to the server, so it charges every result the server sends). The server connects
+ * to the returned decorator; the HTTP layer hands requests to the SDK transport itself.
  */
-export function applyControls(transport: Transport, options: ControlOptions): Transport {
-  // Inner first: validation sits next to the server; the budget sees every outgoing result,
-  // the validation refusals included.
+export function applyControls(
+  transport: Transport,
+  options: ControlOptions,
+  // The session's route and credential: validation judges against the route's surface (a name
+  // off it gets the unknown-tool bytes before any schema is read) and audits every refusal.
+  session: {
+    readonly route: Route
+    readonly credentialId: string
+    readonly audit: Audit
+  },
+): Transport {
   let wrapped: Transport = transport
-  if (options.registry !== undefined) wrapped = withInputValidation(wrapped, options.registry)
+  if (options.registry !== undefined) {
+    const where = { route: session.route.name, credential: session.credentialId }
+    wrapped = withInputValidation(wrapped, options.registry, {
+      surface: session.route.view.names,
+      // The event holds no caller bytes (a name off the surface is reported by its length).
+      onRefusal: (e) =>
+        session.audit('call_refused', { layer: 'input_validation', ...e, ...where }),
+    })
+  }
   return resultBudget(wrapped, { maxResultBytes: options.maxResultBytes })
 }

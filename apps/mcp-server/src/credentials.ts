@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import { type CapabilityStore, memoryCapabilityStore } from './capability-store.js'
 import { type Capability, MAX_TOKEN_LENGTH, type ServerConfig } from './config.js'
 
 function digest(token: string): Buffer {
@@ -6,18 +7,24 @@ function digest(token: string): Buffer {
 }
 
 /**
- * The live credential table: authenticates bearer tokens and holds each credential's current
- * capabilities, which `admin` `revoke` / `grant` change while the server runs. Capabilities
- * are read at every call, so a revocation takes effect on the next request, redemptions
- * included.
+ * The live credential table: authenticates bearer tokens (the config file's, fixed for the
+ * process) and answers each credential's current capabilities, which `admin` `revoke` / `grant`
+ * change while the server runs. A credential's capabilities are its configured set with the
+ * recorded runtime decisions applied; the decisions live in a {@link CapabilityStore}, this
+ * process's memory or, with `--redis-url`, a Redis every instance shares. Nothing is cached:
+ * every lookup reads the store, so a revocation made on any instance holds on every instance
+ * from the next call on, continuation redemptions included. A lookup that cannot read the
+ * store rejects (`CapabilitiesUnavailableError`): the caller refuses, never guesses.
  */
 export class CredentialRegistry {
   readonly #byDigest: { digest: Buffer; id: string }[]
-  readonly #capabilities = new Map<string, Set<Capability>>()
+  readonly #configured = new Map<string, ReadonlySet<Capability>>()
+  readonly #store: CapabilityStore
 
-  constructor(config: ServerConfig) {
+  constructor(config: ServerConfig, store: CapabilityStore = memoryCapabilityStore()) {
     this.#byDigest = config.credentials.map((c) => ({ digest: digest(c.token), id: c.id }))
-    for (const c of config.credentials) this.#capabilities.set(c.id, new Set(c.capabilities))
+    for (const c of config.credentials) this.#configured.set(c.id, new Set(c.capabilities))
+    this.#store = store
   }
 
   /** The credential id a bearer token belongs to, or `undefined`; compares digests in constant time. */
@@ -31,25 +38,45 @@ export class CredentialRegistry {
     return found
   }
 
-  /** Whether `id` names a credential. */
+  /** Whether `id` names a credential of the config file. */
   has(id: string): boolean {
-    return this.#capabilities.has(id)
+    return this.#configured.has(id)
   }
 
-  /** The current capabilities of a credential (empty for an unknown id). */
-  capabilitiesOf(id: string): ReadonlySet<Capability> {
-    return this.#capabilities.get(id) ?? new Set()
+  /**
+   * The current capabilities of a principal (empty for an unknown id), read from the store at
+   * each call. The one place a principal id is turned into capabilities.
+   * @throws (rejects) `CapabilitiesUnavailableError` when the shared state cannot be read.
+   */
+  async capabilitiesOf(id: string): Promise<ReadonlySet<Capability>> {
+    const configured = this.#configured.get(id)
+    if (configured === undefined) return new Set()
+    const held = new Set(configured)
+    for (const [capability, granted] of await this.#store.read(id)) {
+      if (granted) held.add(capability)
+      else held.delete(capability)
+    }
+    return held
   }
 
-  /** Removes a capability; returns whether the credential held it. */
-  revoke(id: string, capability: Capability): boolean {
-    return this.#capabilities.get(id)?.delete(capability) ?? false
+  /**
+   * Removes a capability on every instance sharing the store; resolves whether the credential
+   * held it. Rejects `CapabilitiesUnavailableError` (nothing recorded) when the store is down.
+   */
+  async revoke(id: string, capability: Capability): Promise<boolean> {
+    const configured = this.#configured.get(id)
+    if (configured === undefined) return false
+    const previous = await this.#store.record(id, capability, false)
+    return previous ?? configured.has(capability)
   }
 
-  /** Adds a capability; returns whether the credential exists. */
-  grant(id: string, capability: Capability): boolean {
-    const set = this.#capabilities.get(id)
-    set?.add(capability)
-    return set !== undefined
+  /**
+   * Adds a capability on every instance sharing the store; resolves whether the credential
+   * exists. Rejects `CapabilitiesUnavailableError` (nothing recorded) when the store is down.
+   */
+  async grant(id: string, capability: Capability): Promise<boolean> {
+    if (!this.#configured.has(id)) return false
+    await this.#store.record(id, capability, true)
+    return true
   }
 }

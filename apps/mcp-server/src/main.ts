@@ -1,6 +1,7 @@
 import { createContinuations, pinoAuditSink } from '@tollgate/continuation'
 import { assertToolPopulation, loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { createAudit } from './audit.js'
+import { openCapabilityStore } from './capability-store.js'
 import { parseCli, USAGE } from './cli.js'
 import { defaultConfig, loadConfig } from './config.js'
 import { openContinuationStore } from './continuation-store.js'
@@ -18,11 +19,13 @@ async function main(): Promise<void> {
     process.stderr.write(USAGE)
     return
   }
-  const { audit, logger } = createAudit()
+  const { audit, logger } = createAudit({ repeatWindowMs: cli.auditRepeatWindowMs })
   const embedded = cli.config === undefined
   const config = embedded ? defaultConfig() : loadConfig(cli.config!)
   // Before the demo tokens are printed: a server that cannot reach its Redis does not start.
   const opened = await openContinuationStore(cli.redisUrl ?? config.redisUrl, audit)
+  // Grants and revocations live in the same Redis, so every instance reads one table.
+  const capabilityStore = await openCapabilityStore(cli.redisUrl ?? config.redisUrl, audit)
   if (embedded) {
     // The demo tokens are drawn at start and exist only in this process's memory and this line.
     audit('demo_credentials', {
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
   }
   const context: ServerContext = {
     store: new KnowledgeStore(SEED_DATA),
-    credentials: new CredentialRegistry(config),
+    credentials: new CredentialRegistry(config, capabilityStore),
     continuations: createContinuations({
       store: countingStore,
       audit: pinoAuditSink(logger),
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
       controls,
     })
     // A Redis connection would keep the process alive after the input ends.
-    void closed.then(() => opened.close())
+    void closed.then(() => Promise.all([opened.close(), capabilityStore.close()]))
     return
   }
   const { port, close } = await startHttpServer(context, {
@@ -97,12 +100,13 @@ async function main(): Promise<void> {
     port: cli.port,
     maxBodyBytes: cli.maxBodyBytes,
     controls,
+    sessions: cli,
   })
   const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
   audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })
   const stop = () => {
     void close()
-      .then(() => opened.close())
+      .then(() => Promise.all([opened.close(), capabilityStore.close()]))
       .then(() => process.exit(0))
   }
   process.once('SIGINT', stop)

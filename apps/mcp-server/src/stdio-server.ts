@@ -31,7 +31,13 @@ export async function startStdioServer(
       resolve()
     }
   })
-  await mcp.connect(applyControls(transport, options.controls))
+  await mcp.connect(
+    applyControls(transport, options.controls, {
+      route,
+      credentialId: options.credentialId,
+      audit: context.audit,
+    }),
+  )
   context.audit('stdio_ready', { route: route.name, credential: options.credentialId })
   return { closed }
 }

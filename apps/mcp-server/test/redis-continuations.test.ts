@@ -1,6 +1,6 @@
 // Continuations shared through Redis by two server processes (`--redis-url`), live: the same
-// re-authorization holds across instances, and with Redis stopped redemption fails closed with
-// the one expired-or-unknown answer while the server stays up. The shared tests use CI's
+// re-authorization holds across instances, and with Redis stopped redemption and mint fail
+// closed (capabilities are read from the same Redis first) while the server stays up. The shared tests use CI's
 // TOLLGATE_REDIS_URL or a private redis-server; the fault test always uses its own (it kills it).
 import { spawnSync } from 'node:child_process'
 import { createToken } from '@tollgate/continuation'
@@ -86,24 +86,26 @@ describe.runIf(sharedAvailable)('--redis-url with two instances', () => {
 })
 
 describe.runIf(hasRedisServer)('--redis-url when Redis stops', () => {
-  it('fails closed on redemption with the byte-identical expired-or-unknown answer, and the server stays up', async () => {
+  it('fails closed on redemption and mint with one token-independent refusal, and the server stays up', async () => {
     const redis = await startRedis()
     const args = ['--redis-url', redis.url]
     const [one, two] = await Promise.all([startServer(args), startServer(args)])
     try {
       const token = await mintGroup(await RawSession.open(one.url('/mcp/team'), ALICE))
       const team = await RawSession.open(two.url('/mcp/team'), ALICE)
-      const unknown = await fetchToken(team, createToken())
-      expect(toolResult(unknown).isError).toBe(true)
 
       await redis.stop()
 
+      // Capabilities live in the same Redis and are read first: the call is refused before the
+      // token is looked at, so a live token and an unknown one get the same bytes.
       const down = await fetchToken(team, token)
-      expect(down.status).toBe(unknown.status)
+      const unknown = await fetchToken(team, createToken())
+      expect(toolResult(down).isError).toBe(true)
       expect(down.text).toBe(unknown.text)
-      expect(two.audit.named('continuation_refused').at(-1)).toMatchObject({
-        reason: 'continuation_store_unavailable',
+      expect(JSON.parse(toolResult(down).content[0]!.text)).toMatchObject({
+        error: { code: 'ERR_CAPABILITIES_UNAVAILABLE' },
       })
+      expect(two.audit.named('continuation_served')).toHaveLength(0)
       // Mint fails closed too: a small tool error, no token.
       const heavy = await team.call('knowledge', {
         projectId: 'atlas',
@@ -112,11 +114,14 @@ describe.runIf(hasRedisServer)('--redis-url when Redis stops', () => {
         id: 'atlas-handbook',
       })
       expect(JSON.parse(toolResult(heavy).content[0]!.text)).toMatchObject({
-        error: { code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' },
+        error: { code: 'ERR_CAPABILITIES_UNAVAILABLE' },
       })
-      // Still up: it serves what needs no store, on both instances, and neither process exited.
+      // Still up: both instances answer (every capability check refuses), neither exited.
       for (const s of [team, await RawSession.open(one.url('/mcp/team'), ALICE)]) {
-        expect(served(await s.call('project.list', {}))).toBe(true)
+        const listed = await s.call('project.list', {})
+        expect(JSON.parse(toolResult(listed).content[0]!.text)).toMatchObject({
+          error: { code: 'ERR_CAPABILITIES_UNAVAILABLE' },
+        })
       }
       expect(one.child.exitCode).toBeNull()
       expect(two.child.exitCode).toBeNull()

@@ -1,5 +1,5 @@
 import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
-import { createPreflight } from '@tollgate/lexical-preflight'
+import { createBodyScanner, decodeBody } from './body-scanner.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
 import {
   ensureResolved,
@@ -112,7 +112,7 @@ export async function admitBody(
       reserved = total
     }
 
-    const preflight = createPreflight(o.preflight)
+    const preflight = createBodyScanner(o)
     // With a trustworthy upper bound (a declared length, no encoding) the body is copied into
     // one buffer of that size, so the bytes are held once rather than as chunks plus a concat.
     // It is allocated (and its whole size reserved) only once half the declared length has
@@ -220,7 +220,8 @@ export async function admitBody(
     await current.done
     if (inflater !== undefined) await inflater.end()
     if (declared !== undefined && wireBytes !== declared) {
-      throw new AdmissionError('ERR_BODY_INVALID_LENGTH', { observed: wireBytes })
+      const code = wireBytes < declared ? 'ERR_BODY_INCOMPLETE' : 'ERR_BODY_INVALID_LENGTH'
+      throw new AdmissionError(code, { observed: wireBytes })
     }
     if (bytes === 0) {
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
@@ -239,7 +240,7 @@ export async function admitBody(
     const raw = o.keepRaw ? buffer : undefined
     const text = buffer.toString('utf8')
     buffer = undefined
-    const value = decode(text)
+    const value = decodeBody(text, o)
     const result: AdmitSuccess = {
       ok: true,
       value,
@@ -266,15 +267,4 @@ function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes)
     ? bytes
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-// The preflight has already checked UTF-8 and the grammar, so this decode cannot fail on
-// anything it admitted; the guard keeps V8's message (which quotes the input) out regardless.
-function decode(text: string): unknown {
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw new AdmissionError('ERR_JSON_SYNTAX')
-  }
 }

@@ -1,3 +1,4 @@
+export type { JsonReviver } from './body-scanner.js'
 export {
   createInFlightBudget,
   DEFAULT_IN_FLIGHT_BYTES,
@@ -13,8 +14,15 @@ export {
   admitBody,
   type SkipReason,
 } from './core.js'
-export { bodyParserType, type HttpAdmissionError, toHttpError } from './http-error.js'
+export {
+  bodyParserType,
+  type HttpAdmissionError,
+  toBodyParserError,
+  toHttpError,
+} from './http-error.js'
 export { parseContentEncoding } from './inflate.js'
+export { JSON_DROP_IN_DEFAULTS, type JsonOptions, json } from './json.js'
+export { parseByteLimit } from './limit.js'
 export { matchMediaType } from './media-type.js'
 export { type AdmissionMiddleware, type AdmittedRequest, admission } from './middleware.js'
 export { admitNodeRequest } from './node.js'
@@ -27,6 +35,7 @@ export {
   type OnRefusal,
   type ResolvedHttpAdmissionOptions,
   resolveOptions,
+  type VerifyBody,
 } from './options.js'
 export {
   openPrincipalShare,

@@ -4,14 +4,19 @@ import { AdmissionError } from '@tollgate/json-budget'
  * Whether a `Content-Type` value names one of `types` (lower-case `type/subtype`, `type/*` or
  * `*\/*+suffix`) with no charset or a UTF-8 one. JSON is UTF-8 (RFC 8259 §8.1), so any other
  * charset is refused rather than decoded.
- * @returns `'match'`, `'other'` (a media type not in `types`, or none at all) or throws.
+ * @returns `'match'`, `'other'` (a media type not in `types`, or none at all unless `types`
+ * holds `*\/*`) or throws.
  * @throws AdmissionError `ERR_BODY_MEDIA_TYPE` for a matching type with a charset other than UTF-8.
  */
 export function matchMediaType(
   header: string | undefined | null,
   types: readonly string[],
 ): 'match' | 'other' {
-  if (header === undefined || header === null || header === '') return 'other'
+  // A body sent without a type is admitted only by a route that takes any type (`*/*`, also
+  // what a `type` function resolves to once it has accepted the request).
+  if (header === undefined || header === null || header === '') {
+    return types.includes('*/*') ? 'match' : 'other'
+  }
   const [essence = '', ...params] = header.split(';')
   const mediaType = essence.trim().toLowerCase()
   const slash = mediaType.indexOf('/')

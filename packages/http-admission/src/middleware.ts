@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { toHttpError } from './http-error.js'
+import { AdmissionError } from '@tollgate/json-budget'
+import { isReviverError } from './body-scanner.js'
+import { toBodyParserError, toHttpError } from './http-error.js'
+import { matchMediaType } from './media-type.js'
 import { admitNodeRequest } from './node.js'
 import { type HttpAdmissionOptions, resolveOptions } from './options.js'
 import { closeAfterResponse, sendRefusal } from './respond.js'
@@ -26,11 +29,35 @@ export type AdmissionMiddleware = (
  * route to give each route its own limits. An admitted body lands in `req.body` (and
  * `req._body = true`, so a later body parser skips it); a refusal is answered with its status
  * and a problem+json body and the connection is closed without reading the rest, or, with
- * `onRefusal: 'next'`, handed to `next(err)` with body-parser's error properties.
+ * `onRefusal: 'next'`, handed to `next(err)` with tollgate's status (422 for a parse or
+ * structure refusal) and body-parser's `type`, `statusCode` and `expose`. `verify` and a
+ * `type` function are applied here. For `express.json()`'s statuses and defaults, use `json()`.
  * @throws TypeError at construction on bad options (see `resolveOptions`).
  */
 export function admission(options?: HttpAdmissionOptions): AdmissionMiddleware {
-  const o = resolveOptions(options)
+  return createAdmissionMiddleware(options ?? {}, false)
+}
+
+const EMPTY = Buffer.alloc(0)
+
+/**
+ * The middleware of {@link admission} and of `json()`. With `bodyParser` it behaves as
+ * `express.json()` around the same admission: `req.body` starts `undefined`, an empty body
+ * of the accepted type is `{}`, and refusals carry body-parser's statuses and messages.
+ * @internal
+ */
+export function createAdmissionMiddleware(
+  options: HttpAdmissionOptions,
+  bodyParser: boolean,
+): AdmissionMiddleware {
+  // verify needs the bytes; they are handed to it and kept as req.rawBody only with keepRaw.
+  const exposeRaw = options.keepRaw === true
+  const o =
+    options.verify !== undefined && !exposeRaw
+      ? resolveOptions({ ...options, keepRaw: true })
+      : resolveOptions(options)
+  const retryAfterSeconds = o.retryAfterSeconds
+
   return function admissionMiddleware(req, res, next) {
     const request = req as AdmittedRequest
     // Already read by an earlier parser (body-parser 1 sets _body; body-parser 2 checks that
@@ -39,25 +66,126 @@ export function admission(options?: HttpAdmissionOptions): AdmissionMiddleware {
       next()
       return
     }
-    admitNodeRequest(request, o).then((result) => {
-      if (result.ok) {
-        if (result.skipped === undefined) {
-          request.body = result.value
-          request._body = true
-          if (result.raw !== undefined) request.rawBody = result.raw
-        }
-        next()
-      } else if (o.onRefusal === 'next') {
+    if (bodyParser && !('body' in request)) request.body = undefined
+
+    const refuse = (error: AdmissionError): void => {
+      if (o.onRefusal === 'next') {
         // The unread rest of the body must never be parsed as a next request, whatever the
         // app's error handler does with the headers.
         closeAfterResponse(res)
-        next(toHttpError(result.error, o.retryAfterSeconds))
+        next(
+          bodyParser
+            ? toBodyParserError(error, retryAfterSeconds)
+            : toHttpError(error, retryAfterSeconds),
+        )
       } else {
-        sendRefusal(res, result.error, {
-          render: o.renderRefusal,
-          retryAfterSeconds: o.retryAfterSeconds,
-        })
+        sendRefusal(res, error, { render: o.renderRefusal, retryAfterSeconds })
       }
-    }, next)
+    }
+    const admit = (value: unknown, raw: Buffer): void => {
+      if (o.verify !== undefined) {
+        try {
+          o.verify(request, res, raw, 'utf-8')
+        } catch (thrown) {
+          if (bodyParser && typeof thrown === 'object' && thrown !== null) {
+            closeAfterResponse(res)
+            next(dressThrown(thrown, 403, 'entity.verify.failed'))
+          } else {
+            refuse(verifyFailure(thrown))
+          }
+          return
+        }
+      }
+      request.body = value
+      request._body = true
+      if (exposeRaw) request.rawBody = raw
+      next()
+    }
+
+    const hasBody =
+      req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined
+    const passed = o.passMethods.includes((req.method ?? 'GET').toUpperCase())
+    if (o.typeFilter !== undefined && hasBody && !passed) {
+      let accepted: unknown
+      try {
+        accepted = o.typeFilter(req)
+      } catch (error) {
+        next(error)
+        return
+      }
+      if (!accepted) {
+        if (o.otherTypes === 'pass') next()
+        else refuse(new AdmissionError('ERR_BODY_MEDIA_TYPE'))
+        return
+      }
+    }
+
+    admitNodeRequest(request, o).then(
+      (result) => {
+        if (!result.ok) {
+          refuse(result.error)
+        } else if (result.skipped === undefined) {
+          // An empty body: body-parser answers {} ("a common client-side mistake"); tollgate
+          // leaves it undefined.
+          const value = bodyParser && result.bytes === 0 ? {} : result.value
+          admit(value, result.raw ?? EMPTY)
+        } else if (bodyParser && result.skipped === 'no-body' && hasBody && !passed) {
+          // `Content-Length: 0` of the accepted type is an empty body, not an absent one.
+          let matched: boolean
+          try {
+            matched =
+              o.typeFilter !== undefined ||
+              matchMediaType(req.headers['content-type'], o.types) === 'match'
+          } catch (error) {
+            refuse(error as AdmissionError)
+            return
+          }
+          if (matched) admit({}, EMPTY)
+          else next()
+        } else {
+          next()
+        }
+      },
+      (error: unknown) => {
+        // A reviver's exception: body-parser answers it as a parse failure.
+        if (bodyParser && isReviverError(error)) {
+          closeAfterResponse(res)
+          next(dressThrown(error as object, 400, 'entity.parse.failed'))
+        } else {
+          next(error)
+        }
+      },
+    )
   }
+}
+
+/** The refusal of a `verify` hook that threw, with the thrown error's 4xx/5xx `status` if any. */
+function verifyFailure(thrown: unknown): AdmissionError {
+  const error = new AdmissionError('ERR_BODY_VERIFY_FAILED')
+  const status = statusOf(thrown)
+  if (status !== undefined) Object.defineProperty(error, 'status', { value: status })
+  // Kept for the app's logs; the refusal itself is built from the code alone.
+  Object.defineProperty(error, 'cause', { value: thrown, configurable: true, writable: true })
+  return error
+}
+
+/** Dresses an app's own error as http-errors would: its valid status or `status`, and a type. */
+function dressThrown(thrown: object, status: number, type: string): object {
+  const own = thrown as { status?: unknown; statusCode?: unknown; type?: unknown }
+  const final = statusOf(thrown) ?? status
+  return Object.assign(thrown, {
+    status: final,
+    statusCode: final,
+    expose: final < 500,
+    type: typeof own.type === 'string' ? own.type : type,
+  })
+}
+
+function statusOf(thrown: unknown): number | undefined {
+  if (typeof thrown !== 'object' || thrown === null) return undefined
+  const { status, statusCode } = thrown as { status?: unknown; statusCode?: unknown }
+  const value = typeof status === 'number' ? status : statusCode
+  return typeof value === 'number' && Number.isInteger(value) && value >= 400 && value < 600
+    ? value
+    : undefined
 }

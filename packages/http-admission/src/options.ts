@@ -1,10 +1,13 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ADMISSION_DEFAULTS, assertLimit, DEFAULT_JSON_LIMITS } from '@tollgate/json-budget'
 import {
   type PreflightOptions,
   type PreflightPolicies,
   resolvePreflightOptions,
 } from '@tollgate/lexical-preflight'
+import type { JsonReviver } from './body-scanner.js'
 import { defaultInFlightBudget, type InFlightBudget } from './budget.js'
+import { parseByteLimit } from './limit.js'
 import type { PrincipalOf } from './principal-shares.js'
 import type { RenderRefusal } from './problem.js'
 
@@ -75,6 +78,38 @@ export interface HttpAdmissionOptions {
   readonly onRefusal?: OnRefusal
   /** Renders a refusal's body; the status and connection handling stay the same. Default: problem+json. */
   readonly renderRefusal?: RenderRefusal
+  // body-parser's option names, so `express.json({ ... })` options carry over.
+  /**
+   * Admit only an object or an array at the top level, as `express.json()` does: any other
+   * value is refused at its first significant byte with 422 `ERR_JSON_NOT_OBJECT_OR_ARRAY`.
+   * Default: true.
+   */
+  readonly strict?: boolean
+  /**
+   * Passed to `JSON.parse` as its second argument. It runs only on a body the preflight has
+   * admitted, so it walks at most `maxDepth` levels and `maxNodes` nodes; what it throws
+   * propagates (the middleware hands it to `next(err)`). Default: none.
+   */
+  readonly reviver?: JsonReviver
+  /**
+   * Middleware only: called as `verify(req, res, buf, encoding)` with the admitted bytes (after
+   * inflation) and `'utf-8'`, before `req.body` is set; throwing refuses the body with 403
+   * `ERR_BODY_VERIFY_FAILED`, or the thrown error's `status` when it is 400–599. Default: none.
+   */
+  readonly verify?: VerifyBody
+  /**
+   * body-parser's name for the admitted media types: a string or an array of them (as
+   * `types`, plus `'json'` for `application/json` and `'+json'` for `*\/*+json`), or, for the
+   * middleware, a function `(req) => boolean` deciding per request (it may admit a body sent
+   * without `Content-Type`; other adapters then admit any type). Not with `types`.
+   * Default: `types`'s default.
+   */
+  readonly type?: string | readonly string[] | ((req: IncomingMessage) => unknown)
+  /**
+   * body-parser's name for `maxBytes`: bytes, or a size string such as `'100kb'` or `'1mb'`
+   * (powers of 1024). Not with `maxBytes`. Default: `maxBytes`'s default.
+   */
+  readonly limit?: number | string
   // Fair admission: minimum data rate and per-principal shares.
   /**
    * Minimum average data rate of a body, in wire bytes per second since admission began,
@@ -104,6 +139,14 @@ export interface HttpAdmissionOptions {
   readonly principalShare?: number | false
 }
 
+/** The `verify` hook: throw to refuse the body (see {@link HttpAdmissionOptions.verify}). */
+export type VerifyBody = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  buf: Buffer,
+  encoding: string,
+) => void
+
 /** The options after {@link resolveOptions}: every field set, validated and frozen. */
 export interface ResolvedHttpAdmissionOptions {
   readonly maxBytes: number
@@ -124,6 +167,11 @@ export interface ResolvedHttpAdmissionOptions {
   readonly keepRaw: boolean
   readonly onRefusal: OnRefusal
   readonly renderRefusal: RenderRefusal | undefined
+  readonly strict: boolean
+  readonly reviver: JsonReviver | undefined
+  readonly verify: VerifyBody | undefined
+  /** The `type` option when it is a function (then `types` is `['*\/*']`). */
+  readonly typeFilter: ((req: IncomingMessage) => unknown) | undefined
   // Fair admission.
   readonly minBytesPerSecond: number | false
   readonly minRateGraceMs: number
@@ -147,6 +195,7 @@ export const HTTP_ADMISSION_DEFAULTS = Object.freeze({
   retryAfterSeconds: 1,
   keepRaw: false,
   onRefusal: 'respond' as const,
+  strict: true,
   // Fair admission.
   minBytesPerSecond: 240 as number | false,
   minRateGraceMs: 5_000,
@@ -175,13 +224,14 @@ export function resolveOptions(options: HttpAdmissionOptions = {}): ResolvedHttp
     if (!KNOWN.has(key)) throw new TypeError(`unknown option ${JSON.stringify(key.slice(0, 64))}`)
   }
   const d = HTTP_ADMISSION_DEFAULTS
-  const maxBytes = assertLimit('maxBytes', options.maxBytes ?? d.maxBytes)
+  const dropIn = resolveDropInOptions(options)
+  const maxBytes = assertLimit('maxBytes', options.maxBytes ?? dropIn.limit ?? d.maxBytes)
   if (maxBytes > HTTP_ADMISSION_CEILINGS.maxBytes) {
     throw new TypeError(
       `maxBytes may not exceed ${HTTP_ADMISSION_CEILINGS.maxBytes}, got ${maxBytes}`,
     )
   }
-  const types = (options.types ?? d.types).map((t) => {
+  const types = (options.types ?? dropIn.types ?? d.types).map((t) => {
     if (typeof t !== 'string' || !TYPE_PATTERN.test(t.toLowerCase())) {
       throw new TypeError('types must hold media types such as application/json or */*+json')
     }
@@ -233,6 +283,10 @@ export function resolveOptions(options: HttpAdmissionOptions = {}): ResolvedHttp
     keepRaw: bool('keepRaw', options.keepRaw ?? d.keepRaw),
     onRefusal: oneOf('onRefusal', options.onRefusal ?? d.onRefusal, ['respond', 'next']),
     renderRefusal: fnOrUndefined('renderRefusal', options.renderRefusal),
+    strict: dropIn.strict,
+    reviver: dropIn.reviver,
+    verify: dropIn.verify,
+    typeFilter: dropIn.typeFilter,
     // Fair admission.
     minBytesPerSecond: limitOrFalse(
       'minBytesPerSecond',
@@ -277,6 +331,11 @@ const KNOWN = new Set([
   'keepRaw',
   'onRefusal',
   'renderRefusal',
+  'strict',
+  'reviver',
+  'verify',
+  'type',
+  'limit',
   // Fair admission.
   'minBytesPerSecond',
   'minRateGraceMs',
@@ -302,6 +361,60 @@ function fnOrUndefined<T>(name: string, value: T | undefined): T | undefined {
     throw new TypeError(`${name} must be a function`)
   }
   return value
+}
+
+// The body-parser-named options, validated together: `limit` and `type` are other spellings of
+// `maxBytes` and `types`, so giving both spellings is a configuration mistake.
+function resolveDropInOptions(options: HttpAdmissionOptions): {
+  limit: number | undefined
+  types: readonly string[] | undefined
+  typeFilter: ((req: IncomingMessage) => unknown) | undefined
+  strict: boolean
+  reviver: JsonReviver | undefined
+  verify: VerifyBody | undefined
+} {
+  if (options.limit !== undefined && options.maxBytes !== undefined) {
+    throw new TypeError('limit and maxBytes are the same option; give one')
+  }
+  if (options.type !== undefined && options.types !== undefined) {
+    throw new TypeError('type and types are the same option; give one')
+  }
+  const limit = options.limit === undefined ? undefined : parseByteLimit('limit', options.limit)
+  let types: readonly string[] | undefined
+  let typeFilter: ((req: IncomingMessage) => unknown) | undefined
+  const type = options.type
+  if (typeof type === 'function') {
+    typeFilter = type
+    types = ['*/*']
+  } else if (type !== undefined) {
+    const list: readonly unknown[] = typeof type === 'string' ? [type] : type
+    if (!Array.isArray(list)) throw new TypeError('type must be a string, an array or a function')
+    types = list.map(typeShorthand)
+  }
+  return {
+    limit,
+    types,
+    typeFilter,
+    strict: bool('strict', options.strict ?? HTTP_ADMISSION_DEFAULTS.strict),
+    reviver: fnOrUndefined('reviver', options.reviver),
+    verify: verifyHook(options.verify),
+  }
+}
+
+// type-is's shorthands that name JSON; other extension names would need a MIME database.
+function typeShorthand(type: unknown): string {
+  if (type === 'json') return 'application/json'
+  if (typeof type === 'string' && /^\+[a-z0-9!#$&^_.-]+$/i.test(type)) return `*/*${type}`
+  if (typeof type === 'string' && type.includes('/')) return type
+  throw new TypeError("type must hold media types, 'json' or '+suffix' (no extension lookup)")
+}
+
+// body-parser's own wording, which code that checks its configuration errors matches on.
+function verifyHook(value: unknown): VerifyBody | undefined {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new TypeError('option verify must be function')
+  }
+  return value as VerifyBody | undefined
 }
 
 // Fair admission: a positive integer limit, or false to turn the control off.

@@ -39,6 +39,13 @@ export const ADMISSION_CODES = {
     option: 'maxNumberLength',
   },
   ERR_JSON_BOM: { status: 422, title: 'Unprocessable Content', option: 'bom' },
+  ERR_BODY_INCOMPLETE: { status: 400, title: 'Bad Request', option: undefined },
+  ERR_JSON_NOT_OBJECT_OR_ARRAY: {
+    status: 422,
+    title: 'Unprocessable Content',
+    option: 'strict',
+  },
+  ERR_BODY_VERIFY_FAILED: { status: 403, title: 'Forbidden', option: 'verify' },
   ERR_ADMISSION_PRINCIPAL_BUSY: {
     status: 503,
     title: 'Service Unavailable',

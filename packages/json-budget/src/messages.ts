@@ -4,7 +4,8 @@ import type { AdmissionCode } from './codes.js'
 // name, never from the input, so it cannot echo a caller's bytes and its length is bounded.
 const WHAT: Record<AdmissionCode, string> = {
   ERR_BODY_TOO_LARGE: 'request body exceeds the byte limit',
-  ERR_BODY_INVALID_LENGTH: 'Content-Length is malformed, negative or repeated',
+  ERR_BODY_INVALID_LENGTH:
+    'Content-Length is malformed, negative or repeated, or the body ran past it',
   ERR_BODY_MEDIA_TYPE: 'content type or charset is not accepted here',
   ERR_BODY_ENCODING: 'Content-Encoding is not accepted here',
   ERR_BODY_INFLATION_RATIO: 'decoded body grows past the inflation ratio limit',
@@ -25,6 +26,9 @@ const WHAT: Record<AdmissionCode, string> = {
   ERR_JSON_STRING_TOO_LONG: 'string exceeds the length limit',
   ERR_JSON_NUMBER_TOO_LONG: 'number exceeds the length limit',
   ERR_JSON_BOM: 'byte order mark is not accepted',
+  ERR_BODY_INCOMPLETE: 'request body ended before its declared Content-Length',
+  ERR_JSON_NOT_OBJECT_OR_ARRAY: 'top-level JSON value is not an object or array',
+  ERR_BODY_VERIFY_FAILED: 'request body was refused by the verify hook',
   ERR_ADMISSION_PRINCIPAL_BUSY:
     "this caller's share of the in-flight body budget is spent; retry later",
 }

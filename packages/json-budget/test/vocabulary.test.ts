@@ -58,6 +58,9 @@ const OPTIONS = {
   ERR_JSON_STRING_TOO_LONG: 'maxStringBytes',
   ERR_JSON_NUMBER_TOO_LONG: 'maxNumberLength',
   ERR_JSON_BOM: 'bom',
+  ERR_BODY_INCOMPLETE: undefined,
+  ERR_JSON_NOT_OBJECT_OR_ARRAY: 'strict',
+  ERR_BODY_VERIFY_FAILED: 'verify',
   ERR_ADMISSION_PRINCIPAL_BUSY: 'principalShare',
 } as const
 

@@ -5,7 +5,10 @@ import {
 } from '@tollgate/http-admission'
 import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
 
-/** Options of {@link mcpHttpHandler} and {@link mcpExpressHandler}. Every field is optional. */
+/**
+ * Options of the Streamable HTTP steps ({@link resolveMcpHttpOptions}) and of the composed
+ * `mcpHttpHandler` / `mcpExpressHandler`. Every field is optional.
+ */
 export interface McpHttpOptions
   extends Pick<
     HttpAdmissionOptions,
@@ -48,6 +51,13 @@ export interface McpHttpOptions
    * turns the workaround off (meant for the test that shows the retention). Default: `true`.
    */
   readonly releaseSdkJsonResponses?: boolean
+  /**
+   * The `MCP-Protocol-Version` values a request may carry. A request that sends the header
+   * with any other value is refused with 400 `ERR_MCP_PROTOCOL_VERSION` before its body is
+   * read; a request without the header passes (the spec's default version applies). Default:
+   * the versions `@modelcontextprotocol/sdk` 1.32.2 supports ({@link MCP_PROTOCOL_VERSIONS}).
+   */
+  readonly supportedProtocolVersions?: readonly string[]
 }
 
 /** The options after {@link resolveMcpHttpOptions}: validated, frozen. */
@@ -63,7 +73,22 @@ export interface ResolvedMcpHttpOptions {
   readonly allowedOrigins: readonly string[] | 'loopback' | undefined
   /** Whether finished SDK JSON-response entries are released after each POST. */
   readonly releaseSdkJsonResponses: boolean
+  /** The `MCP-Protocol-Version` values admitted (frozen). */
+  readonly supportedProtocolVersions: readonly string[]
 }
+
+/**
+ * The protocol versions `@modelcontextprotocol/sdk` 1.32.2 supports (its
+ * `SUPPORTED_PROTOCOL_VERSIONS`, newest first), copied so that importing this package does not
+ * load the SDK; a test holds the two equal.
+ */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+])
 
 /**
  * The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on, and the
@@ -99,7 +124,12 @@ const OWN = new Set([
   'allowedHosts',
   'allowedOrigins',
   'releaseSdkJsonResponses',
+  'supportedProtocolVersions',
 ])
+
+// Options objects that came out of resolveMcpHttpOptions, so a step handed raw options (or a
+// look-alike) fails loudly instead of running with no limits.
+const RESOLVED = new WeakSet<object>()
 
 /** True for `localhost`, an address in 127.0.0.0/8, or `::1` (bracketed or not). */
 export function isLoopbackHost(host: string): boolean {
@@ -116,7 +146,8 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * Validates {@link McpHttpOptions} once, at construction, and freezes them.
  * @throws TypeError on an unknown option, a bad limit, `maxBytes` above 64 MiB, a malformed
- *   host or origin in the allow-lists, or a `releaseSdkJsonResponses` that is not a boolean.
+ *   host or origin in the allow-lists, a `releaseSdkJsonResponses` that is not a boolean, or a
+ *   `supportedProtocolVersions` that is not an array of non-empty strings.
  */
 export function resolveMcpHttpOptions(options: McpHttpOptions = {}): ResolvedMcpHttpOptions {
   if (typeof options !== 'object' || options === null) {
@@ -158,12 +189,33 @@ export function resolveMcpHttpOptions(options: McpHttpOptions = {}): ResolvedMcp
   const release =
     options.releaseSdkJsonResponses ?? DEFAULT_MCP_HTTP_OPTIONS.releaseSdkJsonResponses
   if (typeof release !== 'boolean') throw new TypeError('releaseSdkJsonResponses must be a boolean')
-  return Object.freeze({
+  const versions =
+    options.supportedProtocolVersions === undefined
+      ? MCP_PROTOCOL_VERSIONS
+      : Object.freeze([...list('supportedProtocolVersions', options.supportedProtocolVersions)])
+  const resolved = Object.freeze({
     admission,
     allowedHosts,
     allowedOrigins,
     releaseSdkJsonResponses: release,
+    supportedProtocolVersions: versions,
   })
+  RESOLVED.add(resolved)
+  return resolved
+}
+
+/**
+ * Asserts that `options` came from {@link resolveMcpHttpOptions} (the HTTP steps take resolved
+ * options only, so they are validated once, at start-up).
+ * @throws TypeError naming the step otherwise.
+ */
+export function assertResolvedMcpHttpOptions(
+  step: string,
+  options: unknown,
+): asserts options is ResolvedMcpHttpOptions {
+  if (typeof options !== 'object' || options === null || !RESOLVED.has(options)) {
+    throw new TypeError(`${step} takes options from resolveMcpHttpOptions()`)
+  }
 }
 
 function list(name: string, value: unknown): string[] {

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_MCP_HTTP_OPTIONS,
   DEFAULT_RESULT_BUDGET_OPTIONS,
+  DEFAULT_SESSION_POOL_OPTIONS,
   DEFAULT_STDIO_OPTIONS,
+  MCP_PROTOCOL_VERSIONS,
   resolveMcpHttpOptions,
 } from '../src/index.js'
 
@@ -30,7 +32,8 @@ describe('README', () => {
     expect(table('BoundedStdioServerTransport')).toEqual({ ...DEFAULT_STDIO_OPTIONS })
     expect(table('resultBudget')).toEqual({ ...DEFAULT_RESULT_BUDGET_OPTIONS })
     const http = resolveMcpHttpOptions().admission
-    expect(table('mcpHttpHandler / mcpExpressHandler')).toEqual({
+    expect(table('SessionPool')).toEqual({ ...DEFAULT_SESSION_POOL_OPTIONS })
+    expect(table('resolveMcpHttpOptions')).toEqual({
       maxBytes: DEFAULT_MCP_HTTP_OPTIONS.maxBytes,
       host: DEFAULT_MCP_HTTP_OPTIONS.host,
       releaseSdkJsonResponses: DEFAULT_MCP_HTTP_OPTIONS.releaseSdkJsonResponses,
@@ -41,6 +44,7 @@ describe('README', () => {
       inflate: http.inflate,
       maxInflationRatio: http.maxInflationRatio,
       retryAfterSeconds: http.retryAfterSeconds,
+      supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
     })
   })
 })

@@ -182,6 +182,18 @@ describe('mcpHttpHandler', () => {
     expect(seen).toEqual({ transports: 0, echo: 0 })
   })
 
+  it('refuses a top-level scalar with 422 and -32600 Invalid Request, the tool never running', async () => {
+    const { seen, server } = await serve()
+    const refused = await rawPost(server.port, HEADERS, Buffer.from('1'))
+    expect(refused.status).toBe(422)
+    expect(jsonRpcError(refused)).toMatchObject({
+      code: -32600,
+      message: 'Invalid Request',
+      data: { code: 'ERR_JSON_NOT_OBJECT_OR_ARRAY' },
+    })
+    expect(seen).toEqual({ transports: 0, echo: 0 })
+  })
+
   it('refuses a foreign Host with 403 before reading the body', async () => {
     const { seen, server } = await serve()
     const response = await rawPost(

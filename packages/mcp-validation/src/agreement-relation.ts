@@ -1,4 +1,5 @@
 import { Ajv07, Ajv2020 } from './ajv-load.js'
+import { admitsOnlyBmp } from './regex-modes.js'
 
 // The asymmetric relation of ADR-0031 decision 6, computed keyword by keyword: does the
 // published schema (a conjunction of schemas: itself and its allOf branches) admit only what
@@ -62,11 +63,16 @@ const KNOWN = new Set([
 ])
 const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'] as const
 
+/** How the handler measures a string's length for `minLength`/`maxLength`. */
+export type StringLengthUnit = 'code-points' | 'code-units'
+
 /** Context of one comparison: findings collect here; `excluded` applies at the root only. */
 export interface RelationContext {
   readonly findings: AgreementFinding[]
   readonly excluded: ReadonlySet<string>
   readonly excludedApplied: Set<string>
+  /** The handler's length unit (Ajv, on the published side, counts code points). */
+  readonly lengthUnit: StringLengthUnit
 }
 
 /** Flattens a published schema into its conjuncts: itself and, recursively, its allOf. */
@@ -156,7 +162,12 @@ export function relate(p: readonly Schema[], d: unknown, at: string, ctx: Relati
   const dFinite = 'const' in ds ? [ds.const] : Array.isArray(ds.enum) ? ds.enum : undefined
   if (finite !== undefined) {
     // Exact over a finite published domain: every value it admits must be one the handler takes.
-    const take = new Ajv07({ strict: false }).compile(strip(ds) as object)
+    // Judged as the handler reads it: its regex without the `u` flag, its length unit.
+    const take = new Ajv07({
+      strict: false,
+      unicodeRegExp: false,
+      unicode: ctx.lengthUnit === 'code-points',
+    }).compile(strip(ds) as object)
     const refused = finite.filter((v) => !take(v))
     if (refused.length > 0) add('published-wider', `admits ${JSON.stringify(refused)}`)
   } else if (dFinite !== undefined) {
@@ -181,7 +192,7 @@ export function relate(p: readonly Schema[], d: unknown, at: string, ctx: Relati
     const wider = [...types].filter((t) => !dTypes.has(t))
     if (wider.length > 0) add('published-wider', `admits type ${wider.join(', ')}`)
   }
-  if (types.has('string')) relateString(p, ds, add)
+  if (types.has('string')) relateString(p, ds, ctx.lengthUnit, add)
   if (types.has('number') || types.has('integer')) relateNumber(p, ds, add)
   if (types.has('array')) relateArray(p, ds, at, ctx, add)
   if (types.has('object')) relateObject(p, ds, at, ctx)
@@ -205,18 +216,37 @@ function relateAnyOf(p: readonly Schema[], ds: Obj, at: string, ctx: RelationCon
   ctx.findings.push({ rule: 'published-wider', pointer: at, detail: 'fits no branch of anyOf' })
 }
 
-function relateString(p: readonly Schema[], ds: Obj, add: Add): void {
+function relateString(p: readonly Schema[], ds: Obj, unit: StringLengthUnit, add: Add): void {
+  // Whether the published side admits only strings without astral characters: there Ajv's
+  // `u`-mode regex and a regex without `u` read alike, and a code point is one code unit.
+  const bmp = some(p, (s) => typeof s.pattern === 'string' && admitsOnlyBmp(s.pattern))
   const min = num(ds.minLength)
-  // A lower bound of 0 constrains nothing, so nothing need match it.
+  // A lower bound of 0 constrains nothing, so nothing need match it. Ajv counts code points,
+  // never more than code units, so a published minimum in code points is one in units too.
   if (min !== undefined && min > 0 && !some(p, (s) => (num(s.minLength) ?? -1) >= min)) {
     add('published-wider', `minLength below the handler's ${min}`)
   }
   const max = num(ds.maxLength)
-  if (max !== undefined && !some(p, (s) => (num(s.maxLength) ?? Infinity) <= max)) {
-    add('published-wider', `maxLength above the handler's ${max}`)
+  // A string of n code points holds up to 2n code units: against a handler counting units,
+  // the published maximum must fit twice over unless only BMP strings are admitted.
+  const factor = unit === 'code-units' && !bmp ? 2 : 1
+  if (max !== undefined && !some(p, (s) => (num(s.maxLength) ?? Infinity) * factor <= max)) {
+    add(
+      'published-wider',
+      factor === 2
+        ? `maxLength (code points) admits more than the handler's ${max} UTF-16 code units`
+        : `maxLength above the handler's ${max}`,
+    )
   }
-  if (ds.pattern !== undefined && !some(p, (s) => s.pattern === ds.pattern)) {
-    add('published-wider', `lacks the handler's pattern ${JSON.stringify(ds.pattern)}`)
+  if (ds.pattern !== undefined) {
+    if (!some(p, (s) => s.pattern === ds.pattern)) {
+      add('published-wider', `lacks the handler's pattern ${JSON.stringify(ds.pattern)}`)
+    } else if (!bmp) {
+      add(
+        'published-wider',
+        `pattern ${JSON.stringify(ds.pattern)} may admit under Ajv's unicode mode what the handler's regex refuses (astral characters)`,
+      )
+    }
   }
   if (ds.format !== undefined && !some(p, (s) => s.format === ds.format)) {
     add('published-wider', `lacks the handler's format ${JSON.stringify(ds.format)}`)

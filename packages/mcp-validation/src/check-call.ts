@@ -7,7 +7,14 @@ import type { SchemaRegistry, SchemaViolation } from './registry.js'
 /** The verdict on one `tools/call`'s params. */
 export type ToolCallVerdict =
   | { readonly ok: true; readonly tool: string }
-  | { readonly ok: false; readonly kind: 'unknown-tool' }
+  | {
+      readonly ok: false
+      readonly kind: 'unknown-tool'
+      /** Audit only, never answered: every unknown-tool refusal is the same bytes. */
+      readonly reason: 'off_surface' | 'unpublished' | 'malformed'
+      /** Length of the name when it was a string (audit only). */
+      readonly nameLength: number | undefined
+    }
   | {
       readonly ok: false
       readonly kind: 'arguments'
@@ -52,7 +59,10 @@ const LIMIT_PARAM: Readonly<Record<string, string>> = {
 
 /**
  * Judges one `tools/call`'s `params` (a pure function; the decorator and tests share it):
- * a name the registry does not know is `unknown-tool` (fail closed); otherwise the arguments
+ * a name off `options.surface` is `unknown-tool` before the registry is asked anything, so a
+ * tool mounted on another route and a tool that exists nowhere take the same path and the
+ * same single `Set` lookup; a name the registry does not know is `unknown-tool` too (fail
+ * closed); otherwise the arguments
  * (missing = `{}`) are charged against the bounds first, then validated against the tool's
  * published schema. A refusal holds the bounded pointer and the keyword with the schema's
  * limit, never a value.
@@ -64,7 +74,17 @@ export function checkToolCall(
 ): ToolCallVerdict {
   const name =
     typeof params === 'object' && params !== null ? (params as { name?: unknown }).name : undefined
-  if (typeof name !== 'string' || !registry.has(name)) return { ok: false, kind: 'unknown-tool' }
+  if (typeof name !== 'string') {
+    return { ok: false, kind: 'unknown-tool', reason: 'malformed', nameLength: undefined }
+  }
+  // The route's surface first: nothing about a name off it (not even whether a schema exists
+  // for it) may shape the answer or the work done.
+  if (options.surface !== undefined && !options.surface.has(name)) {
+    return { ok: false, kind: 'unknown-tool', reason: 'off_surface', nameLength: name.length }
+  }
+  if (!registry.has(name)) {
+    return { ok: false, kind: 'unknown-tool', reason: 'unpublished', nameLength: name.length }
+  }
   const raw = (params as { arguments?: unknown }).arguments
   const args = raw === undefined ? {} : raw
   try {

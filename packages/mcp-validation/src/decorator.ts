@@ -5,13 +5,14 @@ import type {
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
 import { isJsonRpcRequest, TransportDecorator } from '@tollgate/mcp-transport'
-import { checkToolCall } from './check-call.js'
+import { checkToolCall, type ToolCallVerdict } from './check-call.js'
 import {
   type InputValidationOptions,
   type ResolvedInputValidationOptions,
   resolveOptions,
 } from './options.js'
-import { renderArgumentsRefusal, UNKNOWN_TOOL_ERROR } from './refusal.js'
+import { REUSED_ID_ERROR, renderArgumentsRefusal, UNKNOWN_TOOL_ERROR } from './refusal.js'
+import type { RefusalEvent, RefusalReason } from './refusal-event.js'
 import type { SchemaRegistry } from './registry.js'
 import { rewriteToolsListResult } from './tools-list.js'
 
@@ -25,7 +26,12 @@ export class InputValidationTransport<
 > extends TransportDecorator<T> {
   readonly #registry: SchemaRegistry
   readonly #options: ResolvedInputValidationOptions
-  readonly #pendingLists = new Set<RequestId>()
+  // Every request delivered to the server and not yet answered, by id, with its method. A
+  // response is matched to its request by id alone, so two requests in flight under one id
+  // would make "which answer is the tools/list" ambiguous (the reused-id bypass of the
+  // rewrite): a second request under an id in flight is refused instead, and the decorator's
+  // own refusals never touch this table.
+  readonly #inFlight = new Map<RequestId, string>()
 
   constructor(inner: T, registry: SchemaRegistry, options: InputValidationOptions = {}) {
     super(inner)
@@ -47,18 +53,33 @@ export class InputValidationTransport<
     extra: MessageExtraInfo | undefined,
   ): void | Promise<void> {
     const method = (message as { method?: unknown }).method
+    if (typeof method !== 'string') return this.deliver(message, extra)
+    const request = isJsonRpcRequest(message)
+    if (request && this.#inFlight.has(message.id)) {
+      this.#audit({ reason: 'reused_id', method })
+      return this.#answer({ jsonrpc: '2.0', id: message.id, error: REUSED_ID_ERROR })
+    }
     if (method === 'tools/call') {
       // A tools/call that is not a well-formed request can be served by nothing: drop it here
       // rather than trust that the SDK drops it.
-      if (!isJsonRpcRequest(message)) return
+      if (!request) return
       const verdict = checkToolCall(this.#registry, message.params, this.#options)
-      if (verdict.ok) return this.deliver(message, extra)
-      if (verdict.kind === 'unknown-tool') return this.replyError(message.id, UNKNOWN_TOOL_ERROR)
-      return this.reply(message.id, { ...renderArgumentsRefusal(verdict.tool, verdict.refusal) })
+      if (!verdict.ok) {
+        this.#audit(eventOf(verdict))
+        if (verdict.kind === 'unknown-tool') {
+          return this.#answer({ jsonrpc: '2.0', id: message.id, error: UNKNOWN_TOOL_ERROR })
+        }
+        const result = { ...renderArgumentsRefusal(verdict.tool, verdict.refusal) }
+        return this.#answer({ jsonrpc: '2.0', id: message.id, result })
+      }
+    } else if (method === 'notifications/cancelled') {
+      // The SDK sends nothing for a cancelled request (it checks the abort before it sends, in
+      // the same turn), so its entry would never be settled: forget it here.
+      const params = (message as { params?: { requestId?: unknown } }).params
+      const id = params?.requestId
+      if (typeof id === 'string' || typeof id === 'number') this.#inFlight.delete(id)
     }
-    if (method === 'tools/list' && this.#options.rewriteToolsList && isJsonRpcRequest(message)) {
-      this.#pendingLists.add(message.id)
-    }
+    if (request) this.#inFlight.set(message.id, method)
     this.deliver(message, extra)
   }
 
@@ -66,25 +87,71 @@ export class InputValidationTransport<
     message: JSONRPCMessage,
     _options: TransportSendOptions | undefined,
   ): JSONRPCMessage {
-    // Only a response (no `method`) answers a pending tools/list: a server-initiated request
-    // may reuse a client's id. An error response settles the entry without a rewrite.
-    if (this.#pendingLists.size === 0 || 'method' in message) return message
+    // Only a response (no `method`) settles a request: a server-initiated request may reuse a
+    // client's id. An error response settles the entry without a rewrite.
+    if (this.#inFlight.size === 0 || 'method' in message) return message
     const id = (message as { id?: RequestId }).id
-    if (id === undefined || !this.#pendingLists.delete(id)) return message
-    if (!('result' in message)) return message
-    const result = rewriteToolsListResult(message.result, this.#registry)
+    if (id === undefined) return message
+    const method = this.#inFlight.get(id)
+    if (method === undefined) return message
+    this.#inFlight.delete(id)
+    if (method !== 'tools/list' || !this.#options.rewriteToolsList || !('result' in message)) {
+      return message
+    }
+    const result = rewriteToolsListResult(message.result, this.#registry, this.#options.surface)
     return { ...message, result } as JSONRPCMessage
   }
+
+  // The decorator's own answers go straight to the inner transport: they answer requests the
+  // server never saw, so they must not settle (or be rewritten as) anything in flight.
+  #answer(message: JSONRPCMessage): Promise<void> {
+    const id = (message as { id: RequestId }).id
+    return this.inner.send(message, { relatedRequestId: id })
+  }
+
+  #audit(event: Partial<RefusalEvent> & { reason: RefusalReason; method?: string }): void {
+    const hook = this.#options.onRefusal
+    if (hook === undefined) return
+    try {
+      hook(
+        Object.freeze({
+          reason: event.reason,
+          method: event.method ?? 'tools/call',
+          tool: event.tool,
+          nameLength: event.nameLength,
+          code: event.code,
+          keyword: event.keyword,
+          pointer: event.pointer,
+        }),
+      )
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error('onRefusal failed'))
+    }
+  }
+}
+
+function eventOf(
+  verdict: Exclude<ToolCallVerdict, { ok: true }>,
+): Partial<RefusalEvent> & { reason: RefusalReason } {
+  if (verdict.kind === 'unknown-tool') {
+    return { reason: verdict.reason, nameLength: verdict.nameLength }
+  }
+  const r = verdict.refusal
+  return r.kind === 'bounds'
+    ? { reason: 'bounds', tool: verdict.tool, code: r.code, pointer: r.pointer }
+    : { reason: 'schema', tool: verdict.tool, keyword: r.keyword, pointer: r.pointer }
 }
 
 /**
  * Decorates an MCP SDK transport (stdio, Streamable HTTP, in-memory) so every inbound
- * `tools/call` is judged before the SDK parses it: a tool without a published schema is
- * refused with JSON-RPC `-32602` `Unknown tool` (the same bytes as a tool that does not
- * exist), and arguments are bounded, then validated against the published schema, and refused
- * with an `isError` tool result naming the pointer and the constraint, never the value.
- * Connect the server to the returned transport; over HTTP keep calling
- * `decorated.inner.handleRequest(...)`.
+ * `tools/call` is judged before the SDK parses it: a tool off the route's `surface`, or
+ * without a published schema, is refused with JSON-RPC `-32602` `Unknown tool` (the same bytes
+ * as a tool that does not exist; an off-surface name is refused before any schema is
+ * consulted), and arguments are bounded, then validated against the published schema, and
+ * refused with an `isError` tool result naming the pointer and the constraint, never the
+ * value. A request reusing the id of one still in flight is refused with `-32600`. Each
+ * refusal is reported to `onRefusal`. Connect the server to the returned transport; over HTTP
+ * keep calling `decorated.inner.handleRequest(...)`.
  * @throws TypeError at construction on a bad registry or bad options.
  */
 export function withInputValidation<T extends Transport>(

@@ -1,11 +1,6 @@
-export {
-  type AgreementFinding,
-  type AgreementOptions,
-  type AgreementReport,
-  type AgreementRule,
-  checkSchemaAgreement,
-  UNREAD_CONTEXT_KEYS,
-} from './agreement.js'
+// Deprecated here (use `@tollgate/mcp-validation/agreement`); kept for one release because they
+// load nothing beyond Ajv. `deriveToolSchemas`, which loads the SDK client, is on the subpath only.
+
 export {
   boundedName,
   boundedPointer,
@@ -14,9 +9,17 @@ export {
   MAX_POINTER_BYTES,
 } from './bounded-text.js'
 export { bundleSchema } from './bundle.js'
+export {
+  type AgreementFinding,
+  type AgreementOptions,
+  type AgreementReport,
+  type AgreementRule,
+  checkSchemaAgreement,
+  type StringLengthUnit,
+  UNREAD_CONTEXT_KEYS,
+} from './check-agreement.js'
 export { checkToolCall, type ToolCallVerdict } from './check-call.js'
 export { InputValidationTransport, withInputValidation } from './decorator.js'
-export { deriveToolSchemas } from './derived.js'
 export {
   DEFAULT_ARGUMENT_LIMITS,
   type InputValidationOptions,
@@ -27,10 +30,12 @@ export { assertToolPopulation, checkToolPopulation, type PopulationReport } from
 export {
   type ArgumentsRefusal,
   MAX_REFUSAL_BYTES,
+  REUSED_ID_ERROR,
   renderArgumentsRefusal,
   type ToolErrorResult,
   UNKNOWN_TOOL_ERROR,
 } from './refusal.js'
+export type { RefusalEvent, RefusalHook, RefusalReason } from './refusal-event.js'
 export {
   createSchemaRegistry,
   DRAFT_2020_12,

@@ -1,4 +1,5 @@
 import { DEFAULT_JSON_LIMITS, type JsonLimits, resolveLimits } from '@tollgate/json-budget'
+import type { RefusalHook } from './refusal-event.js'
 
 const MiB = 1024 * 1024
 
@@ -37,21 +38,50 @@ export interface InputValidationOptions {
    * unknown). Default: `true`.
    */
   readonly rewriteToolsList?: boolean
+  /**
+   * The tool names the route this transport serves mounts (its surface): a `tools/call` naming
+   * anything else is refused with {@link UNKNOWN_TOOL_ERROR}, the bytes a tool that exists
+   * nowhere gets, before the registry or any schema is consulted; `tools/list` leaves out
+   * every tool not on it. Copied into a `Set` at construction, so the check is one `Set`
+   * lookup whatever the name (a route's `RouteView.names` from `@tollgate/continuation` fits
+   * as is). Names without a published schema may be listed; they stay refused (fail closed).
+   * Default: `undefined`, every tool the registry publishes (one surface for the process).
+   */
+  readonly surface?: Iterable<string>
+  /**
+   * Called once, synchronously, for every request the decorator refuses, with the reason code
+   * and no caller bytes (see {@link RefusalEvent}): the seat of the audit line. An error it
+   * throws goes to the transport's `onerror`; the refusal is answered regardless.
+   * Default: `undefined` (no hook).
+   */
+  readonly onRefusal?: RefusalHook
 }
 
 /** {@link InputValidationOptions} with every default filled, validated and frozen. */
 export interface ResolvedInputValidationOptions {
   readonly limits: Readonly<JsonLimits>
   readonly rewriteToolsList: boolean
+  /** The route's surface, or `undefined` for every published tool. */
+  readonly surface: ReadonlySet<string> | undefined
+  readonly onRefusal: RefusalHook | undefined
 }
 
-const KNOWN = new Set(['maxDepth', 'maxNodes', 'maxBytes', 'rewriteToolsList'])
+const KNOWN = new Set([
+  'maxDepth',
+  'maxNodes',
+  'maxBytes',
+  'rewriteToolsList',
+  'surface',
+  'onRefusal',
+])
 
 /**
  * Fills {@link InputValidationOptions} from the defaults, validates every field once and
  * freezes the result.
  * @throws TypeError on an unknown option, a limit that is not a positive safe integer, a
- *   limit above its ceiling (`DEFAULT_JSON_LIMITS`), or a non-boolean `rewriteToolsList`.
+ *   limit above its ceiling (`DEFAULT_JSON_LIMITS`), a non-boolean `rewriteToolsList`, a
+ *   `surface` that is a string or not an iterable of strings, or an `onRefusal` that is not a
+ *   function.
  */
 export function resolveOptions(
   options: InputValidationOptions = {},
@@ -76,5 +106,32 @@ export function resolveOptions(
   if (typeof rewriteToolsList !== 'boolean') {
     throw new TypeError('rewriteToolsList must be a boolean')
   }
-  return Object.freeze({ limits, rewriteToolsList })
+  const onRefusal = options.onRefusal
+  if (onRefusal !== undefined && typeof onRefusal !== 'function') {
+    throw new TypeError('onRefusal must be a function')
+  }
+  return Object.freeze({
+    limits,
+    rewriteToolsList,
+    surface: resolveSurface(options.surface),
+    onRefusal,
+  })
+}
+
+function resolveSurface(surface: Iterable<string> | undefined): ReadonlySet<string> | undefined {
+  if (surface === undefined) return undefined
+  // A string is iterable too (by character): refuse it rather than mount single letters.
+  if (
+    typeof surface !== 'object' ||
+    surface === null ||
+    typeof (surface as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function'
+  ) {
+    throw new TypeError('surface must be an iterable of tool names (a Set or an array)')
+  }
+  const names = new Set<string>()
+  for (const name of surface) {
+    if (typeof name !== 'string') throw new TypeError('surface must hold tool names (strings)')
+    names.add(name)
+  }
+  return names
 }

@@ -13,6 +13,15 @@ export const MAX_REFUSAL_BYTES = 1024
 export const UNKNOWN_TOOL_ERROR: Readonly<{ code: -32602; message: 'Unknown tool' }> =
   Object.freeze({ code: -32602, message: 'Unknown tool' })
 
+/**
+ * The answer to a request that reuses the id of a request still in flight on the same
+ * connection: JSON-RPC error `-32600` (invalid request; JSON-RPC 2.0 requires ids unique among
+ * a client's outstanding requests). Answered by the decorator, so the request in flight and
+ * its pending bookkeeping are untouched.
+ */
+export const REUSED_ID_ERROR: Readonly<{ code: -32600; message: 'Request id already in use' }> =
+  Object.freeze({ code: -32600, message: 'Request id already in use' })
+
 /** Why a call's arguments were refused, as data (all strings already bounded). */
 export type ArgumentsRefusal =
   | {

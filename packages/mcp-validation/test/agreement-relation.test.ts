@@ -1,7 +1,7 @@
 // The relation keyword by keyword, on hand-written schema pairs: each rule that can fire, fires
 // on the smallest drift, and stays quiet on the smallest agreement.
 import { describe, expect, it } from 'vitest'
-import { checkSchemaAgreement } from '../src/index.js'
+import { checkSchemaAgreement } from '../src/agreement.js'
 
 type Schema = Record<string, unknown>
 const obj = (a: Schema): Schema => ({ type: 'object', properties: { a } })

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  assertToolPopulation,
-  checkSchemaAgreement,
-  checkToolPopulation,
-  deriveToolSchemas,
-  UNREAD_CONTEXT_KEYS,
-} from '../src/index.js'
+import { checkSchemaAgreement, deriveToolSchemas, UNREAD_CONTEXT_KEYS } from '../src/agreement.js'
+import { assertToolPopulation, checkToolPopulation } from '../src/index.js'
 import { createTestServer, type HandlerCall } from './fixtures/test-server.js'
 import { fixtureRegistry } from './helpers/raw-clients.js'
 
@@ -150,5 +145,16 @@ describe('checkToolPopulation', () => {
       /unpublished \[a\], unregistered \[b\]/,
     )
     expect(() => assertToolPopulation(['a'], ['a'])).not.toThrow()
+  })
+})
+
+describe('the package entries', () => {
+  it('keeps deriveToolSchemas, which loads the SDK client, off the root entry', async () => {
+    const root = await import('../src/index.js')
+    const agreement = await import('../src/agreement.js')
+    expect('deriveToolSchemas' in root).toBe(false)
+    expect(agreement.deriveToolSchemas).toBeTypeOf('function')
+    // The deprecated root re-export is the same function as the subpath's.
+    expect(root.checkSchemaAgreement).toBe(agreement.checkSchemaAgreement)
   })
 })

@@ -140,7 +140,10 @@ describe('checkToolCall', () => {
       null,
       { name: '__proto__' },
     ]) {
-      expect(checkToolCall(registry, params, options)).toEqual({ ok: false, kind: 'unknown-tool' })
+      expect(checkToolCall(registry, params, options)).toMatchObject({
+        ok: false,
+        kind: 'unknown-tool',
+      })
     }
     expect(UNKNOWN_TOOL_ERROR).toEqual({ code: -32602, message: 'Unknown tool' })
   })

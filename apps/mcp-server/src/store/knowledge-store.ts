@@ -7,11 +7,15 @@ export interface SearchHit {
   readonly title: string
 }
 
-/** Counts per project, as `knowledge.status` reports them. */
+/**
+ * Counts per project, as `knowledge.status` reports them: only over the resources the caller
+ * can read (a resource it cannot read has no count, and its bodies are not in `bytes`).
+ */
 export interface ProjectStatus {
   readonly projectId: string
-  readonly documents: number
-  readonly notes: number
+  readonly documents?: number
+  readonly notes?: number
+  /** UTF-8 bytes of the bodies of the counted resources. */
   readonly bytes: number
 }
 
@@ -91,12 +95,36 @@ export class KnowledgeStore {
     return hits
   }
 
-  /** Counts and total body bytes of one project. */
-  status(projectId: string): ProjectStatus {
-    const documents = this.#documents.filter((d) => d.projectId === projectId)
-    const notes = this.#notes.filter((n) => n.projectId === projectId)
-    const bytes = [...documents, ...notes].reduce((sum, i) => sum + Buffer.byteLength(i.body), 0)
-    return { projectId, documents: documents.length, notes: notes.length, bytes }
+  /**
+   * Counts and total body bytes of one project, over `resources` only (the resources the
+   * caller can read on its route): the others are neither counted nor summed.
+   */
+  status(projectId: string, resources: ReadonlySet<string>): ProjectStatus {
+    const documents = resources.has('documents')
+      ? this.#documents.filter((d) => d.projectId === projectId)
+      : undefined
+    const notes = resources.has('notes')
+      ? this.#notes.filter((n) => n.projectId === projectId)
+      : undefined
+    const bytes = [...(documents ?? []), ...(notes ?? [])].reduce(
+      (sum, i) => sum + Buffer.byteLength(i.body),
+      0,
+    )
+    return {
+      projectId,
+      ...(documents === undefined ? {} : { documents: documents.length }),
+      ...(notes === undefined ? {} : { notes: notes.length }),
+      bytes,
+    }
+  }
+
+  /**
+   * Whether the store can serve `snapshotId`. It keeps no snapshots (it holds one live view,
+   * never versioned), so the answer is always `false` and a call naming a snapshot is refused
+   * with `ERR_SNAPSHOT_UNAVAILABLE` rather than served live.
+   */
+  hasSnapshot(_snapshotId: string): boolean {
+    return false
   }
 
   /** Everything one project holds, bodies included: the heavy export the `admin` dispatcher serves. */

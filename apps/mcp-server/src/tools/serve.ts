@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { CONTINUATION_REFUSED, type ResolvedTarget } from '@tollgate/continuation'
+import type { Capability } from '../config.js'
 import type { ServerContext, SessionContext } from './context.js'
 import { jsonText, refusal } from './results.js'
 
@@ -34,18 +35,20 @@ export async function serveValue(
 
 /**
  * Redeems a continuation on the route the request arrived on, with the caller's current
- * capabilities. Every refusal is the one expired-or-unknown answer; the precise reason is in
+ * capabilities (`capabilities`, read by the handler for this call: from Redis with
+ * `--redis-url`, so a revocation on any instance refuses the redemption here). Every refusal is the one expired-or-unknown answer; the precise reason is in
  * the audit stream (`continuation_refused` with `reason`).
  */
 export async function redeem(
   server: ServerContext,
   session: SessionContext,
   token: string,
+  capabilities: ReadonlySet<Capability>,
 ): Promise<CallToolResult> {
   const served = await server.continuations.redeem(token, {
     ownerKey: ownerKey(session.credentialId),
     route: session.route.view,
-    permissions: server.credentials.capabilitiesOf(session.credentialId),
+    permissions: capabilities,
   })
   return served.ok ? jsonText(served.payload) : refusal(CONTINUATION_REFUSED)
 }

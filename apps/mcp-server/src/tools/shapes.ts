@@ -11,6 +11,13 @@ const projectId = z
   .max(63)
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/)
   .describe('The project the call is scoped to.')
+// Read by the handlers so that they can refuse it: the store keeps no snapshots, and a
+// published key the shapes dropped would be served live without a word.
+const snapshotId = z
+  .string()
+  .max(37)
+  .regex(/^snap-[a-z0-9]{1,32}$/)
+  .optional()
 const itemId = z
   .string()
   .max(64)
@@ -37,6 +44,7 @@ export const EMPTY_SHAPE = {}
 /** `knowledge.search`: a query of at most 2,000 characters, 1-50 hits (default 10). */
 export const SEARCH_SHAPE = {
   projectId,
+  snapshotId,
   // JSON Schema counts code points, zod UTF-16 code units: the published maxLength 2000 may
   // admit 4,000 code units, so the handler's bound is 2,000 code points, checked by refine.
   query: z
@@ -48,10 +56,10 @@ export const SEARCH_SHAPE = {
 }
 
 /** `knowledge.get`: one document by id. */
-export const GET_SHAPE = { projectId, documentId: itemId }
+export const GET_SHAPE = { projectId, snapshotId, documentId: itemId }
 
 /** `knowledge.status`: counts of one project. */
-export const STATUS_SHAPE = { projectId }
+export const STATUS_SHAPE = { projectId, snapshotId }
 
 /**
  * `knowledge`: the group dispatcher. `resource` + `action` compose the target, resolved against
@@ -60,6 +68,7 @@ export const STATUS_SHAPE = { projectId }
  */
 export const KNOWLEDGE_SHAPE = {
   projectId,
+  snapshotId,
   resource: name,
   action: name,
   id: itemId.optional(),

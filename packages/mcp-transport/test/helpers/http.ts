@@ -90,7 +90,8 @@ export async function rawPost(
   }
 }
 
-function parse(data: Buffer): RawResponse | undefined {
+/** Parses one HTTP/1.1 response from `data`, or `undefined` while it is incomplete. */
+export function parse(data: Buffer): RawResponse | undefined {
   const end = data.indexOf('\r\n\r\n')
   if (end < 0) return undefined
   const lines = data.subarray(0, end).toString('latin1').split('\r\n')

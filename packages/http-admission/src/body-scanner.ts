@@ -1,0 +1,77 @@
+import { AdmissionError } from '@tollgate/json-budget'
+import { createPreflight, type Preflight } from '@tollgate/lexical-preflight'
+import type { ResolvedHttpAdmissionOptions } from './options.js'
+
+/** A JSON.parse reviver, as `express.json()` takes one. */
+export type JsonReviver = (this: unknown, key: string, value: unknown) => unknown
+
+const OPEN_OBJECT = 0x7b // {
+const OPEN_ARRAY = 0x5b // [
+
+/**
+ * The per-body scanner of the core: `@tollgate/lexical-preflight` over every chunk, plus, with
+ * `strict`, a check of the first significant byte. The preflight runs first, so a body that is
+ * not JSON at all is still `ERR_JSON_SYNTAX`; a valid JSON text whose first significant byte
+ * is not `{` or `[` is then refused with `ERR_JSON_NOT_OBJECT_OR_ARRAY` in the chunk that
+ * carries that byte, so a 64 MiB top-level string costs one chunk, not 64 MiB.
+ */
+export function createBodyScanner(o: ResolvedHttpAdmissionOptions): Preflight {
+  const preflight = createPreflight(o.preflight)
+  if (!o.strict) return preflight
+  let decided = false
+  let offset = 0
+  return {
+    push(chunk) {
+      preflight.push(chunk)
+      if (decided) return
+      for (let i = 0; i < chunk.length; i++, offset++) {
+        const byte = chunk[i] as number
+        // JSON whitespace (RFC 8259 §2), and the three bytes of a BOM the preflight let
+        // through at offset 0 under `bom: 'strip'` (it refuses one anywhere else).
+        if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue
+        if (offset < 3 && (byte === 0xef || byte === 0xbb || byte === 0xbf)) continue
+        decided = true
+        if (byte !== OPEN_OBJECT && byte !== OPEN_ARRAY) {
+          throw new AdmissionError('ERR_JSON_NOT_OBJECT_OR_ARRAY', { offset })
+        }
+        return
+      }
+    },
+    end() {
+      return preflight.end()
+    },
+  }
+}
+
+/**
+ * Decodes a text the preflight admitted: drops a stripped BOM and runs `JSON.parse` with the
+ * route's `reviver`. The preflight has already checked UTF-8, the grammar and the depth, so
+ * `JSON.parse` cannot fail on the text itself and a reviver only ever walks a value of at most
+ * `maxDepth` levels and `maxNodes` nodes. Without a reviver a failure is reported as
+ * `ERR_JSON_SYNTAX` (V8's message would quote the input); an exception thrown by the reviver is
+ * the application's and propagates as it is.
+ */
+export function decodeBody(text: string, o: ResolvedHttpAdmissionOptions): unknown {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+  if (o.reviver !== undefined) {
+    try {
+      return JSON.parse(text, o.reviver)
+    } catch (error) {
+      // The preflight admitted the text, so only the reviver can have thrown.
+      if (typeof error === 'object' && error !== null) REVIVER_ERRORS.add(error)
+      throw error
+    }
+  }
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new AdmissionError('ERR_JSON_SYNTAX')
+  }
+}
+
+const REVIVER_ERRORS = new WeakSet<object>()
+
+/** True for an exception thrown by a `reviver` (the middleware answers it as a parse failure). */
+export function isReviverError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && REVIVER_ERRORS.has(error)
+}

@@ -1,0 +1,44 @@
+// Step 3 of the Streamable HTTP path: body admission, once the cheap checks on the head have
+// passed (the app's route, credential and session slot included), so an unauthenticated or
+// misrouted body is never read.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { admitNodeRequest } from '@tollgate/http-admission'
+import { AdmissionError } from '@tollgate/json-budget'
+import { assertResolvedMcpHttpOptions, type ResolvedMcpHttpOptions } from './http-options.js'
+import { refuseMcpRequest } from './http-refusal.js'
+
+/** What {@link admitMcpBody} gives back: the parsed body, or the refusal it has answered. */
+export type AdmittedMcpBody =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: AdmissionError }
+
+/**
+ * The body step for a POST: admits the body under the MCP cap (4 MiB default, never above
+ * 64 MiB; a batch is one body) with `@tollgate/http-admission`'s core (bytes actually received
+ * counted, the preflight running as chunks arrive, deadlines, the in-flight budget) and returns
+ * the parsed value. On a refusal it has already answered (a JSON-RPC error with the status of
+ * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
+ * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
+ * @throws TypeError when the body was already consumed by another parser (`express.json()`),
+ *   or when `options` did not come from `resolveMcpHttpOptions`.
+ */
+export async function admitMcpBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ResolvedMcpHttpOptions,
+): Promise<AdmittedMcpBody> {
+  assertResolvedMcpHttpOptions('admitMcpBody', options)
+  if ((req as { _body?: unknown })._body === true) {
+    throw new TypeError('the request body was already read by another parser (express.json?)')
+  }
+  const result = await admitNodeRequest(req, options.admission)
+  // An empty POST is not a JSON text; refusing it here keeps the SDK from reading again.
+  const error = result.ok
+    ? result.value === undefined
+      ? new AdmissionError('ERR_JSON_SYNTAX')
+      : undefined
+    : result.error
+  if (error === undefined) return { ok: true, value: (result as { value: unknown }).value }
+  refuseMcpRequest(res, error, options)
+  return { ok: false, error }
+}

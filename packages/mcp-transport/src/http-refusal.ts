@@ -1,0 +1,78 @@
+import type { ServerResponse } from 'node:http'
+import { type RenderRefusal, refuseUnread, sendRefusal } from '@tollgate/http-admission'
+import type { AdmissionError } from '@tollgate/json-budget'
+import type { JsonRpcErrorObject } from './decorator.js'
+import type { ResolvedMcpHttpOptions } from './http-options.js'
+import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
+
+const STRUCTURE = new Set([
+  'ERR_JSON_INVALID_UTF8',
+  'ERR_JSON_SYNTAX',
+  'ERR_JSON_TOO_DEEP',
+  'ERR_JSON_TOO_MANY_NODES',
+  'ERR_JSON_DUPLICATE_KEY',
+  'ERR_JSON_PROTO_KEY',
+  'ERR_JSON_STRING_TOO_LONG',
+  'ERR_JSON_NUMBER_TOO_LONG',
+  'ERR_JSON_BOM',
+])
+
+/**
+ * Renders a refusal as a JSON-RPC error body (`id: null`): `-32700 Parse error` for a body
+ * refused for UTF-8 or structure, `-32600 Invalid Request` for a well-formed JSON text that is
+ * not an object or array (JSON-RPC 2.0 §5: neither a request nor a batch), `-32000` with the
+ * bounded message otherwise; `data` holds the
+ * stable code and the limit. Never the caller's bytes.
+ */
+export const renderJsonRpcRefusal: RenderRefusal = (error) => ({
+  contentType: 'application/json',
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: null,
+    error: jsonRpcErrorFor(
+      STRUCTURE.has(error.code)
+        ? JSON_RPC_ERRORS.parseError
+        : error.code === 'ERR_JSON_NOT_OBJECT_OR_ARRAY'
+          ? JSON_RPC_ERRORS.invalidRequest
+          : JSON_RPC_ERRORS.serverError,
+      error,
+    ),
+  }),
+})
+
+/**
+ * Answers an admission refusal (an `AdmissionError` from a step) as a JSON-RPC error with the
+ * status of its code (`Retry-After` on a 503) and closes the connection without reading the
+ * rest of the body.
+ */
+export function refuseMcpRequest(
+  res: ServerResponse,
+  error: AdmissionError,
+  options: ResolvedMcpHttpOptions,
+): void {
+  sendRefusal(res, error, {
+    render: renderJsonRpcRefusal,
+    retryAfterSeconds: options.admission.retryAfterSeconds,
+  })
+}
+
+/**
+ * Answers from the head alone — an unknown route (404), a missing credential (401), an unknown
+ * session (404), a session limit (503 / 429) — with a JSON-RPC error body (`id: null`) and
+ * closes the connection unread (`refuseUnread` of `@tollgate/http-admission`), so an endless
+ * body behind the head is never drained. `error` is built by the server, never from caller
+ * bytes; `headers` (e.g. `WWW-Authenticate`, `Retry-After`) are added.
+ */
+export function refuseJsonRpcUnread(
+  res: ServerResponse,
+  status: number,
+  error: JsonRpcErrorObject,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error })
+  refuseUnread(res, status, body, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    ...headers,
+  })
+}

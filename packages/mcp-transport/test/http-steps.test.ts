@@ -1,0 +1,218 @@
+// The Streamable HTTP steps through a real http.Server on 127.0.0.1 (port 0): a real McpServer
+// on the SDK's StreamableHTTPServerTransport (one session, JSON responses), behind
+// mcpHttpHandler (composed from the steps) or behind nothing (the SDK alone, the control).
+// Requests are raw TCP, so the headers sent are exactly the ones written here.
+import { randomUUID } from 'node:crypto'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
+import { createInFlightBudget } from '@tollgate/http-admission'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  admitMcpBody,
+  guardHostAndOrigin,
+  guardProtocolVersion,
+  handleMcpRequest,
+  MCP_PROTOCOL_VERSIONS,
+  mcpHttpHandler,
+  resolveMcpHttpOptions,
+  resultBudget,
+} from '../src/index.js'
+import { heldRequest } from './helpers/held.js'
+import { listen, type RawResponse, type Running } from './helpers/http.js'
+
+const MARKER = 'MARKER-2f0c'
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+}
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 't', version: '0' },
+  },
+})
+const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+
+let running: Running[] = []
+afterEach(async () => {
+  await Promise.all(running.map((r) => r.close()))
+  running = []
+})
+
+/** One session's transport, its server connected (one tool). */
+async function session() {
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: true,
+  })
+  const server = new McpServer({ name: 'steps', version: '1.0.0' })
+  server.registerTool('noop', {}, async () => ({ content: [] }))
+  await server.connect(transport)
+  return { transport }
+}
+
+async function send(
+  port: number,
+  method: string,
+  headers: Record<string, string>,
+  body = '',
+): Promise<RawResponse> {
+  const held = heldRequest(port, method, '/mcp', headers, Buffer.from(body))
+  held.sendBody()
+  const response = await held.response
+  held.destroy()
+  if (response === undefined) throw new Error('closed without an answer')
+  return response
+}
+
+async function open(port: number): Promise<Record<string, string>> {
+  const init = await send(port, 'POST', HEADERS, INITIALIZE)
+  expect(init.status).toBe(200)
+  const id = init.headers['mcp-session-id']
+  expect(id).toBeDefined()
+  return { ...HEADERS, 'mcp-session-id': id as string }
+}
+
+describe('guardProtocolVersion', () => {
+  it('refuses an unsupported MCP-Protocol-Version on POST and DELETE with 400 ERR_MCP_PROTOCOL_VERSION, never echoing it', async () => {
+    const { transport } = await session()
+    const server = await listen(
+      mcpHttpHandler(transport, { budget: createInFlightBudget(1 << 20) }),
+    )
+    running.push(server)
+    const named = await open(server.port)
+    for (const method of ['POST', 'DELETE']) {
+      const res = await send(
+        server.port,
+        method,
+        { ...named, 'mcp-protocol-version': MARKER },
+        method === 'POST' ? LIST : '',
+      )
+      expect(res.status).toBe(400)
+      expect(res.headers.connection).toBe('close')
+      expect(res.body).not.toContain(MARKER)
+      const body = JSON.parse(res.body)
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } })
+      expect(body.error.data).toEqual({
+        code: 'ERR_MCP_PROTOCOL_VERSION',
+        supported: [...MCP_PROTOCOL_VERSIONS],
+      })
+    }
+    // The refused DELETE did not reach the SDK: the session still serves.
+    const served = await send(
+      server.port,
+      'POST',
+      { ...named, 'mcp-protocol-version': '2025-06-18' },
+      LIST,
+    )
+    expect(served.status).toBe(200)
+    expect(JSON.parse(served.body).result.tools).toHaveLength(1)
+  })
+
+  it('echoes the sent value in the SDK alone, on POST and DELETE (the control)', async () => {
+    const { transport } = await session()
+    const server = await listen((req, res) => {
+      transport.handleRequest(req, res).catch(() => res.destroy())
+    })
+    running.push(server)
+    const named = await open(server.port)
+    for (const method of ['POST', 'DELETE']) {
+      const res = await send(
+        server.port,
+        method,
+        { ...named, 'mcp-protocol-version': MARKER },
+        method === 'POST' ? LIST : '',
+      )
+      expect(res.status).toBe(400)
+      expect(res.body).toContain(MARKER)
+    }
+  })
+
+  it('passes a request without the header or with a supported version', async () => {
+    const { transport } = await session()
+    const server = await listen(
+      mcpHttpHandler(transport, { budget: createInFlightBudget(1 << 20) }),
+    )
+    running.push(server)
+    const named = await open(server.port)
+    expect((await send(server.port, 'POST', named, LIST)).status).toBe(200)
+    for (const version of MCP_PROTOCOL_VERSIONS) {
+      const res = await send(
+        server.port,
+        'POST',
+        { ...named, 'mcp-protocol-version': version },
+        LIST,
+      )
+      expect(res.status).toBe(200)
+    }
+  })
+
+  it('lists the versions the SDK supports', () => {
+    expect([...MCP_PROTOCOL_VERSIONS]).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
+    expect(resolveMcpHttpOptions().supportedProtocolVersions).toEqual(MCP_PROTOCOL_VERSIONS)
+    expect(
+      resolveMcpHttpOptions({ supportedProtocolVersions: ['2025-06-18'] })
+        .supportedProtocolVersions,
+    ).toEqual(['2025-06-18'])
+    expect(() => resolveMcpHttpOptions({ supportedProtocolVersions: [''] })).toThrow(TypeError)
+  })
+})
+
+describe('mcpHttpHandler steps', () => {
+  it('runs Host/Origin, then the protocol version, then the body, before asking for a transport', async () => {
+    const { transport } = await session()
+    let built = 0
+    const handler = mcpHttpHandler(
+      () => {
+        built++
+        return transport
+      },
+      { budget: createInFlightBudget(1 << 20), maxBytes: 1024 },
+    )
+    const server = await listen(handler)
+    running.push(server)
+    const host = await send(
+      server.port,
+      'POST',
+      { ...HEADERS, host: 'evil.example', 'mcp-protocol-version': MARKER },
+      INITIALIZE,
+    )
+    expect(host.status).toBe(403)
+    expect(JSON.parse(host.body).error.data.code).toBe('ERR_HOST_NOT_ALLOWED')
+    const version = await send(
+      server.port,
+      'POST',
+      { ...HEADERS, 'mcp-protocol-version': MARKER },
+      'x'.repeat(2048),
+    )
+    expect(version.status).toBe(400)
+    expect(JSON.parse(version.body).error.data.code).toBe('ERR_MCP_PROTOCOL_VERSION')
+    const large = await send(server.port, 'POST', HEADERS, 'x'.repeat(2048))
+    expect(large.status).toBe(413)
+    expect(built).toBe(0)
+    expect((await send(server.port, 'POST', HEADERS, INITIALIZE)).status).toBe(200)
+    expect(built).toBe(1)
+  })
+
+  it('takes options only from resolveMcpHttpOptions, and only the SDK transport itself', async () => {
+    const resolved = resolveMcpHttpOptions()
+    const raw = { ...resolved } as typeof resolved
+    const req = {} as never
+    const res = {} as never
+    expect(() => guardHostAndOrigin(req, res, raw)).toThrow(TypeError)
+    expect(() => guardProtocolVersion(req, res, raw)).toThrow(TypeError)
+    await expect(admitMcpBody(req, res, raw)).rejects.toThrow(TypeError)
+    const { transport } = await session()
+    const decorated = resultBudget(transport)
+    await expect(handleMcpRequest(transport, req, res, undefined, raw)).rejects.toThrow(TypeError)
+    await expect(
+      handleMcpRequest(decorated as never, req, res, undefined, resolved),
+    ).rejects.toThrow(TypeError)
+    expect(() => mcpHttpHandler(decorated as never)).toThrow(TypeError)
+  })
+})

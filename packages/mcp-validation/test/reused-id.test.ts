@@ -1,0 +1,134 @@
+// A request id reused while the first request is in flight must not let the SDK's own
+// tools/list out unrewritten. Through a real stdio child process (the SDK's
+// StdioServerTransport reads both lines of one write in one turn, so the second request
+// arrives while the first is in flight) and the in-memory pair, with raw lines.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REUSED_ID_ERROR } from '../src/index.js'
+import { fixtureRegistry, INITIALIZE, INITIALIZED, type Json } from './helpers/raw-clients.js'
+
+const CHILD = fileURLToPath(new URL('./fixtures/stdio-child.ts', import.meta.url))
+const PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url))
+const LIST = { jsonrpc: '2.0', id: 7, method: 'tools/list' }
+const CALL_NOPE = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'nope' } }
+const CALL_OK = {
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'tools/call',
+  params: { name: 'system.ping', arguments: {} },
+}
+
+/** A stdio child driven with raw lines; collects every stdout line. */
+class Child {
+  readonly lines: Json[] = []
+  readonly #child: ChildProcess
+  readonly #dir = mkdtempSync(join(tmpdir(), 'tollgate-reused-'))
+  #buffer = ''
+  #waiters: (() => void)[] = []
+
+  constructor(mode: 'decorated' | 'undecorated') {
+    const sentinel = join(this.#dir, 'calls.jsonl')
+    writeFileSync(sentinel, '')
+    this.#child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, sentinel], {
+      cwd: PACKAGE_DIR,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
+    this.#child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.#buffer += chunk
+      for (let nl = this.#buffer.indexOf('\n'); nl !== -1; nl = this.#buffer.indexOf('\n')) {
+        this.lines.push(JSON.parse(this.#buffer.slice(0, nl)) as Json)
+        this.#buffer = this.#buffer.slice(nl + 1)
+      }
+      for (const wake of this.#waiters.splice(0)) wake()
+    })
+  }
+
+  /** Writes the messages in ONE write and waits (5 s at most) for `count` lines with `id`. */
+  async send(messages: Json[], id: unknown, count: number): Promise<Json[]> {
+    const mark = this.lines.length
+    this.#child.stdin?.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''))
+    const deadline = Date.now() + 5000
+    const found = () => this.lines.slice(mark).filter((l) => l.id === id)
+    while (found().length < count && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve)
+        setTimeout(resolve, 250)
+      })
+    }
+    return found()
+  }
+
+  async initialize(): Promise<void> {
+    await this.send([INITIALIZE], 0, 1)
+    this.#child.stdin?.write(`${JSON.stringify(INITIALIZED)}\n`)
+  }
+
+  async close(): Promise<void> {
+    this.#child.stdin?.end()
+    if (this.#child.exitCode === null) {
+      await new Promise((resolve) => {
+        this.#child.once('exit', resolve)
+        setTimeout(() => this.#child.kill(), 2000)
+      })
+    }
+    rmSync(this.#dir, { recursive: true, force: true })
+  }
+}
+
+const names = (list: Json) => ((list.result as { tools: Json[] }).tools ?? []).map((t) => t.name)
+
+describe('withInputValidation with a reused request id (stdio child)', () => {
+  let on: Child
+  let off: Child
+  beforeAll(async () => {
+    on = new Child('decorated')
+    off = new Child('undecorated')
+    await Promise.all([on.initialize(), off.initialize()])
+  })
+  afterAll(async () => {
+    await Promise.all([on?.close(), off?.close()])
+  })
+
+  it('refuses a tools/call reusing the id of a tools/list in flight, and the list is still rewritten', async () => {
+    const answers = await on.send([LIST, CALL_NOPE], 7, 2)
+    expect(answers).toHaveLength(2)
+    const list = answers.find((a) => 'result' in a) as Json
+    expect(names(list)).toEqual(['notes.search', 'notes.get', 'notes.batch', 'system.ping'])
+    for (const tool of (list.result as { tools: Json[] }).tools) {
+      expect(tool.inputSchema).toEqual(fixtureRegistry().bundled(tool.name as string))
+    }
+    expect(answers.find((a) => 'error' in a)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: REUSED_ID_ERROR,
+    })
+  })
+
+  it('refuses a tools/list reusing the id of a tools/call in flight', async () => {
+    const answers = await on.send([CALL_OK, LIST], 7, 2)
+    expect(answers).toContainEqual({ jsonrpc: '2.0', id: 7, error: REUSED_ID_ERROR })
+    expect(
+      answers.filter((a) => 'result' in a).map((a) => 'content' in (a.result as Json)),
+    ).toEqual([true])
+  })
+
+  it('takes the id again once its request is answered', async () => {
+    const [first] = await on.send([LIST], 7, 1)
+    const [second] = await on.send([LIST], 7, 1)
+    expect(names(first as Json)).toEqual(names(second as Json))
+    expect(names(second as Json)).not.toContain('notes.unpublished')
+  })
+
+  it('lets the SDK list out, naming the unpublished tool with derived schemas, when the decorator is removed', async () => {
+    const answers = await off.send([LIST, CALL_NOPE], 7, 2)
+    const list = answers.find((a) => 'result' in a && 'tools' in (a.result as Json)) as Json
+    expect(names(list)).toContain('notes.unpublished')
+    const schema = (list.result as { tools: Json[] }).tools[0]?.inputSchema as Json
+    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#')
+    expect('unevaluatedProperties' in schema).toBe(false)
+  })
+})
