@@ -1,6 +1,7 @@
 // Fair admission through real sockets: idle sockets declaring large lengths hold nothing, a
 // body below the minimum data rate is refused, and one principal cannot take the budget.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { AdmissionError } from '@tollgate/json-budget'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type AdmitResult,
@@ -10,6 +11,7 @@ import {
   type HttpAdmissionOptions,
   resolveOptions,
   sendRefusal,
+  toHttpError,
 } from '../src/index.js'
 import { head, listen, RawClient, type Running, sleep, until } from './support/net.js'
 
@@ -210,5 +212,19 @@ describe('per-principal shares', () => {
     expect(starved.status).toBe(503)
     expect(JSON.parse(starved.body)).toMatchObject({ code: 'ERR_ADMISSION_BUSY' })
     expect(state.handled).toBe(0)
+  })
+})
+
+describe('toHttpError (fair admission)', () => {
+  it('gives a principal-share refusal the busy type, status 503 and Retry-After', () => {
+    const error = toHttpError(
+      new AdmissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
+        limit: 8,
+        option: 'maxBodiesPerPrincipal',
+      }),
+      3,
+    )
+    expect(error).toMatchObject({ status: 503, type: 'request.busy', expose: false })
+    expect(error.headers['Retry-After']).toBe('3')
   })
 })
