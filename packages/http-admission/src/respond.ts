@@ -119,13 +119,19 @@ interface Linger {
 function startLinger(socket: Socket, req: IncomingMessage): Linger {
   let discarded = 0
   let halfClosed = false
-  let timer: ReturnType<typeof setTimeout> | undefined
+  let ended = false
   const done = () => {
-    if (timer !== undefined) clearTimeout(timer)
+    clearTimeout(timer)
     req.off('data', onData)
-    req.off('end', done)
+    req.off('end', onEnd)
     socket.off('close', done)
     socket.destroy()
+  }
+  // The body ending ends the linger (bytes after it would be a next request), but never
+  // before the response is out: destroying earlier could drop the answer still being written.
+  const onEnd = () => {
+    ended = true
+    if (halfClosed) done()
   }
   const onData = (chunk: Buffer) => {
     discarded += chunk.byteLength
@@ -134,10 +140,13 @@ function startLinger(socket: Socket, req: IncomingMessage): Linger {
     req.pause()
     if (halfClosed) done()
   }
+  // The time bound runs from the end of the response, so a response the client never reads
+  // cannot hold the socket past it either.
+  const timer = setTimeout(done, LINGER_LIMITS.lingerMs)
+  timer.unref()
   req.on('error', noop)
   req.on('data', onData)
-  // The body ending ends the linger: bytes after it would be a next request.
-  req.once('end', done)
+  req.once('end', onEnd)
   socket.once('close', done)
   return {
     halfClose() {
@@ -147,13 +156,16 @@ function startLinger(socket: Socket, req: IncomingMessage): Linger {
       // (net.Socket#destroySoon). That destroy, with body bytes still arriving, is the reset
       // that loses the response; it is taken back, and the bounds here destroy instead.
       socket.removeListener('finish', socket.destroy)
+      if (ended) {
+        clearTimeout(timer)
+        socket.end(() => socket.destroy())
+        return
+      }
       socket.end()
       if (discarded > LINGER_LIMITS.lingerBytes) {
         done()
         return
       }
-      timer = setTimeout(done, LINGER_LIMITS.lingerMs)
-      timer.unref()
       // A request an admission paused is resumed: its bytes reach only the counter above.
       req.resume()
     },

@@ -112,6 +112,21 @@ describe('refuseUnread', () => {
     await client.closed
   })
 
+  it('answers and closes when a small body ends while the answer is being written', async () => {
+    const { state, port } = await serve((_req, res) => refuseUnread(res, 401, 'no'))
+    for (let i = 0; i < 20; i++) {
+      const client = new RawClient(port)
+      await client.write(
+        `${head(['POST /a HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10'])}0123456789`,
+      )
+      const answer = await client.response()
+      expect(answer.status).toBe(401)
+      expect(answer.body).toBe('no')
+      await client.closed
+    }
+    expect(state.handled).toBe(20)
+  })
+
   it('destroys the socket when headers were already sent', async () => {
     running = await listen((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' })
