@@ -1,4 +1,11 @@
-import { admission } from '@tollgate/http-admission'
+import type { IncomingMessage } from 'node:http'
+import {
+  admission,
+  defaultInFlightBudget,
+  type InFlightBudget,
+  type PrincipalOf,
+  refuseUnread,
+} from '@tollgate/http-admission'
 import { isAdmissionError, normalizeResult } from '@tollgate/json-budget'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { type Note, NoteStore } from './notes.js'
@@ -9,6 +16,37 @@ export interface AppOptions {
   readonly notesMaxBytes?: number
   /** Body cap of `PUT /notes/:id/tags`, in bytes. Default: 1 KiB. */
   readonly tagsMaxBytes?: number
+  /** The in-flight byte budget both body routes draw on. Default: the process-wide one (256 MiB). */
+  readonly budget?: InFlightBudget
+  /**
+   * Whose share a body counts against: `'address'` keys by the client's IP address (the app
+   * has no credentials; behind a proxy, key by the address the proxy forwards instead), so
+   * one address holds at most 8 bodies and 1/4 of the budget; `false` turns the shares off.
+   * Default: `'address'`.
+   */
+  readonly principal?: 'address' | false
+}
+
+/** The per-principal key: the peer address of the connection. */
+const byAddress: PrincipalOf = (req) =>
+  'socket' in req ? (req as IncomingMessage).socket.remoteAddress : undefined
+
+const JSON_TYPE = { 'content-type': 'application/json' }
+
+/** Answers from the head alone and closes the connection unread (see `refuseUnread`). */
+function refuse(
+  res: Response,
+  status: number,
+  error: string,
+  headers: Record<string, string> = {},
+) {
+  refuseUnread(res, status, JSON.stringify({ error }), { ...JSON_TYPE, ...headers })
+}
+
+/** Whether the request says a body follows (chunked, or a non-zero length). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }
 
 /** A client error of the app's own (validation, not found). */
@@ -66,15 +104,34 @@ export function createApp(options: AppOptions = {}): express.Express {
   const store = new NoteStore()
   const app = express()
   app.disable('x-powered-by')
+  const fair = {
+    budget: options.budget ?? defaultInFlightBudget,
+    ...((options.principal ?? 'address') === 'address' ? { principal: byAddress } : {}),
+  }
 
-  app.post('/notes', admission({ maxBytes: options.notesMaxBytes ?? 1024 * 1024 }), (req, res) => {
-    const note = store.create({
-      title: stringField(req.body, 'title', 200, true),
-      body: stringField(req.body, 'body', 100_000, false),
-      tags: tagsField(req.body),
-    })
-    send(res, 201, view(note))
+  // A body sent to a route that takes none (every GET here) is answered from the head and
+  // the connection closed unread; otherwise Node would read and discard it for as long as the
+  // client sends.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && hasBody(req)) {
+      refuse(res, 400, 'body_not_allowed')
+    } else {
+      next()
+    }
   })
+
+  app.post(
+    '/notes',
+    admission({ ...fair, maxBytes: options.notesMaxBytes ?? 1024 * 1024 }),
+    (req, res) => {
+      const note = store.create({
+        title: stringField(req.body, 'title', 200, true),
+        body: stringField(req.body, 'body', 100_000, false),
+        tags: tagsField(req.body),
+      })
+      send(res, 201, view(note))
+    },
+  )
 
   app.get('/notes/:id', (req, res) => {
     const note = store.get(req.params.id)
@@ -89,7 +146,7 @@ export function createApp(options: AppOptions = {}): express.Express {
 
   app.put(
     '/notes/:id/tags',
-    admission({ maxBytes: options.tagsMaxBytes ?? 1024, maxDepth: 4 }),
+    admission({ ...fair, maxBytes: options.tagsMaxBytes ?? 1024, maxDepth: 4 }),
     (req, res) => {
       const note = store.retag(req.params.id, tagsField(req.body))
       if (note === undefined) throw new HttpError(404, 'not_found')
@@ -97,9 +154,14 @@ export function createApp(options: AppOptions = {}): express.Express {
     },
   )
 
-  app.use((_req: Request, _res: Response, next: NextFunction) =>
-    next(new HttpError(404, 'not_found')),
-  )
+  // A known path with another method, and an unknown route: answered unread (405 with
+  // Allow, 404), closing the connection.
+  const allow = (methods: string) => (_req: Request, res: Response) =>
+    refuse(res, 405, 'method_not_allowed', { allow: methods })
+  app.all('/notes', allow('GET, POST'))
+  app.all('/notes/:id', allow('GET'))
+  app.all('/notes/:id/tags', allow('PUT'))
+  app.use((_req: Request, res: Response) => refuse(res, 404, 'not_found'))
 
   // The JSON error handler: the app's own errors by code; admission errors (with
   // onRefusal: 'next') by their code; anything else a generic 500 that says nothing more.

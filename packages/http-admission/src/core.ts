@@ -6,6 +6,7 @@ import {
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
 } from './options.js'
+import { openPrincipalShare, type PrincipalShare } from './principal-shares.js'
 import { type BodySource, readSource, type SourceRead } from './read-source.js'
 
 /** What the transport says about the body, besides its bytes. */
@@ -16,6 +17,11 @@ export interface AdmitContext {
   readonly contentEncoding?: string
   /** Aborting it stops the read with `ERR_BODY_ABORTED` (for example when the client disconnects). */
   readonly signal?: AbortSignal
+  /**
+   * The key this body is counted under for per-principal shares (the adapters set it from the
+   * `principal` option); unset, no share applies.
+   */
+  readonly principal?: string
 }
 
 /** An admitted body. */
@@ -61,8 +67,10 @@ export type AdmitResult = AdmitSuccess | AdmitFailure
  * received (never trusting `Content-Length`, but refusing a declared length above the cap
  * before reading), inflates `Content-Encoding` with the cap counted on inflated bytes plus a
  * ratio cap, runs the incremental preflight on each chunk so a bad body is refused while it is
- * still arriving, enforces the total and idle deadlines, reserves what it holds in the
- * in-flight budget (always released before it settles), and decodes once at the end.
+ * still arriving, enforces the total and idle deadlines and the minimum data rate, reserves
+ * the bytes it actually holds in the in-flight budget and its principal's share (a declared
+ * length is never reserved before bytes arrive; both are released before it settles), and
+ * decodes once at the end.
  *
  * On refusal a `Readable` source is paused, not drained: the caller answers (see
  * `sendRefusal`) and closes the connection. Resolves to a result; never rejects for anything
@@ -76,6 +84,7 @@ export async function admitBody(
   const o = ensureResolved(options)
   const budget = o.budget
   let reserved = 0
+  let share: PrincipalShare | undefined
   let read: SourceRead | undefined
   let inflater: Inflater | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -86,20 +95,30 @@ export async function admitBody(
     if (declared !== undefined && declared > o.maxBytes) {
       throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: declared })
     }
+    if (context.signal?.aborted) throw new AdmissionError('ERR_BODY_ABORTED')
+    if (context.principal !== undefined) {
+      share = openPrincipalShare(budget, context.principal, o)
+    }
+    // The budget holds bytes, not promises: `reserved` is what this body actually holds (the
+    // bytes received, or inflated, so far; the pre-sized buffer once it exists). A declared
+    // length reserves nothing, so an idle socket declaring 64 MiB holds nothing.
     const reserve = (total: number) => {
       if (total <= reserved) return
+      share?.check(total)
       if (!budget.tryAcquire(total - reserved)) {
         throw new AdmissionError('ERR_ADMISSION_BUSY', { limit: budget.maxBytes })
       }
+      share?.commit(total)
       reserved = total
     }
-    if (declared !== undefined) reserve(declared)
-    if (context.signal?.aborted) throw new AdmissionError('ERR_BODY_ABORTED')
 
     const preflight = createBodyScanner(o)
-    // With a trustworthy upper bound (a declared length, no encoding) the body is copied into, so the bytes are held once rather than as chunks plus a concat.
+    // With a trustworthy upper bound (a declared length, no encoding) the body is copied into
     // one buffer of that size, so the bytes are held once rather than as chunks plus a concat.
-    // It is allocated at the second chunk: a body that arrives in one chunk is not copied.
+    // It is allocated (and its whole size reserved) only once half the declared length has
+    // arrived, so the buffer is never more than twice the bytes received: a liar who declares
+    // 64 MiB and trickles bytes holds what it sent, at most doubled. A body that arrives in one
+    // chunk is not copied.
     const copyInto = declared !== undefined && encoding === undefined
     let into: Buffer | undefined
     const chunks: Uint8Array[] = []
@@ -120,13 +139,18 @@ export async function admitBody(
       if (declared !== undefined && encoding === undefined && next > declared) {
         throw new AdmissionError('ERR_BODY_INVALID_LENGTH', { observed: next })
       }
-      reserve(next)
+      const presize = into === undefined && copyInto && chunks.length > 0 && next * 2 >= declared
+      reserve(presize ? (declared as number) : next)
       preflight.push(chunk)
       if (into !== undefined) {
         into.set(chunk, bytes)
-      } else if (copyInto && chunks.length === 1) {
+      } else if (presize) {
         into = Buffer.allocUnsafe(declared as number)
-        into.set(chunks[0] as Uint8Array, 0)
+        let at = 0
+        for (const held of chunks) {
+          into.set(held, at)
+          at += held.byteLength
+        }
         into.set(chunk, bytes)
         chunks.length = 0
       } else {
@@ -145,16 +169,25 @@ export async function admitBody(
       return inflater.write(chunk)
     }
 
-    // One timer serves both deadlines: it wakes at the nearer one, and a chunk only records
-    // its time (no timer work per chunk, and one timer per request rather than two).
+    // One timer serves every deadline: it wakes at the nearest one, and a chunk only records
+    // its time and count (no timer work per chunk, and one timer per request).
     const startedAt = Date.now()
     let lastChunkAt = startedAt
     const current = readSource(source, onWire)
     read = current
+    const minRate = o.minBytesPerSecond
     const check = () => {
       const now = Date.now()
-      const total = o.timeoutMs - (now - startedAt)
+      const elapsed = now - startedAt
+      const total = o.timeoutMs - elapsed
       const idle = o.idleTimeoutMs - (now - lastChunkAt)
+      // The minimum data rate, once the grace period is over: the body must have averaged
+      // minBytesPerSecond since admission began. `rate` is how long the bytes received so far
+      // keep that average (never before the grace period ends).
+      const rate =
+        minRate === false
+          ? Number.POSITIVE_INFINITY
+          : Math.max(o.minRateGraceMs, Math.floor((wireBytes * 1000) / minRate)) - elapsed
       if (total <= 0) {
         current.stop(new AdmissionError('ERR_BODY_TIMEOUT', { limit: o.timeoutMs }))
       } else if (idle <= 0) {
@@ -164,11 +197,22 @@ export async function admitBody(
             option: 'idleTimeoutMs',
           }),
         )
+      } else if (minRate !== false && rate < 0) {
+        current.stop(
+          new AdmissionError('ERR_BODY_TIMEOUT', {
+            limit: minRate,
+            observed: Math.floor((wireBytes * 1000) / Math.max(1, elapsed)),
+            option: 'minBytesPerSecond',
+          }),
+        )
       } else {
-        timer = setTimeout(check, Math.min(total, idle))
+        timer = setTimeout(check, Math.min(total, idle, Math.max(1, rate + 1)))
       }
     }
-    timer = setTimeout(check, Math.min(o.timeoutMs, o.idleTimeoutMs))
+    timer = setTimeout(
+      check,
+      Math.min(o.timeoutMs, o.idleTimeoutMs, minRate === false ? Infinity : o.minRateGraceMs + 1),
+    )
     if (context.signal) {
       onAbort = () => current.stop(new AdmissionError('ERR_BODY_ABORTED'))
       context.signal.addEventListener('abort', onAbort, { once: true })
@@ -215,6 +259,7 @@ export async function admitBody(
     if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort)
     inflater?.destroy()
     budget.release(reserved)
+    share?.close()
   }
 }
 

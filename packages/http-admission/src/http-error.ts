@@ -1,5 +1,5 @@
 import type { AdmissionCode, AdmissionError } from '@tollgate/json-budget'
-import { refusalStatus } from './problem.js'
+import { isBusyCode, refusalStatus } from './problem.js'
 
 /**
  * An {@link AdmissionError} dressed as body-parser dresses its errors, so an Express error
@@ -28,6 +28,7 @@ const TYPES: Partial<Record<AdmissionCode, string>> = {
   ERR_BODY_ABORTED: 'request.aborted',
   ERR_BODY_TIMEOUT: 'request.timeout',
   ERR_ADMISSION_BUSY: 'request.busy',
+  ERR_ADMISSION_PRINCIPAL_BUSY: 'request.busy',
 }
 
 /**
@@ -79,7 +80,7 @@ function dress(
   retryAfterSeconds: number,
 ): HttpAdmissionError {
   const headers: Record<string, string> = { Connection: 'close' }
-  if (error.code === 'ERR_ADMISSION_BUSY') headers['Retry-After'] = String(retryAfterSeconds)
+  if (isBusyCode(error.code)) headers['Retry-After'] = String(retryAfterSeconds)
   return Object.assign(error, {
     status,
     statusCode: status,

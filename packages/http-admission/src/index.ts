@@ -38,7 +38,15 @@ export {
   type VerifyBody,
 } from './options.js'
 export {
+  openPrincipalShare,
+  type PrincipalLimits,
+  type PrincipalOf,
+  type PrincipalShare,
+  principalUsage,
+} from './principal-shares.js'
+export {
   type AdmissionProblem,
+  isBusyCode,
   type RefusalBody,
   type RenderRefusal,
   refusalStatus,
@@ -48,6 +56,7 @@ export {
 export type { BodySource } from './read-source.js'
 export {
   closeAfterResponse,
+  LINGER_LIMITS,
   refuseUnread,
   type SendRefusalOptions,
   sendRefusal,

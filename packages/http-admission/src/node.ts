@@ -6,6 +6,7 @@ import {
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
 } from './options.js'
+import { principalKeyOf } from './principal-shares.js'
 import { classifyHead } from './request-head.js'
 
 /**
@@ -40,5 +41,6 @@ export async function admitNodeRequest(
   if ('skip' in plan) {
     return skippedResult(plan.skip)
   }
-  return admitBody(req, o, plan.context)
+  const principal = principalKeyOf(o.principal, req)
+  return admitBody(req, o, principal === undefined ? plan.context : { ...plan.context, principal })
 }

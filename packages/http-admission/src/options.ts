@@ -8,6 +8,7 @@ import {
 import type { JsonReviver } from './body-scanner.js'
 import { defaultInFlightBudget, type InFlightBudget } from './budget.js'
 import { parseByteLimit } from './limit.js'
+import type { PrincipalOf } from './principal-shares.js'
 import type { RenderRefusal } from './problem.js'
 
 /** A `Content-Encoding` this package can inflate. */
@@ -109,6 +110,33 @@ export interface HttpAdmissionOptions {
    * (powers of 1024). Not with `maxBytes`. Default: `maxBytes`'s default.
    */
   readonly limit?: number | string
+  // Fair admission: minimum data rate and per-principal shares.
+  /**
+   * Minimum average data rate of a body, in wire bytes per second since admission began,
+   * enforced once `minRateGraceMs` have passed: a body that has averaged less is refused with
+   * 408 `ERR_BODY_TIMEOUT` (`option: 'minBytesPerSecond'`) and the connection closed. `false`
+   * turns it off. Default: 240 (Kestrel's `MinRequestBodyDataRate`).
+   */
+  readonly minBytesPerSecond?: number | false
+  /** Milliseconds from the start of admission before `minBytesPerSecond` applies. Default: 5,000. */
+  readonly minRateGraceMs?: number
+  /**
+   * The key each request's body is counted under for per-principal shares (a credential,
+   * tenant or client address; the app decides). Unset, or returning `undefined`, means no
+   * share applies to that request. Default: unset.
+   */
+  readonly principal?: PrincipalOf
+  /**
+   * With `principal`: most bodies one key may have in flight at once → 503
+   * `ERR_ADMISSION_PRINCIPAL_BUSY` with `Retry-After`. `false` turns it off. Default: 8.
+   */
+  readonly maxBodiesPerPrincipal?: number | false
+  /**
+   * With `principal`: largest fraction of the in-flight budget's bytes one key may hold
+   * (0 < share ≤ 1) → 503 `ERR_ADMISSION_PRINCIPAL_BUSY` with `Retry-After`. `false` turns it
+   * off. Default: 0.25.
+   */
+  readonly principalShare?: number | false
 }
 
 /** The `verify` hook: throw to refuse the body (see {@link HttpAdmissionOptions.verify}). */
@@ -144,6 +172,12 @@ export interface ResolvedHttpAdmissionOptions {
   readonly verify: VerifyBody | undefined
   /** The `type` option when it is a function (then `types` is `['*\/*']`). */
   readonly typeFilter: ((req: IncomingMessage) => unknown) | undefined
+  // Fair admission.
+  readonly minBytesPerSecond: number | false
+  readonly minRateGraceMs: number
+  readonly principal: PrincipalOf | undefined
+  readonly maxBodiesPerPrincipal: number | false
+  readonly principalShare: number | false
 }
 
 /** The defaults {@link resolveOptions} fills in (the README's options table is checked against these). */
@@ -162,6 +196,11 @@ export const HTTP_ADMISSION_DEFAULTS = Object.freeze({
   keepRaw: false,
   onRefusal: 'respond' as const,
   strict: true,
+  // Fair admission.
+  minBytesPerSecond: 240 as number | false,
+  minRateGraceMs: 5_000,
+  maxBodiesPerPrincipal: 8 as number | false,
+  principalShare: 0.25 as number | false,
 })
 
 /** Highest values an option may be set to. */
@@ -248,6 +287,18 @@ export function resolveOptions(options: HttpAdmissionOptions = {}): ResolvedHttp
     reviver: dropIn.reviver,
     verify: dropIn.verify,
     typeFilter: dropIn.typeFilter,
+    // Fair admission.
+    minBytesPerSecond: limitOrFalse(
+      'minBytesPerSecond',
+      options.minBytesPerSecond ?? d.minBytesPerSecond,
+    ),
+    minRateGraceMs: assertLimit('minRateGraceMs', options.minRateGraceMs ?? d.minRateGraceMs, true),
+    principal: fnOrUndefined('principal', options.principal),
+    maxBodiesPerPrincipal: limitOrFalse(
+      'maxBodiesPerPrincipal',
+      options.maxBodiesPerPrincipal ?? d.maxBodiesPerPrincipal,
+    ),
+    principalShare: shareOrFalse('principalShare', options.principalShare ?? d.principalShare),
   })
   RESOLVED.add(resolved)
   return resolved
@@ -285,6 +336,12 @@ const KNOWN = new Set([
   'verify',
   'type',
   'limit',
+  // Fair admission.
+  'minBytesPerSecond',
+  'minRateGraceMs',
+  'principal',
+  'maxBodiesPerPrincipal',
+  'principalShare',
 ])
 
 function bool(name: string, value: unknown): boolean {
@@ -358,4 +415,19 @@ function verifyHook(value: unknown): VerifyBody | undefined {
     throw new TypeError('option verify must be function')
   }
   return value as VerifyBody | undefined
+}
+
+// Fair admission: a positive integer limit, or false to turn the control off.
+function limitOrFalse(name: string, value: unknown): number | false {
+  if (value === false) return false
+  return assertLimit(name, value as number)
+}
+
+// Fair admission: a fraction of the budget in (0, 1], or false.
+function shareOrFalse(name: string, value: unknown): number | false {
+  if (value === false) return false
+  if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
+    throw new TypeError(`${name} must be a number in (0, 1] or false`)
+  }
+  return value
 }

@@ -66,3 +66,12 @@ export const renderProblem: RenderRefusal = (error) => ({
   contentType: 'application/problem+json',
   body: JSON.stringify(toProblem(error)),
 })
+
+/**
+ * Whether `code` is a "try again later" refusal answered 503 with `Retry-After`: the in-flight
+ * budget spent (`ERR_ADMISSION_BUSY`) or one principal's share of it spent
+ * (`ERR_ADMISSION_PRINCIPAL_BUSY`).
+ */
+export function isBusyCode(code: AdmissionCode): boolean {
+  return code === 'ERR_ADMISSION_BUSY' || code === 'ERR_ADMISSION_PRINCIPAL_BUSY'
+}

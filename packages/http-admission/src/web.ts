@@ -6,7 +6,8 @@ import {
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
 } from './options.js'
-import { type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
+import { principalKeyOf } from './principal-shares.js'
+import { isBusyCode, type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
 import { classifyHead } from './request-head.js'
 
 /** A refused web request: the error and a ready `Response` to return. */
@@ -75,7 +76,13 @@ export async function admitWebRequest(
   cancel = () => {
     reader.cancel().catch(() => {})
   }
-  const result = await admitBody(chunksOf(reader), o, { ...plan.context, signal: request.signal })
+  const principal = principalKeyOf(o.principal, request)
+  const context = { ...plan.context, signal: request.signal }
+  const result = await admitBody(
+    chunksOf(reader),
+    o,
+    principal === undefined ? context : { ...context, principal },
+  )
   return result.ok ? result : fail(result.error)
 }
 
@@ -106,7 +113,7 @@ export function refusalResponse(
     'cache-control': 'no-store',
     connection: 'close',
   })
-  if (error.code === 'ERR_ADMISSION_BUSY') {
+  if (isBusyCode(error.code)) {
     headers.set('retry-after', String(options.retryAfterSeconds ?? 1))
   }
   return new Response(body, { status: refusalStatus(error), headers })

@@ -233,7 +233,9 @@ describe('admitBody', () => {
 
   it('refuses with ERR_ADMISSION_BUSY (503) when the in-flight budget cannot hold the body', async () => {
     const budget = createInFlightBudget(100)
-    const declared = await admitBody(chunks('[]'), { budget }, { declaredLength: 101 })
+    // Counted on bytes received: a declared 101 is refused once the 101st byte arrives.
+    const body = `"${'a'.repeat(99)}"`
+    const declared = await admitBody(chunks(body), { budget }, { declaredLength: 101 })
     expect(!declared.ok && declared.error).toMatchObject({
       code: 'ERR_ADMISSION_BUSY',
       status: 503,
@@ -263,7 +265,8 @@ describe('admitBody', () => {
       declaredLength: 500,
     })
     await new Promise((resolve) => setTimeout(resolve, 5))
-    expect(budget.inFlight).toBe(500)
+    // Held: the 3 bytes received, not the 500 declared.
+    expect(budget.inFlight).toBe(3)
     controller.abort()
     await aborted
     expect(budget.inFlight).toBe(0)

@@ -200,7 +200,8 @@ describe('admitNodeRequest', () => {
     const { client, start } = post(port)
     await start(['Content-Type: application/json', 'Content-Length: 5000'])
     await client.write(`[${'1,'.repeat(100)}`)
-    await until(() => budget.inFlight === 5000)
+    // The budget holds the 201 bytes received, not the 5,000 declared.
+    await until(() => budget.inFlight === 201)
     client.destroy()
     await until(() => state.results.length === 1)
     expect(state.results[0]).toMatchObject({ ok: false, error: { code: 'ERR_BODY_ABORTED' } })
@@ -219,9 +220,11 @@ describe('admitNodeRequest', () => {
     const budget = createInFlightBudget(100 * 1024)
     const { state, port } = await serve({ budget })
     const first = post(port)
-    await first.start(['Content-Type: application/json', `Content-Length: ${80 * 1024}`])
-    await first.client.write('[')
-    await until(() => budget.inFlight === 80 * 1024)
+    // The first body holds 80 KiB + 1 it actually sent (of 200 KiB declared: less than half,
+    // so no buffer is pre-sized from the declared length).
+    await first.start(['Content-Type: application/json', `Content-Length: ${200 * 1024}`])
+    await first.client.write(`[${'1,'.repeat(40 * 1024)}`)
+    await until(() => budget.inFlight === 80 * 1024 + 1)
     const second = post(port)
     await second.start(['Content-Type: application/json', 'Transfer-Encoding: chunked'])
     await second.client.write(chunk(`["${MARKER}`))

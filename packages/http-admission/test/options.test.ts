@@ -4,6 +4,7 @@ import {
   defaultInFlightBudget,
   HTTP_ADMISSION_CEILINGS,
   HTTP_ADMISSION_DEFAULTS,
+  type HttpAdmissionOptions,
   resolveOptions,
 } from '../src/index.js'
 
@@ -91,5 +92,38 @@ describe('createInFlightBudget', () => {
     budget.release(3)
     expect(budget.inFlight).toBe(7)
     expect(budget.maxBytes).toBe(10)
+  })
+})
+
+describe('resolveOptions (fair admission)', () => {
+  it('validates minBytesPerSecond, minRateGraceMs, principal, maxBodiesPerPrincipal and principalShare', () => {
+    for (const bad of [
+      { minBytesPerSecond: 0 },
+      { minBytesPerSecond: 1.5 },
+      { minRateGraceMs: -1 },
+      { principal: 'ip' },
+      { maxBodiesPerPrincipal: 0 },
+      { principalShare: 0 },
+      { principalShare: 1.5 },
+      { principalShare: true },
+    ]) {
+      expect(() => resolveOptions(bad as HttpAdmissionOptions), JSON.stringify(bad)).toThrow(
+        TypeError,
+      )
+    }
+    const off = resolveOptions({
+      minBytesPerSecond: false,
+      minRateGraceMs: 0,
+      maxBodiesPerPrincipal: false,
+      principalShare: false,
+    })
+    expect(off).toMatchObject({
+      minBytesPerSecond: false,
+      minRateGraceMs: 0,
+      maxBodiesPerPrincipal: false,
+      principalShare: false,
+      principal: undefined,
+    })
+    expect(resolveOptions({ principalShare: 1 }).principalShare).toBe(1)
   })
 })

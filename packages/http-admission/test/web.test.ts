@@ -135,4 +135,31 @@ describe('refusalResponse', () => {
       error: { code: -32600, data: 'ERR_BODY_TOO_LARGE' },
     })
   })
+
+  it('counts web requests against their principal and answers the share refusal with Retry-After', async () => {
+    const budget = createInFlightBudget(1 << 20)
+    const options = {
+      budget,
+      maxBodiesPerPrincipal: 1,
+      principal: (request: Request | unknown) =>
+        request instanceof Request ? (request.headers.get('x-principal') ?? undefined) : undefined,
+    }
+    const keyed = { 'content-type': 'application/json', 'x-principal': 'a' }
+    const { stream } = openStream(new TextEncoder().encode('[1,'))
+    const held = admitWebRequest(post(stream, keyed), { ...options, idleTimeoutMs: 200 })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const second = await admitWebRequest(post('[]', keyed), options)
+    expect(second.ok).toBe(false)
+    if (!second.ok) {
+      expect(second.error).toMatchObject({ code: 'ERR_ADMISSION_PRINCIPAL_BUSY', limit: 1 })
+      expect(second.response.status).toBe(503)
+      expect(second.response.headers.get('retry-after')).toBe('1')
+    }
+    const other = await admitWebRequest(
+      post('[]', { 'content-type': 'application/json', 'x-principal': 'b' }),
+      options,
+    )
+    expect(other).toMatchObject({ ok: true, value: [] })
+    expect((await held).ok).toBe(false)
+  })
 })

@@ -46,6 +46,11 @@ export const ADMISSION_CODES = {
     option: 'strict',
   },
   ERR_BODY_VERIFY_FAILED: { status: 403, title: 'Forbidden', option: 'verify' },
+  ERR_ADMISSION_PRINCIPAL_BUSY: {
+    status: 503,
+    title: 'Service Unavailable',
+    option: 'principalShare',
+  },
 } as const satisfies Record<
   string,
   { status: number | undefined; title: string; option: string | undefined }

@@ -29,6 +29,8 @@ const WHAT: Record<AdmissionCode, string> = {
   ERR_BODY_INCOMPLETE: 'request body ended before its declared Content-Length',
   ERR_JSON_NOT_OBJECT_OR_ARRAY: 'top-level JSON value is not an object or array',
   ERR_BODY_VERIFY_FAILED: 'request body was refused by the verify hook',
+  ERR_ADMISSION_PRINCIPAL_BUSY:
+    "this caller's share of the in-flight body budget is spent; retry later",
 }
 
 /** Builds the bounded, non-echoing message for a refusal. */

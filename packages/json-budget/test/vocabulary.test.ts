@@ -61,6 +61,7 @@ const OPTIONS = {
   ERR_BODY_INCOMPLETE: undefined,
   ERR_JSON_NOT_OBJECT_OR_ARRAY: 'strict',
   ERR_BODY_VERIFY_FAILED: 'verify',
+  ERR_ADMISSION_PRINCIPAL_BUSY: 'principalShare',
 } as const
 
 describe('ADMISSION_CODES', () => {
