@@ -14,6 +14,7 @@ export {
   resolveMcpHttpOptions,
 } from './http-options.js'
 export { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
+export { isJsonRpcMessage } from './json-rpc-message.js'
 export { BoundedLineReader, type LineEvent } from './line-reader.js'
 export type {
   JsonRpcMessage,
@@ -40,6 +41,7 @@ export {
   type ResolvedStdioOptions,
   resolveStdioOptions,
 } from './stdio-options.js'
+export { INVALID_MESSAGE_CODE, SDK_OVERFLOW_MESSAGE, StdioRefusalError } from './stdio-refusal.js'
 export {
   checkHostAndOrigin,
   type HandlesHttpRequest,
