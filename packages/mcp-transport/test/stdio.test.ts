@@ -250,7 +250,9 @@ describe('StdioServerTransport (the SDK control, without tollgate)', () => {
     child.write(`{"jsonrpc":"2.0","id":1,"${MARKER}":true,"method":"ping"}\n`)
     child.call(2, 'echo', { text: 'ok' })
     await child.response(2)
-    expect(child.onerrors()).toHaveLength(2)
+    // 1.32 reports both lines (a SyntaxError and a ZodError); 2.x skips unparseable JSON
+    // without a word and reports the ZodError. Each report quotes the caller's bytes.
+    expect(child.onerrors().length).toBeGreaterThanOrEqual(1)
     for (const e of child.onerrors()) expect(e.message).toContain('MARKER_7f3')
   })
 
