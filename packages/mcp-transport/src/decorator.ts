@@ -22,7 +22,8 @@ export interface JsonRpcErrorObject {
 /**
  * A generic MCP `Transport` decorator: wraps any SDK transport (stdio, Streamable HTTP, in-memory,
  * or another decorator) and forwards `start`, `send`, `close`, `onmessage`, `onclose`,
- * `onerror`, `sessionId` and `setProtocolVersion`. Connect the server to the decorator, not to
+ * `onerror`, `sessionId`, `setProtocolVersion` and 2.x's `setSupportedProtocolVersions` and
+ * `hasPerRequestStream`. Connect the server to the decorator, not to
  * `inner`: `await server.connect(new MyDecorator(transport))`. The HTTP layer keeps calling
  * `decorator.inner.handleRequest(req, res, body)`.
  *
@@ -58,6 +59,12 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
    */
   setProtocolVersion?: ((version: string) => void) | undefined
 
+  /**
+   * SDK 2.x: present exactly when `inner` has it, forwarding the server's supported protocol
+   * versions (which its HTTP transport checks the `MCP-Protocol-Version` header against).
+   */
+  setSupportedProtocolVersions?: ((versions: string[]) => void) | undefined
+
   constructor(inner: T) {
     if (typeof inner !== 'object' || inner === null || typeof inner.send !== 'function') {
       throw new TypeError('TransportDecorator needs an MCP Transport to decorate')
@@ -65,6 +72,10 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
     this.inner = inner
     if (typeof inner.setProtocolVersion === 'function') {
       this.setProtocolVersion = (version: string) => inner.setProtocolVersion?.(version)
+    }
+    if (typeof inner.setSupportedProtocolVersions === 'function') {
+      this.setSupportedProtocolVersions = (versions: string[]) =>
+        inner.setSupportedProtocolVersions?.(versions)
     }
     // Callbacks already on `inner` (an app's `transport.onclose = ...` for session cleanup, as
     // the SDK examples do) keep running, first, as `Protocol.connect` keeps them.
@@ -83,6 +94,14 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
       prevMessage?.(message, extra)
       this.receive(message as JsonRpcMessage | JsonRpcMessage[], extra)
     }
+  }
+
+  /**
+   * SDK 2.x: whether the inner transport opens a stream per request (its Streamable HTTP
+   * transport does), which 2.x's protocol reads to decide on per-request cancellation.
+   */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream
   }
 
   /** The inner transport's session id (Streamable HTTP); `undefined` for stdio. */

@@ -25,6 +25,7 @@ export {
 } from './http-protocol-version.js'
 export { refuseJsonRpcUnread, refuseMcpRequest, renderJsonRpcRefusal } from './http-refusal.js'
 export { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
+export { isJsonRpcMessage } from './json-rpc-message.js'
 export { BoundedLineReader, type LineEvent } from './line-reader.js'
 export type {
   JsonRpcMessage,
@@ -60,4 +61,5 @@ export {
   type ResolvedStdioOptions,
   resolveStdioOptions,
 } from './stdio-options.js'
+export { INVALID_MESSAGE_CODE, SDK_OVERFLOW_MESSAGE, StdioRefusalError } from './stdio-refusal.js'
 export { type McpHttpTarget, mcpExpressHandler, mcpHttpHandler } from './streamable-http.js'

@@ -61,7 +61,10 @@ export class BoundedLineReader {
         this.reset()
         emit({
           kind: 'overflow',
-          error: new AdmissionError('ERR_LINE_TOO_LARGE', { limit: cap, option: 'maxLineBytes' }),
+          error: new AdmissionError('ERR_LINE_TOO_LARGE', {
+            limit: cap,
+            option: this.#options.lineBytesOption,
+          }),
         })
         return false
       }

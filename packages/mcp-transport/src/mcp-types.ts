@@ -29,7 +29,7 @@ export interface TransportSendOptionsLike {
   readonly onresumptiontoken?: ((token: string) => void) | undefined
 }
 
-/** The SDK's `Transport` interface (1.32), structurally. */
+/** The SDK's `Transport` interface (1.32 and 2.x), structurally. */
 export interface McpTransport {
   start(): Promise<void>
   send(message: JsonRpcMessage, options?: TransportSendOptionsLike): Promise<void>
@@ -39,4 +39,8 @@ export interface McpTransport {
   onmessage?(message: JsonRpcMessage, extra?: MessageExtra): void
   sessionId?: string | undefined
   setProtocolVersion?(version: string): void
+  /** SDK 2.x: the server's supported protocol versions, for the HTTP transport's header check. */
+  setSupportedProtocolVersions?(versions: string[]): void
+  /** SDK 2.x: true when the transport opens a stream per request (Streamable HTTP). */
+  readonly hasPerRequestStream?: boolean
 }

@@ -14,6 +14,12 @@ export interface BoundedStdioOptions {
    */
   readonly maxLineBytes?: number
   /**
+   * The SDK `StdioServerTransport`'s name for the same cap, accepted so its options pass
+   * unchanged: honoured as `maxLineBytes` (line ending included), under the same 64 MiB
+   * ceiling. Setting both to different values is refused. Default: `maxLineBytes`'s.
+   */
+  readonly maxBufferSize?: number
+  /**
    * Most JSON nodes in one line, the JSON-RPC envelope included (containers, scalars and object
    * keys each count once). Default: 100,000.
    */
@@ -29,6 +35,9 @@ export interface BoundedStdioOptions {
 /** The options after validation: every field filled, frozen. */
 export interface ResolvedStdioOptions {
   readonly maxLineBytes: number
+  /** The option the caller set the cap with (`maxBufferSize` or `maxLineBytes`), for messages. */
+  readonly lineBytesOption: 'maxLineBytes' | 'maxBufferSize'
+
   readonly preflight: PreflightOptions
 }
 
@@ -43,12 +52,12 @@ export const DEFAULT_STDIO_OPTIONS: Readonly<{
   maxDepth: 64,
 })
 
-const KEYS = new Set(['maxLineBytes', 'maxNodes', 'maxDepth', 'policies'])
+const KEYS = new Set(['maxLineBytes', 'maxBufferSize', 'maxNodes', 'maxDepth', 'policies'])
 
 /**
  * Validates {@link BoundedStdioOptions} once, at construction, and freezes the result.
- * @throws TypeError on an unknown option, a non-positive or fractional limit, or a
- *   `maxLineBytes` above the 64 MiB ceiling.
+ * @throws TypeError on an unknown option, a non-positive or fractional limit, a
+ *   `maxLineBytes` / `maxBufferSize` above the 64 MiB ceiling, or both set to different values.
  */
 export function resolveStdioOptions(options: BoundedStdioOptions = {}): ResolvedStdioOptions {
   if (typeof options !== 'object' || options === null) {
@@ -57,13 +66,21 @@ export function resolveStdioOptions(options: BoundedStdioOptions = {}): Resolved
   for (const key of Object.keys(options)) {
     if (!KEYS.has(key)) throw new TypeError(`unknown option ${key.slice(0, 32)}`)
   }
+  // `undefined` is "not set", as the SDK reads `options?.maxBufferSize`.
+  const viaBuffer = options.maxBufferSize !== undefined
+  const lineBytesOption =
+    viaBuffer && options.maxLineBytes === undefined ? 'maxBufferSize' : 'maxLineBytes'
   const maxLineBytes = assertLimit(
-    'maxLineBytes',
-    options.maxLineBytes ?? DEFAULT_STDIO_OPTIONS.maxLineBytes,
+    lineBytesOption,
+    (lineBytesOption === 'maxBufferSize' ? options.maxBufferSize : options.maxLineBytes) ??
+      DEFAULT_STDIO_OPTIONS.maxLineBytes,
   )
+  if (viaBuffer && lineBytesOption === 'maxLineBytes' && options.maxBufferSize !== maxLineBytes) {
+    throw new TypeError('maxBufferSize and maxLineBytes name the same cap; set one of them')
+  }
   if (maxLineBytes > ADMISSION_DEFAULTS.stdioLineBytesCeiling) {
     throw new TypeError(
-      `maxLineBytes may not exceed ${ADMISSION_DEFAULTS.stdioLineBytesCeiling}, got ${maxLineBytes}`,
+      `${lineBytesOption} may not exceed ${ADMISSION_DEFAULTS.stdioLineBytesCeiling}, got ${maxLineBytes}`,
     )
   }
   const limits: Partial<JsonLimits> = {
@@ -74,6 +91,7 @@ export function resolveStdioOptions(options: BoundedStdioOptions = {}): Resolved
   }
   return Object.freeze({
     maxLineBytes,
+    lineBytesOption,
     preflight: resolvePreflightOptions(limits, options.policies ?? {}),
   })
 }

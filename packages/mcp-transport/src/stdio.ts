@@ -1,21 +1,20 @@
 import type { Readable, Writable } from 'node:stream'
 import { isJsonRpcRequest, type JsonRpcErrorObject } from './decorator.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
+import { isJsonRpcMessage } from './json-rpc-message.js'
 import { BoundedLineReader, type LineEvent } from './line-reader.js'
 import type { JsonRpcMessage, McpTransport, MessageExtra, RequestIdLike } from './mcp-types.js'
 import { type BoundedStdioOptions, resolveStdioOptions } from './stdio-options.js'
-
-type MessageSchema = {
-  safeParse(value: unknown): { success: true; data: JsonRpcMessage } | { success: false }
-}
+import { INVALID_MESSAGE_CODE, StdioRefusalError } from './stdio-refusal.js'
 
 /**
- * A stdio server transport for `@modelcontextprotocol/sdk` with the same interface as the SDK's
- * `StdioServerTransport` (`new BoundedStdioServerTransport(stdin?, stdout?, options?)`) that
- * admits each line before it is decoded or parsed:
- * - lines are framed at `\n` from bytes under a cap of `maxLineBytes` (64 MiB default, line
- *   ending included, never raised past 64 MiB), held as a chunk list (linear, where the SDK's
- *   `Buffer.concat` per chunk is quadratic);
+ * A stdio server transport for either MCP SDK line (`@modelcontextprotocol/sdk` 1.32,
+ * `@modelcontextprotocol/server` 2.x) with the constructor of their `StdioServerTransport`
+ * (`new BoundedStdioServerTransport(stdin?, stdout?, options?)`, the SDK's `maxBufferSize`
+ * accepted) that admits each line before it is decoded or parsed:
+ * - lines are framed at `\n` from bytes under a cap of `maxLineBytes` (or `maxBufferSize`; 64 MiB
+ *   default, line ending included, never raised past 64 MiB), held as a chunk list (linear,
+ *   where the SDK's `Buffer.concat` per chunk is quadratic);
  * - each line runs the lexical preflight (UTF-8, grammar, nodes, depth; the JSON-RPC envelope
  *   counts) as its bytes arrive; a refused line is answered with `-32700 Parse error`,
  *   `id: null`, and the next line is read (the SDK answers nothing);
@@ -25,8 +24,11 @@ type MessageSchema = {
  *   transport closes once every request already delivered has been answered (the SDK drops
  *   the whole connection at 10 MiB and answers nothing).
  *
- * End of input closes the transport the same way, after pending answers. An empty line is
- * skipped. The SDK is loaded (for its JSON-RPC message schema) only by `start()`.
+ * Every refused line is also reported once to `onerror` as a {@link StdioRefusalError} (its
+ * `code`, no caller bytes; an over-cap one says `ReadBuffer exceeded maximum size`, as the
+ * SDK's does), after its answer is written. End of input closes the transport the same way,
+ * after pending answers. An empty line is skipped. No SDK module is loaded: the JSON-RPC
+ * envelope is checked structurally ({@link isJsonRpcMessage}), as both SDK lines check it.
  */
 export class BoundedStdioServerTransport implements McpTransport {
   onclose?: (() => void) | undefined
@@ -37,7 +39,6 @@ export class BoundedStdioServerTransport implements McpTransport {
   readonly #stdout: Writable
   readonly #reader: BoundedLineReader
   readonly #pending = new Map<RequestIdLike, number>()
-  #schema: MessageSchema | undefined
   #started = false
   #closed = false
   #inputEnded = false
@@ -58,8 +59,6 @@ export class BoundedStdioServerTransport implements McpTransport {
       throw new Error('BoundedStdioServerTransport already started')
     }
     this.#started = true
-    const types = await import('@modelcontextprotocol/sdk/types.js')
-    this.#schema = types.JSONRPCMessageSchema as unknown as MessageSchema
     this.#stdin.on('data', this.#ondata)
     this.#stdin.on('error', this.#onerror)
     this.#stdin.on('end', this.#onend)
@@ -103,16 +102,23 @@ export class BoundedStdioServerTransport implements McpTransport {
     if (event.kind === 'value') this.dispatch(event.value)
     else if (event.kind === 'refused') {
       this.answer(jsonRpcErrorFor(JSON_RPC_ERRORS.parseError, event.error))
-    } else this.answer(jsonRpcErrorFor(JSON_RPC_ERRORS.serverError, event.error))
+      this.report(StdioRefusalError.refused(event.error))
+    } else {
+      this.answer(jsonRpcErrorFor(JSON_RPC_ERRORS.serverError, event.error))
+      this.report(StdioRefusalError.overflow(event.error))
+    }
   }
 
-  private dispatch(value: unknown): void {
-    const parsed = this.#schema?.safeParse(value)
-    if (parsed === undefined || !parsed.success) {
-      this.answer({ code: JSON_RPC_ERRORS.invalidRequest, message: 'Invalid Request' })
+  private dispatch(message: unknown): void {
+    if (!isJsonRpcMessage(message)) {
+      this.answer({
+        code: JSON_RPC_ERRORS.invalidRequest,
+        message: 'Invalid Request',
+        data: { code: INVALID_MESSAGE_CODE },
+      })
+      this.report(StdioRefusalError.invalidMessage())
       return
     }
-    const message = parsed.data
     if (isJsonRpcRequest(message)) {
       this.#pending.set(message.id, (this.#pending.get(message.id) ?? 0) + 1)
     }
@@ -120,6 +126,15 @@ export class BoundedStdioServerTransport implements McpTransport {
       this.onmessage?.(message)
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error('onmessage threw'))
+    }
+  }
+
+  /** One report per refused line; a throwing handler must not stop the reading. */
+  private report(error: StdioRefusalError): void {
+    try {
+      this.onerror?.(error)
+    } catch {
+      // The answer is already written; the server's logger failing changes nothing here.
     }
   }
 

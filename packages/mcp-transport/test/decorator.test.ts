@@ -1,16 +1,16 @@
 // The decorator base is plumbing: these tests run an SDK McpServer and Client over the SDK's
 // in-memory transport pair in this process. The security claims built on it (stdio, HTTP,
 // result budget) are tested through real child processes and sockets in the other files.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { McpServer as McpServerType } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { decorateTransport, isJsonRpcRequest, TransportDecorator } from '../src/index.js'
+// The SDK line of this run (1.32 or 2.x, see helpers/sdk-line.ts): the same bodies on both.
+import { Client, InMemoryTransport, McpServer, SDK } from './helpers/sdk-line.js'
 
-function makeServer(calls: unknown[]): McpServer {
+function makeServer(calls: unknown[]): McpServerType {
   const server = new McpServer({ name: 't', version: '1.0.0' })
   server.registerTool('echo', { inputSchema: { a: z.string() } }, async (args) => {
     calls.push(args)
@@ -97,6 +97,23 @@ describe('TransportDecorator', () => {
     decorated.onclose = () => closed++
     await decorated.close()
     expect(closed).toBe(1)
+  })
+
+  it("forwards 2.x's setSupportedProtocolVersions and hasPerRequestStream when the inner transport has them", async () => {
+    const bare = new TransportDecorator(fakeTransport())
+    expect(bare.setSupportedProtocolVersions).toBeUndefined()
+    expect(bare.hasPerRequestStream).toBeUndefined()
+    const got: string[][] = []
+    const inner = Object.assign(fakeTransport(), {
+      hasPerRequestStream: true,
+      setSupportedProtocolVersions: (versions: string[]) => got.push(versions),
+    })
+    const decorated = new TransportDecorator(inner)
+    expect(decorated.hasPerRequestStream).toBe(true)
+    // The server of this run's SDK line connects: 2.x hands its versions to the transport.
+    await new McpServer({ name: 't', version: '1.0.0' }).connect(decorated as Transport)
+    if (SDK.line === '2') expect(got[0]).toContain('2025-06-18')
+    else expect(got).toEqual([])
   })
 
   it('keeps callbacks set on the inner transport before decorating', async () => {

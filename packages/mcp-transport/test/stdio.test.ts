@@ -168,6 +168,62 @@ describe('BoundedStdioServerTransport', () => {
     expect((await child.response(9)).result.content[0].text).toBe(`len:${fill}`)
     expect(child.nullErrors()).toEqual([])
   })
+  it('reports each refused line once to server.onerror with its code and none of its bytes', async () => {
+    const child = await start(['bounded', '--log-errors', '--max-line-bytes=4096'])
+    child.write(`${MARKER} garbage\n`)
+    child.write(`{"jsonrpc":"2.0","id":1,"${MARKER}":true,"method":"ping"}\n`)
+    child.write(invalidUtf8Call(2))
+    child.call(3, 'echo', { text: 'ok' })
+    await child.response(3)
+    child.write(`${BIG_HEAD}${MARKER.repeat(400)}${BIG_TAIL}`)
+    expect(await child.exited).toBe(0)
+    expect(child.onerrors().map((e) => [e.name, e.code, e.jsonRpcCode])).toEqual([
+      ['StdioRefusalError', 'ERR_JSON_SYNTAX', -32700],
+      ['StdioRefusalError', 'ERR_JSONRPC_INVALID_MESSAGE', -32600],
+      ['StdioRefusalError', 'ERR_JSON_INVALID_UTF8', -32700],
+      ['StdioRefusalError', 'ERR_LINE_TOO_LARGE', -32000],
+    ])
+    expect(child.onerrors()[3]?.message).toContain('ReadBuffer exceeded maximum size of 4096 bytes')
+    expect(child.stderr).not.toContain(MARKER)
+    expect(child.raw).not.toContain(MARKER)
+  })
+
+  it("honours the SDK's maxBufferSize option as the line cap", async () => {
+    const child = await start(['bounded', '--log-errors', '--max-buffer-size=1024'])
+    const head =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'
+    const fill = 1024 - head.length - BIG_TAIL.length
+    child.write(`${head}${'x'.repeat(fill)}${BIG_TAIL}`)
+    expect((await child.response(1)).result.content[0].text).toBe(`len:${fill}`)
+    child.write(`${head.replace('"id":1', '"id":2')}${'x'.repeat(fill + 1)}${BIG_TAIL}`)
+    expect(await child.exited).toBe(0)
+    expect(child.nullErrors().map((m) => m.error.data)).toEqual([
+      { code: 'ERR_LINE_TOO_LARGE', limit: 1024 },
+    ])
+    expect(child.onerrors()).toEqual([
+      expect.objectContaining({ code: 'ERR_LINE_TOO_LARGE', limit: 1024 }),
+    ])
+    expect(child.onerrors()[0]?.message).toMatch(/^ReadBuffer exceeded maximum size of 1024 bytes/)
+  })
+
+  it('exits by itself at the end of its input, with no signal, once the last answer is out', async () => {
+    const child = await start(['bounded', '--no-exit-on-close'])
+    child.call(1, 'echo', { text: 'bye' })
+    child.proc.stdin.end()
+    expect(await child.exited).toBe(0)
+    expect(child.proc.signalCode).toBeNull()
+    expect(child.messages.find((m) => m.id === 1)?.result.content[0].text).toBe('len:3')
+  })
+
+  it('keeps newlines and carriage returns inside one line each way', async () => {
+    const child = await start(['bounded'])
+    const text = 'first line\nsecond with a carriage return\r\n\n{"jsonrpc":"2.0","id":99}\nlast\n'
+    child.call(1, 'repeat', { text })
+    expect((await child.response(1)).result.content[0].text).toBe(text)
+    // One request line in, one response line out: the payload crossed escaped.
+    expect(child.raw.split('\n')).toEqual([expect.stringContaining('"id":1'), ''])
+    expect(child.messages).toHaveLength(1)
+  })
 })
 
 describe('StdioServerTransport (the SDK control, without tollgate)', () => {
@@ -186,6 +242,18 @@ describe('StdioServerTransport (the SDK control, without tollgate)', () => {
     const served = await child.response(1)
     expect(served.result.content[0].text).toBe(`len:${MARKER.length + 1}`)
     expect((await child.stats(2)).echoCalls).toBe(1)
+  })
+
+  it("hands server.onerror the caller's bytes for a line it cannot read", async () => {
+    const child = await start(['sdk', '--log-errors'])
+    child.write(`${MARKER} garbage\n`)
+    child.write(`{"jsonrpc":"2.0","id":1,"${MARKER}":true,"method":"ping"}\n`)
+    child.call(2, 'echo', { text: 'ok' })
+    await child.response(2)
+    // 1.32 reports both lines (a SyntaxError and a ZodError); 2.x skips unparseable JSON
+    // without a word and reports the ZodError. Each report quotes the caller's bytes.
+    expect(child.onerrors().length).toBeGreaterThanOrEqual(1)
+    for (const e of child.onerrors()) expect(e.message).toContain('MARKER_7f3')
   })
 
   it('runs the tool on a depth-65 line', async () => {

@@ -2,9 +2,6 @@
 // StreamableHTTPServerTransport (stateless, JSON responses, one per request), with and without
 // mcpHttpHandler in front. Bodies are written raw over TCP.
 import { createServer } from 'node:http'
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js'
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { createInFlightBudget } from '@tollgate/http-admission'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -17,6 +14,12 @@ import {
   resolveMcpHttpOptions,
 } from '../src/index.js'
 import { listen, type RawResponse, type Running, rawPost } from './helpers/http.js'
+// The SDK line of this run (1.32 or 2.x, see helpers/sdk-line.ts): the same bodies on both.
+import {
+  createMcpExpressApp,
+  McpServer,
+  StreamableHTTPServerTransport,
+} from './helpers/sdk-line.js'
 
 const MiB = 1024 * 1024
 const MARKER = 'MARKER_5c1e'

@@ -8,6 +8,7 @@ import {
   rewriteToolsListResult,
 } from '../src/index.js'
 import { fixtureRegistry, inMemorySession, type Json } from './helpers/raw-clients.js'
+import { SDK } from './helpers/sdk-line.js'
 
 type Ajv = InstanceType<typeof import('ajv/dist/2020.js').default>
 const Ajv2020 = ((Ajv2020Import as { default?: unknown }).default ?? Ajv2020Import) as new (
@@ -42,8 +43,11 @@ describe('withInputValidation on tools/list', () => {
       const { parsed } = await session.request({ jsonrpc: '2.0', id: 9, method: 'tools/list' })
       const tools = ((parsed[0] as Json).result as { tools: Json[] }).tools
       expect(tools).toHaveLength(5)
+      // The dialect each SDK line derives from zod: 1.32 draft-07, 2.x draft 2020-12.
       expect(((tools[0] as Json).inputSchema as Json).$schema).toBe(
-        'http://json-schema.org/draft-07/schema#',
+        SDK.line === '2'
+          ? 'https://json-schema.org/draft/2020-12/schema'
+          : 'http://json-schema.org/draft-07/schema#',
       )
     } finally {
       await session.close()

@@ -101,6 +101,20 @@ export class StdioChild {
     return JSON.parse(r.result.content[0].text)
   }
 
+  /** What the fixture's `--log-errors` wrote for each `server.onerror` call, in order. */
+  onerrors(): {
+    name: string
+    code?: string
+    jsonRpcCode?: number
+    limit?: number
+    message: string
+  }[] {
+    return this.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{"onerror":'))
+      .map((line) => JSON.parse(line).onerror)
+  }
+
   /** Messages that are refusals of the transport itself (`id: null`). */
   nullErrors(): Msg[] {
     return this.messages.filter((m) => m.id === null && m.error !== undefined)

@@ -8,8 +8,6 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import {
   type InputValidationOptions,
@@ -18,6 +16,7 @@ import {
   withInputValidation,
 } from '../../src/index.js'
 import { createTestServer, FIXTURE_SCHEMAS, type HandlerCall } from '../fixtures/test-server.js'
+import { InMemoryTransport, StreamableHTTPServerTransport } from './sdk-line.js'
 
 export type Json = Record<string, unknown>
 
@@ -96,18 +95,19 @@ export async function httpSession(
   options: InputValidationOptions = {},
 ): Promise<RawSession> {
   const calls: HandlerCall[] = []
-  const transports = new Map<string, StreamableHTTPServerTransport>()
+  const transports = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>()
   const http: Server = createServer(async (req, res) => {
     const sid = req.headers['mcp-session-id']
     const known = typeof sid === 'string' ? transports.get(sid) : undefined
     if (known !== undefined) return known.handleRequest(req, res)
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        transports.set(id, transport)
-      },
-    })
+    const transport: InstanceType<typeof StreamableHTTPServerTransport> =
+      new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => {
+          transports.set(id, transport)
+        },
+      })
     const server = createTestServer(calls)
     await server.connect(
       decorated ? withInputValidation(transport, fixtureRegistry(), options) : transport,

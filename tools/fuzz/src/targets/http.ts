@@ -13,11 +13,19 @@ export interface HttpInput {
   readonly bytes: Uint8Array
   readonly splits: readonly number[]
   readonly declareLength: boolean
+  /** Admit with `strict: false` (any top-level value); the default is strict. */
+  readonly loose?: boolean
 }
 
 // Small enough that generated documents cross it, so 413 is exercised beside 422 and 200.
 const MAX_BYTES = 2_048
 const OPTIONS = resolveOptions({ maxBytes: MAX_BYTES, timeoutMs: 5_000, idleTimeoutMs: 5_000 })
+const LOOSE = resolveOptions({
+  maxBytes: MAX_BYTES,
+  timeoutMs: 5_000,
+  idleTimeoutMs: 5_000,
+  strict: false,
+})
 
 let server: Server | undefined
 /** Refusals the client saw as a connection reset rather than a status (see judgeHttp). */
@@ -26,7 +34,7 @@ let port = 0
 
 async function startServer(): Promise<void> {
   server = createServer(async (req, res) => {
-    const result = await admitNodeRequest(req, OPTIONS)
+    const result = await admitNodeRequest(req, req.url === '/loose' ? LOOSE : OPTIONS)
     if (!result.ok) {
       sendRefusal(res, result.error)
       return
@@ -53,7 +61,8 @@ async function send(input: HttpInput): Promise<Answer> {
   const chunks = chunksOf(input.bytes, input.splits)
   const headers: Record<string, string | number> = { 'Content-Type': 'application/json' }
   if (input.declareLength) headers['Content-Length'] = input.bytes.length
-  const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers, agent: false })
+  const path = input.loose === true ? '/loose' : '/'
+  const req = request({ host: '127.0.0.1', port, method: 'POST', path, headers, agent: false })
   req.setNoDelay(true)
   const answered = new Promise<Answer>((resolve, reject) => {
     req.on('response', (res) => {
@@ -84,7 +93,8 @@ async function send(input: HttpInput): Promise<Answer> {
 /**
  * Judges one POST: a body over the cap is 413; otherwise the answer agrees with strict
  * `JSON.parse` (BOM kept, as the default policy refuses it) and the default structure limits:
- * 200 with the same value, or 422.
+ * 200 with the same value, or 422; under the default `strict`, a top-level value that is not an
+ * object or array is 422 `ERR_JSON_NOT_OBJECT_OR_ARRAY`.
  */
 export async function judgeHttp(input: HttpInput): Promise<string | undefined> {
   const label = `${input.declareLength ? 'content-length' : 'chunked'} ${input.bytes.length} bytes`
@@ -109,10 +119,14 @@ export async function judgeHttp(input: HttpInput): Promise<string | undefined> {
       ? `${label}: admissible body, no answer: ${(error as Error).message}`
       : undefined
   }
+  const topLevelContainer =
+    reference.ok && typeof reference.value === 'object' && reference.value !== null
+  const strictRefuses = reference.ok && input.loose !== true && !topLevelContainer
   if (input.bytes.length > MAX_BYTES) {
-    // Over the cap: refused. A valid document can only be refused for its size; a broken one
-    // may be refused for what its first MAX_BYTES bytes hold, before the cap is reached.
-    if (reference.ok && within) {
+    // Over the cap: refused. A valid document can only be refused for its size (or, under
+    // strict, for a top-level scalar, which its first byte shows); a broken one may be refused
+    // for what its first MAX_BYTES bytes hold, before the cap is reached.
+    if (reference.ok && within && !strictRefuses) {
       return answer.status === 413
         ? undefined
         : `${label}: valid but over the cap, answered ${answer.status}`
@@ -125,6 +139,11 @@ export async function judgeHttp(input: HttpInput): Promise<string | undefined> {
     return answer.status === 200 && answer.body === '{"empty":true}'
       ? undefined
       : `${label}: empty body answered ${answer.status}`
+  }
+  if (reference.ok && within && strictRefuses) {
+    return answer.status === 422 && answer.body.includes('"ERR_JSON_NOT_OBJECT_OR_ARRAY"')
+      ? undefined
+      : `${label}: strict, a top-level scalar answered ${answer.status}`
   }
   if (reference.ok && within) {
     if (answer.status !== 200)
@@ -142,7 +161,12 @@ export const httpTarget: FuzzTarget<HttpInput> = {
   description: 'admitNodeRequest on a real http.Server, documents sent in random chunk sizes',
   shrink: false,
   minimizeBudget: 300,
-  arbitrary: fc.record({ bytes: anyDocument, splits: anySplits, declareLength: fc.boolean() }),
+  arbitrary: fc.record({
+    bytes: anyDocument,
+    splits: anySplits,
+    declareLength: fc.boolean(),
+    loose: fc.boolean(),
+  }),
   async unavailable() {
     return typeof admitNodeRequest === 'function'
       ? undefined
@@ -160,19 +184,25 @@ export const httpTarget: FuzzTarget<HttpInput> = {
   async minimize(input, fails) {
     const reduced = await minimizeChunked(
       input,
-      (candidate) => fails({ ...candidate, declareLength: input.declareLength }),
+      (candidate) =>
+        fails({ ...candidate, declareLength: input.declareLength, loose: input.loose === true }),
       ddmin,
       300,
     )
-    return { ...reduced, declareLength: input.declareLength }
+    return { ...reduced, declareLength: input.declareLength, loose: input.loose === true }
   },
   encode(input) {
-    return { ...(encodeChunked(input) as object), declareLength: input.declareLength }
+    return {
+      ...(encodeChunked(input) as object),
+      declareLength: input.declareLength,
+      loose: input.loose === true,
+    }
   },
   decode(stored) {
     return {
       ...decodeChunked(stored),
       declareLength: (stored as { declareLength?: unknown }).declareLength === true,
+      loose: (stored as { loose?: unknown }).loose === true,
     }
   },
 }
