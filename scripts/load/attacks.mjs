@@ -6,7 +6,7 @@
 //
 //   node scripts/load/attacks.mjs [mcp|express|all] [label]
 
-import { execFileSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { connect } from 'node:net'
 import {
   MiB,
@@ -21,12 +21,16 @@ import {
 
 const LEGIT_REQUESTS = 40
 const ATTACK_SECONDS = 5
+// The attacker's sockets come from another loopback address than the legitimate client's
+// (127.0.0.1): they are different clients, as an app keying shares by address sees them.
+const ATTACKER = '127.0.0.2'
 
 /** The reference server's session flags, when the built server has them (older builds do not). */
 function sessionFlags(total, perCredential) {
-  const usage = execFileSync(process.execPath, [`${ROOT}apps/mcp-server/dist/main.js`, '--help'], {
+  const help = spawnSync(process.execPath, [`${ROOT}apps/mcp-server/dist/main.js`, '--help'], {
     encoding: 'utf8',
   })
+  const usage = `${help.stdout}${help.stderr}`
   return usage.includes('--max-sessions-per-credential')
     ? ['--max-sessions', String(total), '--max-sessions-per-credential', String(perCredential)]
     : []
@@ -70,7 +74,7 @@ async function legitimate(request, count = LEGIT_REQUESTS) {
  * server takes it; counts the body bytes the server accepted until it closes or `stop()`.
  */
 function endlessBody(port, path, headers = {}) {
-  const socket = connect({ host: '127.0.0.1', port })
+  const socket = connect({ host: '127.0.0.1', port, localAddress: ATTACKER })
   const piece = Buffer.alloc(64 * 1024, 0x20)
   const framed = Buffer.concat([
     Buffer.from(`${piece.length.toString(16)}\r\n`),
@@ -132,7 +136,7 @@ function idleDeclared(port, path, count, declared, headers = {}, everyMs = 8_000
   const sockets = []
   const answers = {}
   for (let i = 0; i < count; i++) {
-    const socket = connect({ host: '127.0.0.1', port })
+    const socket = connect({ host: '127.0.0.1', port, localAddress: ATTACKER })
     socket.on('error', () => {})
     socket.once('data', (chunk) => {
       const status = /^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 'other'
@@ -249,6 +253,9 @@ async function mcpMatrix() {
           2_000,
         ),
       )
+      // Continuation minting by one credential, then another credential's older token (before
+      // the session row below, which leaves demo-reader at its session quota).
+      results.push(await continuationRow(app.port, admin, reader))
       // One credential opening sessions until refused; another credential still opens one.
       const opened = { ok: 0, refused: {} }
       for (let i = 0; i < 60; i++) {
@@ -269,8 +276,6 @@ async function mcpMatrix() {
         observed: opened,
       })
     }
-    // Continuation minting by one credential, then another credential's older token.
-    results.push(await continuationRow(app.port, admin, reader))
     // Unauthenticated burst: audit lines written for 2,000 refused requests.
     const linesBefore = auditCount(app.output(), 'auth_refused')
     const burst = await Promise.all(
