@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { createClient } from 'redis'
 import type { Audit } from './audit.js'
 import { CAPABILITIES, type Capability } from './config.js'
+import { connectRedis } from './redis-connection.js'
 
 /**
  * What `admin` `grant` / `revoke` decided about one credential while the deployment ran: a
@@ -61,10 +61,6 @@ export const CAPABILITY_KEY_PREFIX = 'tollgate:capabilities:'
 
 /** A command not answered within this many milliseconds counts as Redis unavailable. */
 export const CAPABILITY_COMMAND_TIMEOUT_MS = 1000
-
-/** Tries to reach Redis at start (one try every 200 ms: about 2 seconds), as the continuation store does. */
-const START_ATTEMPTS = 10
-const MAX_RECONNECT_DELAY_MS = 2000
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : undefined
@@ -186,42 +182,7 @@ export async function openCapabilityStore(
   audit: Audit,
 ): Promise<CapabilityStore> {
   if (redisUrl === undefined) return memoryCapabilityStore()
-  let connected = false
-  let reported = false
-  const client = createClient({
-    url: redisUrl,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 2000,
-      reconnectStrategy: (retries: number) => {
-        if (!connected && retries >= START_ATTEMPTS) return new Error('redis unreachable')
-        return connected ? Math.min(100 * (retries + 1), MAX_RECONNECT_DELAY_MS) : 200
-      },
-    },
-  })
-  client.on('error', (error: unknown) => {
-    if (reported || !connected) return
-    reported = true
-    audit('capability_store_error', {
-      store: 'redis',
-      error: error instanceof Error ? error.name : 'unknown',
-    })
-  })
-  client.on('ready', () => {
-    if (reported) audit('capability_store_recovered', { store: 'redis' })
-    reported = false
-  })
-  try {
-    await client.connect()
-  } catch {
-    try {
-      client.destroy()
-    } catch {
-      // already closed by the reconnection strategy
-    }
-    throw new TypeError('--redis-url: Redis cannot be reached')
-  }
-  connected = true
+  const client = await connectRedis(redisUrl, audit, 'capability_store')
   const hashes = client as unknown as HashClient
   let epoch: string | undefined
   try {

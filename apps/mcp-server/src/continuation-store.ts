@@ -5,8 +5,8 @@ import {
 } from '@tollgate/continuation'
 import { createRedisStore } from '@tollgate/continuation/redis'
 import { assertLimit } from '@tollgate/json-budget'
-import { createClient } from 'redis'
 import type { Audit } from './audit.js'
+import { connectRedis } from './redis-connection.js'
 
 /**
  * Default of `--max-continuations-per-credential`: the stores' own per-owner default (100), so
@@ -52,12 +52,6 @@ export function parseContinuationCli(values: {
   return { maxContinuationsPerCredential: n }
 }
 
-/** Tries to reach Redis at start before giving up (one try every 200 ms: about 2 seconds). */
-const START_ATTEMPTS = 10
-
-/** Longest wait between two reconnection attempts once the server has been up. */
-const MAX_RECONNECT_DELAY_MS = 2000
-
 /** Where continuations live, and how to let go of it at shutdown. */
 export interface OpenedStore {
   readonly kind: 'memory' | 'redis'
@@ -99,43 +93,7 @@ export async function openContinuationStore(
   if (redisUrl === undefined) {
     return { kind: 'memory', store: createMemoryStore(quota), close: async () => {} }
   }
-  let connected = false
-  let reported = false
-  const client = createClient({
-    url: redisUrl,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 2000,
-      reconnectStrategy: (retries: number) => {
-        if (!connected && retries >= START_ATTEMPTS) return new Error('redis unreachable')
-        return connected ? Math.min(100 * (retries + 1), MAX_RECONNECT_DELAY_MS) : 200
-      },
-    },
-  })
-  // One audit line per outage, not one per reconnection attempt.
-  client.on('error', (error: unknown) => {
-    if (reported || !connected) return
-    reported = true
-    audit('continuation_store_error', {
-      store: 'redis',
-      error: error instanceof Error ? error.name : 'unknown',
-    })
-  })
-  client.on('ready', () => {
-    if (reported) audit('continuation_store_recovered', { store: 'redis' })
-    reported = false
-  })
-  try {
-    await client.connect()
-  } catch {
-    try {
-      client.destroy()
-    } catch {
-      // already closed by the reconnection strategy
-    }
-    throw new TypeError('--redis-url: Redis cannot be reached')
-  }
-  connected = true
+  const client = await connectRedis(redisUrl, audit, 'continuation_store')
   audit('continuation_store', { store: 'redis' })
   return {
     kind: 'redis',
