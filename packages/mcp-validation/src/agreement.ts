@@ -1,7 +1,6 @@
 // The `@tollgate/mcp-validation/agreement` entry: the test-time and start-up tools that compare
-// a published schema with what the handler takes. Kept off the root entry because
-// `deriveToolSchemas` loads the SDK's `Client` and `InMemoryTransport`, which a server that only
-// validates never needs.
+// a published schema with what the handler takes. Kept off the root entry: a server that only
+// validates never needs them.
 
 export {
   type AgreementFinding,
@@ -12,5 +11,5 @@ export {
   type StringLengthUnit,
   UNREAD_CONTEXT_KEYS,
 } from './check-agreement.js'
-export { deriveToolSchemas } from './derived.js'
+export { type DerivableServer, deriveToolSchemas } from './derived.js'
 export { admitsOnlyBmp } from './regex-modes.js'

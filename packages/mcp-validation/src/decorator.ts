@@ -1,10 +1,14 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type {
-  JSONRPCMessage,
-  MessageExtraInfo,
-  RequestId,
-} from '@modelcontextprotocol/sdk/types.js'
-import { isJsonRpcRequest, TransportDecorator } from '@tollgate/mcp-transport'
+// Structural types (mcp-transport's), not the SDK's: the package's declarations must not need
+// either SDK line installed, and the decorator wraps a transport of either.
+import {
+  isJsonRpcRequest,
+  type JsonRpcMessage,
+  type McpTransport,
+  type MessageExtra,
+  type RequestIdLike,
+  TransportDecorator,
+  type TransportSendOptionsLike,
+} from '@tollgate/mcp-transport'
 import { checkToolCall, type ToolCallVerdict } from './check-call.js'
 import {
   type InputValidationOptions,
@@ -22,7 +26,7 @@ import { rewriteToolsListResult } from './tools-list.js'
  * and answers refused `tools/call` requests itself, so the server never sees them.
  */
 export class InputValidationTransport<
-  T extends Transport = Transport,
+  T extends McpTransport = McpTransport,
 > extends TransportDecorator<T> {
   readonly #registry: SchemaRegistry
   readonly #options: ResolvedInputValidationOptions
@@ -31,7 +35,7 @@ export class InputValidationTransport<
   // would make "which answer is the tools/list" ambiguous (the reused-id bypass of the
   // rewrite): a second request under an id in flight is refused instead, and the decorator's
   // own refusals never touch this table.
-  readonly #inFlight = new Map<RequestId, string>()
+  readonly #inFlight = new Map<RequestIdLike, string>()
 
   constructor(inner: T, registry: SchemaRegistry, options: InputValidationOptions = {}) {
     super(inner)
@@ -49,8 +53,8 @@ export class InputValidationTransport<
   }
 
   protected override handleInbound(
-    message: JSONRPCMessage,
-    extra: MessageExtraInfo | undefined,
+    message: JsonRpcMessage,
+    extra: MessageExtra | undefined,
   ): void | Promise<void> {
     const method = (message as { method?: unknown }).method
     if (typeof method !== 'string') return this.deliver(message, extra)
@@ -84,13 +88,13 @@ export class InputValidationTransport<
   }
 
   protected override handleOutbound(
-    message: JSONRPCMessage,
-    _options: TransportSendOptions | undefined,
-  ): JSONRPCMessage {
+    message: JsonRpcMessage,
+    _options: TransportSendOptionsLike | undefined,
+  ): JsonRpcMessage {
     // Only a response (no `method`) settles a request: a server-initiated request may reuse a
     // client's id. An error response settles the entry without a rewrite.
     if (this.#inFlight.size === 0 || 'method' in message) return message
-    const id = (message as { id?: RequestId }).id
+    const id = (message as { id?: RequestIdLike }).id
     if (id === undefined) return message
     const method = this.#inFlight.get(id)
     if (method === undefined) return message
@@ -99,13 +103,13 @@ export class InputValidationTransport<
       return message
     }
     const result = rewriteToolsListResult(message.result, this.#registry, this.#options.surface)
-    return { ...message, result } as JSONRPCMessage
+    return { ...message, result } as JsonRpcMessage
   }
 
   // The decorator's own answers go straight to the inner transport: they answer requests the
   // server never saw, so they must not settle (or be rewritten as) anything in flight.
-  #answer(message: JSONRPCMessage): Promise<void> {
-    const id = (message as { id: RequestId }).id
+  #answer(message: JsonRpcMessage): Promise<void> {
+    const id = (message as unknown as { id: RequestIdLike }).id
     return this.inner.send(message, { relatedRequestId: id })
   }
 
@@ -154,7 +158,7 @@ function eventOf(
  * keep calling `decorated.inner.handleRequest(...)`.
  * @throws TypeError at construction on a bad registry or bad options.
  */
-export function withInputValidation<T extends Transport>(
+export function withInputValidation<T extends McpTransport>(
   transport: T,
   registry: SchemaRegistry,
   options: InputValidationOptions = {},

@@ -1,5 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-
 // No SDK module is loaded here: the probe speaks raw JSON-RPC over a structural in-memory
 // transport, so it works on a server from either SDK line (1.32's `McpServer` or 2.x's) and
 // importing this package loads neither.
@@ -14,6 +12,15 @@ interface ProbeTransport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: (message: Message, extra?: object) => void
+}
+
+/**
+ * What {@link deriveToolSchemas} takes: an `McpServer` of either SDK line, described
+ * structurally so the package's declarations need neither installed.
+ */
+export interface DerivableServer {
+  connect(transport: never): Promise<unknown>
+  close(): Promise<unknown>
 }
 
 /** Any server whose `connect` takes a transport and whose `close` ends it (both SDK lines). */
@@ -33,7 +40,7 @@ const PROBE_PROTOCOL_VERSION = '2025-06-18'
  * afterwards. Returns a map from tool name to schema, sorted by name.
  * @throws Error when the server is already connected or the listing fails.
  */
-export async function deriveToolSchemas(server: McpServer): Promise<Map<string, unknown>> {
+export async function deriveToolSchemas(server: DerivableServer): Promise<Map<string, unknown>> {
   const waiting = new Map<number, (message: Message) => void>()
   let closed = false
   const transport: ProbeTransport = {

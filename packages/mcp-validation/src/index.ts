@@ -1,5 +1,5 @@
 // Deprecated here (use `@tollgate/mcp-validation/agreement`); kept for one release because they
-// load nothing beyond Ajv. `deriveToolSchemas`, which loads the SDK client, is on the subpath only.
+// load nothing beyond Ajv. `deriveToolSchemas` is on the subpath only.
 
 export {
   boundedName,
