@@ -63,7 +63,15 @@ export async function startHttpServer(
   context: ServerContext,
   options: HttpServerOptions,
 ): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
-  const http = resolveMcpHttpOptions({ maxBytes: options.maxBodyBytes, host: options.host })
+  // Each body also counts against its principal's share of the in-flight budget (at most 8
+  // bodies and a quarter of the budget per credential; all anonymous callers share one key),
+  // so one credential sending many bodies at once cannot take the budget from the others.
+  const principalKeys = new WeakMap<IncomingMessage, string>()
+  const http = resolveMcpHttpOptions({
+    maxBytes: options.maxBodyBytes,
+    host: options.host,
+    principal: (req) => principalKeys.get(req as IncomingMessage),
+  })
   const pool = new SessionPool<Session>({
     maxSessions: options.sessions?.maxSessions,
     maxSessionsPerKey: options.sessions?.maxSessionsPerCredential,
@@ -94,6 +102,7 @@ export async function startHttpServer(
         { 'WWW-Authenticate': 'Bearer' },
       )
     }
+    principalKeys.set(req, principal.quotaKey)
     const sessionHeader = req.headers['mcp-session-id']
     if (typeof sessionHeader === 'string') {
       const use = pool.use(sessionHeader)

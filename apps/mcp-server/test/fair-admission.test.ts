@@ -84,6 +84,30 @@ async function keepCalling(session: RawSession, stop: Promise<unknown>) {
   return served
 }
 
+/**
+ * Opens a POST on `session` that declares 4 KiB and sends only its first bytes, then holds it.
+ * `answered` resolves with what the server sent once the connection closes.
+ */
+function heldBody(port: number, session: RawSession, token: string) {
+  const socket = connect(port, '127.0.0.1')
+  socket.on('error', () => {})
+  let head = ''
+  // The whole answer (status line, headers, body) once the server closes the connection.
+  const answered = new Promise<string>((resolve) => {
+    socket.on('data', (d: Buffer) => {
+      head += d.toString('latin1')
+    })
+    socket.on('close', () => resolve(head))
+  })
+  socket.write(
+    `POST /mcp/team HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\n` +
+      `accept: application/json, text/event-stream\r\nauthorization: Bearer ${token}\r\n` +
+      `mcp-session-id: ${session.sessionId}\r\ncontent-length: 4096\r\n\r\n` +
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"',
+  )
+  return { answered, release: () => socket.destroy() }
+}
+
 const initialize = (server: LiveServer, token: string) =>
   post(server.url('/mcp/team'), initializeRequest(), { authorization: `Bearer ${token}` })
 
@@ -114,6 +138,31 @@ describe('the reference server under cheap connections', () => {
     expect(served).toBeGreaterThan(0)
     // Served once more after the attack, before a generous deadline.
     expect((await session.call('project.list', {}, 1)).status).toBe(200)
+  })
+
+  it('refuses the ninth concurrent body of one credential with ERR_ADMISSION_PRINCIPAL_BUSY while another credential is served', async () => {
+    const server = await start()
+    const bob = await RawSession.open(server.url('/mcp/team'), BOB)
+    const alice = await RawSession.open(server.url('/mcp/team'), ALICE)
+    const held = Array.from({ length: 8 }, () => heldBody(server.port, bob, BOB))
+    try {
+      // Wait until the server holds all eight (each has begun admission).
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const ninth = heldBody(server.port, bob, BOB)
+      held.push(ninth)
+      const answer = await ninth.answered
+      expect(answer.startsWith('HTTP/1.1 503')).toBe(true)
+      expect(answer).toContain('"ERR_ADMISSION_PRINCIPAL_BUSY"')
+      expect(answer).not.toContain('"pad"')
+      expect(server.audit.raw.join('\n')).not.toContain('"pad"')
+      // Another credential is served meanwhile, and so is Bob once his bodies are gone.
+      expect((await alice.call('project.list', {}, 2)).status).toBe(200)
+    } finally {
+      for (const h of held) h.release()
+    }
+    expect(await until(async () => (await bob.call('project.list', {}, 3)).status === 200)).toBe(
+      true,
+    )
   })
 
   it('answers ERR_SESSION_QUOTA to a credential at its quota and still opens sessions for another', async () => {

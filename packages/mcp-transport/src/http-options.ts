@@ -21,6 +21,11 @@ export interface McpHttpOptions
     | 'idleTimeoutMs'
     | 'budget'
     | 'retryAfterSeconds'
+    | 'minBytesPerSecond'
+    | 'minRateGraceMs'
+    | 'principal'
+    | 'maxBodiesPerPrincipal'
+    | 'principalShare'
   > {
   /**
    * Largest POST body admitted, in bytes actually received (a batch is one body). A smaller
@@ -117,6 +122,13 @@ const PASSED = new Set([
   'idleTimeoutMs',
   'budget',
   'retryAfterSeconds',
+  // Fair admission (http-admission): the minimum data rate, and per-principal shares of the
+  // in-flight budget keyed by whatever the app says a request's principal is.
+  'minBytesPerSecond',
+  'minRateGraceMs',
+  'principal',
+  'maxBodiesPerPrincipal',
+  'principalShare',
 ])
 const OWN = new Set([
   'maxBytes',

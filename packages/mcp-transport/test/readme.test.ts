@@ -44,6 +44,10 @@ describe('README', () => {
       inflate: http.inflate,
       maxInflationRatio: http.maxInflationRatio,
       retryAfterSeconds: http.retryAfterSeconds,
+      minBytesPerSecond: http.minBytesPerSecond,
+      minRateGraceMs: http.minRateGraceMs,
+      maxBodiesPerPrincipal: http.maxBodiesPerPrincipal,
+      principalShare: http.principalShare,
       supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
     })
   })
