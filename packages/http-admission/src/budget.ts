@@ -56,8 +56,16 @@ export function createInFlightBudget(maxBytes: number): InFlightBudget {
 /** Size of {@link defaultInFlightBudget}: 256 MiB, four bodies at the 64 MiB REST cap. */
 export const DEFAULT_IN_FLIGHT_BYTES = 256 * 1024 * 1024
 
+// One per process, not one per loaded copy of this package: an app that loads the ESM build
+// beside the CJS one (a dependency `require`s it) would otherwise have two budgets of 256 MiB.
+// The same `Symbol.for` key reaches the same object from every copy, as the error brand does.
+const DEFAULT_BUDGET_KEY = Symbol.for('tollgate.http-admission.defaultInFlightBudget')
+const registry = globalThis as { [DEFAULT_BUDGET_KEY]?: InFlightBudget }
+
 /**
  * The process-wide budget every admission uses unless its options name another: 256 MiB
- * shared by all requests (REST and MCP Streamable HTTP alike) in this process.
+ * shared by all requests (REST and MCP Streamable HTTP alike) in this process, whichever copy
+ * of the package (ESM or CJS) they were admitted by.
  */
-export const defaultInFlightBudget: InFlightBudget = createInFlightBudget(DEFAULT_IN_FLIGHT_BYTES)
+export const defaultInFlightBudget: InFlightBudget = (registry[DEFAULT_BUDGET_KEY] ??=
+  createInFlightBudget(DEFAULT_IN_FLIGHT_BYTES))

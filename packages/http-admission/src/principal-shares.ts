@@ -6,7 +6,12 @@ import type { InFlightBudget } from './budget.js'
 // options) sees the same per-principal counts, so a principal cannot dodge its share by
 // spreading bodies over routes. A key is held only while it has bodies in flight, so the map
 // never holds more entries than there are bodies being read.
-const LEDGERS = new WeakMap<InFlightBudget, Map<string, PrincipalEntry>>()
+// Shared by every loaded copy of the package (ESM and CJS), like the default budget itself.
+const LEDGERS_KEY = Symbol.for('tollgate.http-admission.principalLedgers')
+const shared = globalThis as {
+  [LEDGERS_KEY]?: WeakMap<InFlightBudget, Map<string, PrincipalEntry>>
+}
+const LEDGERS = (shared[LEDGERS_KEY] ??= new WeakMap<InFlightBudget, Map<string, PrincipalEntry>>())
 
 interface PrincipalEntry {
   bodies: number
