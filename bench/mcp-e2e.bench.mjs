@@ -30,13 +30,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { loadSchemaRegistry, withInputValidation } from '@tollgate/mcp-validation'
+import { chargeJson } from '@tollgate/json-budget'
+import {
+  checkToolCall,
+  loadSchemaRegistry,
+  resolveOptions,
+  withInputValidation,
+} from '@tollgate/mcp-validation'
 import autocannon from 'autocannon'
-import { printTable, writeResults } from './lib.mjs'
+import { medianNs, printTable, writeResults } from './lib.mjs'
 import { buildServer, SCHEMAS } from './mcp-e2e-servers.mjs'
 
 const SERVERS = fileURLToPath(new URL('./mcp-e2e-servers.mjs', import.meta.url))
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 3)
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 4)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000)
 const CONNECTIONS = 8
@@ -76,6 +82,14 @@ function stopHttp(server) {
   return new Promise((resolve) => {
     server.child.once('exit', resolve)
     server.child.send('exit')
+  })
+}
+
+/** The child's heapUsed (bytes), as it reports it. */
+function heapOf(server) {
+  return new Promise((resolve) => {
+    server.child.once('message', ({ heapUsed }) => resolve(heapUsed))
+    server.child.send('heap')
   })
 }
 
@@ -192,6 +206,12 @@ async function throughput(anchor, guarded) {
     const ratios = rounds.map((r) => r.ratio)
     // The median round (for an even count, the upper middle): its req/s and its ratio.
     const mid = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]
+    // Breakdown, in this process: what the guarded server adds per request that the anchor
+    // does not do at all (the argument check with its charge, and the result budget's charge).
+    const registry = loadSchemaRegistry(SCHEMAS)
+    const options = resolveOptions()
+    const call = { name: 'echo', arguments: args }
+    const result = { content: [{ type: 'text', text: args.text }] }
     rows.push({
       instance: `tools/call echo, ${bytes.toLocaleString('en-US')} B of arguments`,
       anchor: 'express.json() + handleRequest (SDK documented setup)',
@@ -200,6 +220,11 @@ async function throughput(anchor, guarded) {
       subjectRps: mid.guarded,
       ratio: mid.ratio,
       roundRatios: ratios.map((x) => Number(x.toFixed(3))),
+      // Server time per request the guarded server spends beyond the anchor's (1 / req/s each).
+      gapUs: (1 / mid.guarded - 1 / mid.anchor) * 1e6,
+      checkToolCallUs: (await medianNs(() => checkToolCall(registry, call, options))) / 1e3,
+      chargeArgumentsUs: (await medianNs(() => chargeJson(args))) / 1e3,
+      chargeResultUs: (await medianNs(() => chargeJson(result))) / 1e3,
       goal: '>= 0.95',
     })
   }
@@ -317,14 +342,31 @@ const validated = await startHttp('validated')
 await openSession(anchor)
 await openSession(guarded)
 const rows = await throughput(anchor, guarded)
+const heapMiB = {}
+for (const server of [anchor, guarded]) heapMiB[server.kind] = (await heapOf(server)) / 2 ** 20
+console.log(`heapUsed after part 1, MiB: ${JSON.stringify(heapMiB)}`)
 printTable(
-  ['input', 'anchor req/s', 'guarded req/s', 'ratio (goal ≥ 0.95)', 'rounds'],
+  [
+    'input',
+    'anchor req/s',
+    'guarded req/s',
+    'ratio (goal ≥ 0.95)',
+    'rounds',
+    'gap per request',
+    'checkToolCall',
+    'of which chargeJson(arguments)',
+    'chargeJson(result)',
+  ],
   rows.map((r) => [
     r.instance,
     r.anchorRps.toFixed(0),
     r.subjectRps.toFixed(0),
     r.ratio.toFixed(3),
     r.roundRatios.join(' / '),
+    `${r.gapUs.toFixed(0)} µs`,
+    `${r.checkToolCallUs.toFixed(1)} µs`,
+    `${r.chargeArgumentsUs.toFixed(1)} µs`,
+    `${r.chargeResultUs.toFixed(1)} µs`,
   ]),
 )
 const validationRows = process.env.BENCH_SKIP_VALIDATION ? [] : await validation(plain, validated)
@@ -347,6 +389,7 @@ const partial = ['BENCH_SKIP_VALIDATION', 'BENCH_PROF_DIR', 'BENCH_SIZES'].some(
 if (!partial)
   writeResults('mcp-e2e', rows, {
     validation: validationRows,
+    heapUsedMiBAfterThroughput: heapMiB,
     durationS: DURATION_S,
     rounds: ROUNDS,
     connections: CONNECTIONS,
