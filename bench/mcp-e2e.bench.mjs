@@ -42,8 +42,8 @@ import { medianNs, printTable, writeResults } from './lib.mjs'
 import { buildServer, SCHEMAS } from './mcp-e2e-servers.mjs'
 
 const SERVERS = fileURLToPath(new URL('./mcp-e2e-servers.mjs', import.meta.url))
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 4)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000)
 const CONNECTIONS = 8
 const SIZES = (process.env.BENCH_SIZES ?? '1024,102400').split(',').map(Number)
@@ -322,9 +322,11 @@ async function validation(anchor, validated) {
         subject: 'withInputValidation round trip',
         subjectNs,
         ratio: subjectNs / anchorNs,
-        goal: transport.startsWith('in memory')
-          ? 'reported beside (<= 1.05 is for the wire)'
-          : '<= 1.05',
+        // What the decorator adds per call, absolute: pipe and socket latencies are bimodal on a
+        // shared machine, so beside the ratio this is the steadier figure across transports.
+        addedUs: (subjectNs - anchorNs) / 1e3,
+        // The goal is for the wire; in memory is reported beside it, with no goal of its own.
+        goal: transport.startsWith('in memory') ? 'none (beside the wire rows)' : '<= 1.05',
       })
     }
   }
@@ -372,13 +374,14 @@ printTable(
 const validationRows = process.env.BENCH_SKIP_VALIDATION ? [] : await validation(plain, validated)
 const fmt = (ns) => `${(ns / 1e3).toFixed(1)} µs`
 printTable(
-  ['input', 'transport', 'undecorated p50', 'decorated p50', 'ratio (goal ≤ 1.05)'],
+  ['input', 'transport', 'undecorated p50', 'decorated p50', 'ratio (goal ≤ 1.05)', 'added'],
   validationRows.map((r) => [
     r.instance,
     r.transport,
     fmt(r.anchorNs),
     fmt(r.subjectNs),
     r.ratio.toFixed(3),
+    `${r.addedUs.toFixed(1)} µs`,
   ]),
 )
 for (const server of [anchor, guarded, plain, validated]) await stopHttp(server)
