@@ -42,8 +42,8 @@ import { medianNs, printTable, writeResults } from './lib.mjs'
 import { buildServer, SCHEMAS } from './mcp-e2e-servers.mjs'
 
 const SERVERS = fileURLToPath(new URL('./mcp-e2e-servers.mjs', import.meta.url))
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 3)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11)
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000)
 const CONNECTIONS = 8
 const SIZES = (process.env.BENCH_SIZES ?? '1024,102400').split(',').map(Number)
@@ -85,11 +85,11 @@ function stopHttp(server) {
   })
 }
 
-/** The child's heapUsed (bytes), as it reports it. */
-function heapOf(server) {
+/** Asks the child for one figure: 'heap' → heapUsed bytes, 'cpu' → its CPU time in µs. */
+function ask(server, what) {
   return new Promise((resolve) => {
-    server.child.once('message', ({ heapUsed }) => resolve(heapUsed))
-    server.child.send('heap')
+    server.child.once('message', (msg) => resolve(what === 'heap' ? msg.heapUsed : msg.cpuUs))
+    server.child.send(what)
   })
 }
 
@@ -168,6 +168,7 @@ async function leg(server, args, seconds) {
   const head = whole.slice(0, cut)
   const tail = whole.slice(cut + 1)
   let next = 1
+  const cpuBefore = await ask(server, 'cpu')
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
@@ -185,7 +186,8 @@ async function leg(server, args, seconds) {
     throw new Error(
       `${server.kind}: ${bad} failed requests (${JSON.stringify({ non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts })})`,
     )
-  return result.requests.average
+  const cpuUs = (await ask(server, 'cpu')) - cpuBefore
+  return { rps: result.requests.average, cpuUsPerRequest: cpuUs / result.requests.total }
 }
 
 async function throughput(anchor, guarded) {
@@ -199,10 +201,20 @@ async function throughput(anchor, guarded) {
     const rounds = []
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? [anchor, guarded] : [guarded, anchor]
-      const rps = {}
-      for (const server of order) rps[server.kind] = await leg(server, args, DURATION_S)
-      rounds.push({ anchor: rps.anchor, guarded: rps.guarded, ratio: rps.guarded / rps.anchor })
+      const m = {}
+      for (const server of order) m[server.kind] = await leg(server, args, DURATION_S)
+      rounds.push({
+        anchor: m.anchor.rps,
+        guarded: m.guarded.rps,
+        ratio: m.guarded.rps / m.anchor.rps,
+        cpuRatio: m.anchor.cpuUsPerRequest / m.guarded.cpuUsPerRequest,
+        anchorCpuUs: m.anchor.cpuUsPerRequest,
+        guardedCpuUs: m.guarded.cpuUsPerRequest,
+      })
     }
+    // The server's CPU time per request is what its throughput is bounded by, and it moves far
+    // less with the machine's load than req/s does: reported beside, as anchor ÷ guarded.
+    const cpu = [...rounds].sort((a, b) => a.cpuRatio - b.cpuRatio)[Math.floor(rounds.length / 2)]
     const ratios = rounds.map((r) => r.ratio)
     // The median round (for an even count, the upper middle): its req/s and its ratio.
     const mid = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]
@@ -220,6 +232,10 @@ async function throughput(anchor, guarded) {
       subjectRps: mid.guarded,
       ratio: mid.ratio,
       roundRatios: ratios.map((x) => Number(x.toFixed(3))),
+      anchorCpuUsPerRequest: cpu.anchorCpuUs,
+      subjectCpuUsPerRequest: cpu.guardedCpuUs,
+      cpuRatio: cpu.cpuRatio,
+      roundCpuRatios: rounds.map((r) => Number(r.cpuRatio.toFixed(3))),
       // Server time per request the guarded server spends beyond the anchor's (1 / req/s each).
       gapUs: (1 / mid.guarded - 1 / mid.anchor) * 1e6,
       checkToolCallUs: (await medianNs(() => checkToolCall(registry, call, options))) / 1e3,
@@ -345,7 +361,7 @@ await openSession(anchor)
 await openSession(guarded)
 const rows = await throughput(anchor, guarded)
 const heapMiB = {}
-for (const server of [anchor, guarded]) heapMiB[server.kind] = (await heapOf(server)) / 2 ** 20
+for (const server of [anchor, guarded]) heapMiB[server.kind] = (await ask(server, 'heap')) / 2 ** 20
 console.log(`heapUsed after part 1, MiB: ${JSON.stringify(heapMiB)}`)
 printTable(
   [
@@ -354,6 +370,8 @@ printTable(
     'guarded req/s',
     'ratio (goal ≥ 0.95)',
     'rounds',
+    'CPU µs/request anchor / guarded',
+    'CPU ratio (anchor ÷ guarded)',
     'gap per request',
     'checkToolCall',
     'of which chargeJson(arguments)',
@@ -365,6 +383,8 @@ printTable(
     r.subjectRps.toFixed(0),
     r.ratio.toFixed(3),
     r.roundRatios.join(' / '),
+    `${r.anchorCpuUsPerRequest.toFixed(0)} / ${r.subjectCpuUsPerRequest.toFixed(0)}`,
+    `${r.cpuRatio.toFixed(3)} (${r.roundCpuRatios.join(' / ')})`,
     `${r.gapUs.toFixed(0)} µs`,
     `${r.checkToolCallUs.toFixed(1)} µs`,
     `${r.chargeArgumentsUs.toFixed(1)} µs`,
