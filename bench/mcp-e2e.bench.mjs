@@ -22,7 +22,7 @@
 //
 // Run: node bench/mcp-e2e.bench.mjs   (packages built; BENCH_DURATION, BENCH_ROUNDS,
 // BENCH_CALLS, BENCH_SIZES override; BENCH_PROF_DIR=dir runs the HTTP children with --cpu-prof;
-// BENCH_SKIP_VALIDATION=1 runs part 1 only. a partial
+// BENCH_SKIP_VALIDATION=1 runs part 1 only; a partial
 // run writes no results file)
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
