@@ -98,6 +98,8 @@ async function serveHttp(kind) {
     // A normal exit, so a child run with --cpu-prof writes its profile.
     if (msg === 'exit') server.close(() => process.exit(0))
   })
+  // A parent that dies (a failed run) must not leave this server listening.
+  process.on('disconnect', () => process.exit(0))
 }
 
 async function serveStdio(kind) {
