@@ -116,17 +116,46 @@ function ratioOf(row) {
 }
 
 function labelOf(row) {
-  const parts = [row.store && row.store !== '—' ? row.store : undefined, instanceOf(row)]
+  const parts = [
+    row.store && row.store !== '—' ? row.store : undefined,
+    instanceOf(row),
+    row.transport,
+  ]
   if (row.subject !== undefined) parts.push(String(row.subject))
   return parts.filter(Boolean).join(' · ') || '(instance not named)'
 }
 
+function goalOfRow(row) {
+  const m = /([<>]=?|≤|≥)\s*([0-9.]+)/.exec(String(row.goal ?? ''))
+  return m ? { op: m[1], value: Number(m[2]) } : undefined
+}
+
 function goalOf(rows) {
   for (const row of rows) {
-    const m = /([<>]=?|≤|≥)\s*([0-9.]+)/.exec(String(row.goal ?? ''))
-    if (m) return { op: m[1], value: Number(m[2]) }
+    const goal = goalOfRow(row)
+    if (goal) return goal
   }
   return undefined
+}
+
+/**
+ * The row with a `met` column when it states a goal and a ratio: "yes" or "no" for this run's
+ * figure (a figure measured once, not a bound). A row that already says `met` keeps its word.
+ */
+function withMet(row) {
+  const goal = goalOfRow(row)
+  const ratio = ratioOf(row)
+  if (goal === undefined || ratio === undefined || 'met' in row) return row
+  const below = goal.op.startsWith('<') || goal.op === '≤'
+  const strict = goal.op === '<' || goal.op === '>'
+  const met = below
+    ? strict
+      ? ratio < goal.value
+      : ratio <= goal.value
+    : strict
+      ? ratio > goal.value
+      : ratio >= goal.value
+  return { ...row, met: met ? 'yes' : 'no' }
 }
 
 function escapeXml(text) {
@@ -242,7 +271,7 @@ function section(name, results, run) {
       !(Array.isArray(v) && arrays.some(([a]) => a === k)),
   )
   for (const [key, rows] of arrays) {
-    lines.push('', `### ${name}: ${key}`, '', table(rows))
+    lines.push('', `### ${name}: ${key}`, '', table(rows.map(withMet)))
     const unnamed = rows.filter((row) => instanceOf(row) === undefined)
     if (unnamed.length > 0) {
       lines.push(
