@@ -35,7 +35,6 @@ function numberByteLength(n: number): number {
   return String(n).length
 }
 
-
 /**
  * The byte cost of strings in compact JSON, computed without encoding them.
  *
@@ -150,8 +149,6 @@ function chargeString(s: string, budget: number): number {
   return cost
 }
 
-
-
 /** What a value costs: nodes, nesting depth, and bytes of its compact UTF-8 JSON encoding. */
 interface JsonCharge {
   /** Containers + scalars + object keys. */
@@ -185,7 +182,11 @@ interface WalkResult extends JsonCharge {
  *   ERR_JSON_UNSUPPORTED_VALUE, with a bounded JSON Pointer `path`.
  */
 /** The replaced walk, with its modes (used by normalizeResult too). */
-export function referenceWalk(root: unknown, limits: Readonly<JsonLimits>, mode: WalkMode): WalkResult {
+export function referenceWalk(
+  root: unknown,
+  limits: Readonly<JsonLimits>,
+  mode: WalkMode,
+): WalkResult {
   const { maxNodes, maxDepth, maxBytes } = limits
   // Parallel stacks, one slot per open container: the container, its keys (null for an
   // array), the next index, and how many members were written (for commas between keys).
