@@ -21,7 +21,7 @@ export function numberByteLength(n: number): number {
 }
 
 /** Decimal digits of a non-negative integer up to 2^31, by a comparison chain. */
-function int32Digits(a: number): number {
+export function int32Digits(a: number): number {
   if (a < 1e5) return a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : 5
   return a < 1e6 ? 6 : a < 1e7 ? 7 : a < 1e8 ? 8 : a < 1e9 ? 9 : 10
 }
