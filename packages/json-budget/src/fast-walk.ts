@@ -57,6 +57,11 @@ export function fastWalk(
   let bytes = 0
   let depth = 0
   let sawSet = false
+  // Numbers that are not int32 (fractions, large integers) wait here, each charged one byte
+  // for now, and are measured a batch at a time with one JSON.stringify of the batch; see
+  // batchBytes. Allocated on the first such number; per call, so a re-entrant call is safe.
+  let batch: number[] | null = null
+  let batched = 0
 
   while (top >= 0) {
     const target = pending[top] as Record<string, unknown>
@@ -79,6 +84,22 @@ export function fastWalk(
         if (keyCost < 0) return null
         bytes += keyCost + 1 + comma
         comma = 1
+        if (typeof member === 'number') {
+          if ((member | 0) === member) {
+            bytes += member >= 0 ? int32Digits(member) : int32Digits(-member) + 1
+          } else {
+            if (!Number.isFinite(member)) return null
+            if (batch === null) batch = []
+            batch[batched++] = member
+            bytes++
+            if (batched === BATCH) {
+              bytes += batchBytes(batch, batched) - batched
+              batched = 0
+            }
+          }
+          if (bytes > maxBytes || nodes > maxNodes) return null
+          continue
+        }
         const cost = scalarCost(member, maxBytes - bytes)
         if (cost >= 0) {
           bytes += cost
@@ -115,8 +136,19 @@ export function fastWalk(
       // Arrays of small integers are common and long: their digits are counted here, before
       // the general scalar dispatch (measured: the 1M-integer shape 0.51-0.58 -> 0.27-0.32
       // of the anchor once the walk has also seen objects and strings).
-      if (typeof member === 'number' && (member | 0) === member) {
-        bytes += member >= 0 ? int32Digits(member) : int32Digits(-member) + 1
+      if (typeof member === 'number') {
+        if ((member | 0) === member) {
+          bytes += member >= 0 ? int32Digits(member) : int32Digits(-member) + 1
+        } else {
+          if (!Number.isFinite(member)) return null
+          if (batch === null) batch = []
+          batch[batched++] = member
+          bytes++
+          if (batched === BATCH) {
+            bytes += batchBytes(batch, batched) - batched
+            batched = 0
+          }
+        }
         if (bytes > maxBytes) return null
         continue
       }
@@ -135,8 +167,34 @@ export function fastWalk(
     }
     if (bytes > maxBytes) return null
   }
+  if (batched > 0) {
+    bytes += batchBytes(batch as number[], batched) - batched
+    if (bytes > maxBytes) return null
+  }
   if (inheritsEnumerable()) return null
   return { nodes, depth, bytes, sawSet }
+}
+
+// Numbers measured per batch: bounds the batch's memory (32 KiB of doubles, a string of at
+// most ~100 KB) and how far the running total may lag behind the exact one.
+const BATCH = 4096
+
+/**
+ * Total length of the first `count` numbers of `batch` as stringify writes them. One
+ * `JSON.stringify` of an array of finite numbers is `[`, each number as `String(n)` writes it,
+ * commas, `]`; V8 formats them into its output buffer without a string per number, which
+ * measured 5.2 ms where 76,000 `String(n)` calls took 9.3 ms. A `toJSON` reachable from the
+ * batch array (a polluted prototype) would change what stringify writes: then each number is
+ * measured on its own.
+ */
+function batchBytes(batch: number[], count: number): number {
+  if (batch.length !== count) batch.length = count
+  if (typeof (batch as unknown as { toJSON?: unknown }).toJSON === 'function') {
+    let total = 0
+    for (let i = 0; i < count; i++) total += String(batch[i]).length
+    return total
+  }
+  return JSON.stringify(batch).length - count - 1
 }
 
 // What a consumed stack slot holds, so the stack keeps no reference to a walked value.

@@ -188,6 +188,37 @@ describe('chargeJson at the fast-path boundaries', () => {
     }
   })
 
+  it('charges fractions and large integers measured in batches of 4,096, across batch edges', () => {
+    for (const n of [4095, 4096, 4097, 8193]) {
+      const list = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? i / 7 : i * 2 ** 40 - 0.5))
+      const record = Object.fromEntries(list.map((v, i) => [`k${i}`, v]))
+      for (const value of [list, record, [list, record]]) {
+        expect(chargeJson(value, { maxNodes: 1_000_000 })).toEqual(
+          referenceCharge(value, { maxNodes: 1_000_000 }),
+        )
+        expect(chargeJson(value, { maxNodes: 1_000_000 }).bytes).toBe(
+          Buffer.byteLength(JSON.stringify(value)),
+        )
+      }
+      // A byte limit inside the batched numbers: the same refusal as the replaced walk.
+      const limits = { maxNodes: 1_000_000, maxBytes: Buffer.byteLength(JSON.stringify(list)) - 1 }
+      expect(outcome(() => chargeJson(list, limits))).toEqual(
+        outcome(() => referenceCharge(list, limits)),
+      )
+    }
+  })
+
+  it('charges batched numbers like stringify when Array.prototype has a toJSON', () => {
+    const proto = Array.prototype as unknown as Record<string, unknown>
+    const value = { a: 0.5, b: 1e300, c: -2.5e-7, d: 2 ** 40 }
+    try {
+      proto.toJSON = () => 'x'
+      expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
+    } finally {
+      delete proto.toJSON
+    }
+  })
+
   it('charges like stringify when Object.prototype has an enumerable property', () => {
     const proto = Object.prototype as Record<string, unknown>
     const value = { a: 1, b: [{ c: 'd' }] }
