@@ -33,8 +33,9 @@ export interface WalkResult extends JsonCharge {
 }
 
 /**
- * Walks `root` iteratively (an explicit stack bounded by `maxDepth`, so no recursion and no
- * stack overflow at any depth) and charges it. Containers are measured before iteration: an
+ * Walks `root` iteratively (explicit stacks, so no recursion and no stack overflow at any
+ * depth) and charges it: first by the unordered {@link fastWalk}, and when that gives up, by
+ * the ordered walk (a stack bounded by `maxDepth`), which makes every refusal. Containers are measured before iteration: an
  * array whose length alone passes the node budget is refused without reading an element.
  * A value reached twice by reference is charged twice; a cycle keeps nesting until it passes
  * `maxDepth` and is refused there, never followed further.
