@@ -11,15 +11,37 @@ import { ADMISSION_DEFAULTS } from './limits.js'
 
 const CHUNK = ADMISSION_DEFAULTS.stringChunkCodeUnits
 const SHORT = 32
+// Measured (Node 20): the unanchored search runs ~0.7 ns a unit on a one-byte string and
+// ~0.21 ns on a two-byte one; an anchored negated class is faster on one-byte strings but
+// slower on two-byte ones (CJK: 1.13 ms against 0.88 ms on 10 MB). Plain ASCII never gets
+// here (PLAIN below), so what remains is mostly two-byte text: the unanchored search is kept.
+/** Finds a `"`, `\\` or C0 control: a unit that escaping changes. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/
+/** Matches printable ASCII without `"` or `\\`: such a string costs its length plus quotes. */
+const PLAIN = /^[\u0020\u0021\u0023-\u005b\u005d-\u007f]*$/
 
 type WellFormed = { isWellFormed(): boolean }
 
-/** Exact cost of a short string, one code unit at a time. */
+/**
+ * Cost of a short string: a first loop that only recognises plain printable ASCII (what most
+ * keys and short values are, and cheaper than a regular expression call at this length), and
+ * the exact per-unit cost from the first unit it does not recognise.
+ */
 function shortCost(s: string): number {
+  const n = s.length
+  let i = 0
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20 || c > 0x7f || c === 0x22 || c === 0x5c) break
+  }
+  return i === n ? n + 2 : i + exactShortCost(s, i)
+}
+
+/** Exact cost of `s` from unit `from` on, one code unit at a time, quotes included. */
+function exactShortCost(s: string, from: number): number {
   let cost = 2
   const n = s.length
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < n; i++) {
     const c = s.charCodeAt(i)
     if (c < 0x80) {
       if (c >= 0x20) cost += c === 0x22 || c === 0x5c ? 2 : 1
@@ -74,6 +96,8 @@ function loneSurrogates(s: string): number {
 
 /** Exact cost of one chunk without its quotes. */
 function chunkCost(chunk: string): number {
+  // Most text is plain ASCII: one native match tells so, and then the cost is the length.
+  if (PLAIN.test(chunk)) return chunk.length
   // Buffer.byteLength is the native UTF-8 length; it counts a lone surrogate as the three
   // bytes of U+FFFD, where stringify writes six, hence the correction below.
   let cost = Buffer.byteLength(chunk, 'utf8')

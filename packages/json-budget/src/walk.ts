@@ -1,8 +1,21 @@
 import { AdmissionError } from './errors.js'
+import { fastWalk } from './fast-walk.js'
 import type { JsonLimits } from './limits.js'
-import { numberByteLength } from './number-cost.js'
 import { formatPointer } from './pointer.js'
 import { chargeString } from './string-cost.js'
+import {
+  ARRAY,
+  CONTAINER,
+  containerKind,
+  NOT_JSON,
+  OBJECT,
+  OVER_BUDGET,
+  scalarCost,
+  UNSUPPORTED,
+  type WalkMode,
+} from './value-kind.js'
+
+export type { WalkMode } from './value-kind.js'
 
 /** What a value costs: nodes, nesting depth, and bytes of its compact UTF-8 JSON encoding. */
 export interface JsonCharge {
@@ -14,22 +27,15 @@ export interface JsonCharge {
   readonly bytes: number
 }
 
-/** How the walker treats values beyond plain JSON. */
-export interface WalkMode {
-  /** Lower `Set` to an array (the `rest` profile of `normalizeResult`). */
-  readonly setsAsArrays: boolean
-  /** Refuse objects that carry symbol keys (stringify would drop them silently). */
-  readonly refuseSymbolKeys: boolean
-}
-
 /** Result of a walk: the charge, and whether any `Set` was seen (so a copy must lower it). */
 export interface WalkResult extends JsonCharge {
   readonly sawSet: boolean
 }
 
 /**
- * Walks `root` iteratively (an explicit stack bounded by `maxDepth`, so no recursion and no
- * stack overflow at any depth) and charges it. Containers are measured before iteration: an
+ * Walks `root` iteratively (explicit stacks, so no recursion and no stack overflow at any
+ * depth) and charges it: first by the unordered {@link fastWalk}, and when that gives up, by
+ * the ordered walk (a stack bounded by `maxDepth`), which makes every refusal. Containers are measured before iteration: an
  * array whose length alone passes the node budget is refused without reading an element.
  * A value reached twice by reference is charged twice; a cycle keeps nesting until it passes
  * `maxDepth` and is refused there, never followed further.
@@ -37,6 +43,17 @@ export interface WalkResult extends JsonCharge {
  *   ERR_JSON_UNSUPPORTED_VALUE, with a bounded JSON Pointer `path`.
  */
 export function walkJson(root: unknown, limits: Readonly<JsonLimits>, mode: WalkMode): WalkResult {
+  // An admissible value takes the unordered fast walk; anything it gives up on is walked
+  // again in document order, which finds the first offender, its path and `observed`.
+  if (typeof root === 'object' && root !== null) {
+    const fast = fastWalk(root, limits, mode)
+    if (fast !== null) return fast
+  }
+  return walkInOrder(root, limits, mode)
+}
+
+/** The ordered walk: the same totals, and the exact place of the first refusal. */
+function walkInOrder(root: unknown, limits: Readonly<JsonLimits>, mode: WalkMode): WalkResult {
   const { maxNodes, maxDepth, maxBytes } = limits
   // Parallel stacks, one slot per open container: the container, its keys (null for an
   // array), the next index, and how many members were written (for commas between keys).
@@ -167,48 +184,6 @@ export function walkJson(root: unknown, limits: Readonly<JsonLimits>, mode: Walk
     top--
   }
   return { nodes, depth, bytes, sawSet }
-}
-
-const CONTAINER = -2
-const OVER_BUDGET = -1
-const UNSUPPORTED = -3
-
-/**
- * Cost of a scalar in compact JSON, or a marker: {@link CONTAINER} for a non-null object,
- * {@link OVER_BUDGET} for a string that does not fit `budget`, {@link UNSUPPORTED} for a value
- * that is not JSON (`undefined`, functions, symbols, `BigInt`, non-finite numbers).
- */
-function scalarCost(value: unknown, budget: number): number {
-  switch (typeof value) {
-    case 'number':
-      return Number.isFinite(value) ? numberByteLength(value) : UNSUPPORTED
-    case 'string':
-      return chargeString(value, budget)
-    case 'boolean':
-      return value ? 4 : 5
-    case 'object':
-      return value === null ? 4 : CONTAINER
-    default:
-      return UNSUPPORTED
-  }
-}
-
-const NOT_JSON = 0
-const ARRAY = 1
-const OBJECT = 2
-const SET = 3
-
-/** What kind of container an object is for the walk, or {@link NOT_JSON}. */
-function containerKind(target: Record<string, unknown>, mode: WalkMode): number {
-  if (typeof target.toJSON === 'function') return NOT_JSON
-  if (Array.isArray(target)) return ARRAY
-  const proto = Object.getPrototypeOf(target)
-  if (proto === Object.prototype || proto === null) {
-    if (mode.refuseSymbolKeys && Object.getOwnPropertySymbols(target).length > 0) return NOT_JSON
-    return OBJECT
-  }
-  if (mode.setsAsArrays && target instanceof Set) return SET
-  return NOT_JSON
 }
 
 const TOO_DEEP = 'ERR_JSON_TOO_DEEP'

@@ -1,0 +1,59 @@
+import { numberByteLength } from './number-cost.js'
+import { chargeString } from './string-cost.js'
+
+/** How the walker treats values beyond plain JSON. */
+export interface WalkMode {
+  /** Lower `Set` to an array (the `rest` profile of `normalizeResult`). */
+  readonly setsAsArrays: boolean
+  /** Refuse objects that carry symbol keys (stringify would drop them silently). */
+  readonly refuseSymbolKeys: boolean
+}
+
+/** {@link scalarCost}: the value is a non-null object, to be walked as a container. */
+export const CONTAINER = -2
+/** {@link scalarCost}: a string that does not fit the budget. */
+export const OVER_BUDGET = -1
+/** {@link scalarCost}: a value that is not JSON. */
+export const UNSUPPORTED = -3
+
+/**
+ * Cost of a scalar in compact JSON, or a marker: {@link CONTAINER} for a non-null object,
+ * {@link OVER_BUDGET} for a string that does not fit `budget`, {@link UNSUPPORTED} for a value
+ * that is not JSON (`undefined`, functions, symbols, `BigInt`, non-finite numbers).
+ */
+export function scalarCost(value: unknown, budget: number): number {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? numberByteLength(value) : UNSUPPORTED
+    case 'string':
+      return chargeString(value, budget)
+    case 'boolean':
+      return value ? 4 : 5
+    case 'object':
+      return value === null ? 4 : CONTAINER
+    default:
+      return UNSUPPORTED
+  }
+}
+
+/** {@link containerKind}: an object that is not JSON (refused). */
+export const NOT_JSON = 0
+/** {@link containerKind}: an array. */
+export const ARRAY = 1
+/** {@link containerKind}: a plain object (prototype `Object.prototype` or `null`). */
+export const OBJECT = 2
+/** {@link containerKind}: a `Set`, walked as an array in the `rest` profile. */
+export const SET = 3
+
+/** What kind of container an object is for the walk, or {@link NOT_JSON}. */
+export function containerKind(target: Record<string, unknown>, mode: WalkMode): number {
+  if (typeof target.toJSON === 'function') return NOT_JSON
+  if (Array.isArray(target)) return ARRAY
+  const proto = Object.getPrototypeOf(target)
+  if (proto === Object.prototype || proto === null) {
+    if (mode.refuseSymbolKeys && Object.getOwnPropertySymbols(target).length > 0) return NOT_JSON
+    return OBJECT
+  }
+  if (mode.setsAsArrays && target instanceof Set) return SET
+  return NOT_JSON
+}
