@@ -30,6 +30,7 @@ import {
 import { loadSchemaRegistry, withInputValidation } from '@tollgate/mcp-validation'
 import express from 'express'
 import { z } from 'zod'
+import { registerShapeTools } from './mcp-shapes.mjs'
 
 /** The published schemas of the three tools (and the shared context they reference). */
 export const SCHEMAS = new URL('./schemas/mcp-e2e/', import.meta.url)
@@ -40,28 +41,7 @@ export function buildServer() {
   server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
     content: [{ type: 'text', text }],
   }))
-  server.registerTool(
-    'knowledge.search',
-    {
-      inputSchema: {
-        projectId: z.string(),
-        query: z.string().min(1).max(2000),
-        limit: z.number().int().min(1).max(50).optional(),
-      },
-    },
-    async (args) => ({ content: [{ type: 'text', text: `hits for ${args.query.length}` }] }),
-  )
-  server.registerTool(
-    'notes.tag',
-    {
-      inputSchema: {
-        projectId: z.string(),
-        tags: z.array(z.object({ id: z.string(), label: z.string() })).max(500),
-      },
-    },
-    async (args) => ({ content: [{ type: 'text', text: `tagged ${args.tags.length}` }] }),
-  )
-  return server
+  return registerShapeTools(server)
 }
 
 async function serveHttp(kind) {

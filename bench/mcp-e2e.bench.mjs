@@ -40,6 +40,7 @@ import {
 import autocannon from 'autocannon'
 import { medianNs, printTable, writeResults } from './lib.mjs'
 import { buildServer, SCHEMAS } from './mcp-e2e-servers.mjs'
+import { VALIDATION_INPUTS } from './mcp-shapes.mjs'
 
 const SERVERS = fileURLToPath(new URL('./mcp-e2e-servers.mjs', import.meta.url))
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 2)
@@ -249,26 +250,7 @@ async function throughput(anchor, guarded) {
 
 // ---------------------------------------------------------------- 2. validation round trips
 
-const inputs = {
-  'A knowledge.search, 3 keys (~60 B of arguments)': {
-    name: 'knowledge.search',
-    arguments: { projectId: 'demo-project', query: 'roadmap q3', limit: 10 },
-  },
-  'B knowledge.search, 1 KB query': {
-    name: 'knowledge.search',
-    arguments: { projectId: 'demo-project', query: 'x'.repeat(1000), limit: 10 },
-  },
-  'C notes.tag, 200 nested objects (~8 KB)': {
-    name: 'notes.tag',
-    arguments: {
-      projectId: 'demo-project',
-      tags: Array.from({ length: 200 }, (_, i) => ({
-        id: `n-${i}`,
-        label: `label ${i} ${'y'.repeat(10)}`,
-      })),
-    },
-  },
-}
+const inputs = VALIDATION_INPUTS
 
 async function client(transport) {
   const c = new Client({ name: 'bench', version: '1.0.0' })

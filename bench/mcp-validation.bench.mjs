@@ -11,8 +11,8 @@ import {
   resolveOptions,
   withInputValidation,
 } from '@tollgate/mcp-validation'
-import { z } from 'zod'
 import { machine, printTable, writeResults } from './lib.mjs'
+import { registerShapeTools, VALIDATION_INPUTS } from './mcp-shapes.mjs'
 
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema'
 const BASE = 'https://schemas.tollgate.dev/bench/'
@@ -68,28 +68,7 @@ const registry = createSchemaRegistry([
 
 function build() {
   const server = new McpServer({ name: 'bench', version: '1.0.0' })
-  server.registerTool(
-    'knowledge.search',
-    {
-      inputSchema: {
-        projectId: z.string(),
-        query: z.string().min(1).max(2000),
-        limit: z.number().int().min(1).max(50).optional(),
-      },
-    },
-    async (args) => ({ content: [{ type: 'text', text: `hits for ${args.query.length}` }] }),
-  )
-  server.registerTool(
-    'notes.tag',
-    {
-      inputSchema: {
-        projectId: z.string(),
-        tags: z.array(z.object({ id: z.string(), label: z.string() })).max(500),
-      },
-    },
-    async (args) => ({ content: [{ type: 'text', text: `tagged ${args.tags.length}` }] }),
-  )
-  return server
+  return registerShapeTools(server)
 }
 
 async function connect(decorated) {
@@ -100,26 +79,7 @@ async function connect(decorated) {
   return client
 }
 
-const inputs = {
-  'A knowledge.search, 3 keys (~60 B of arguments)': {
-    name: 'knowledge.search',
-    arguments: { projectId: 'demo-project', query: 'roadmap q3', limit: 10 },
-  },
-  'B knowledge.search, 1 KB query': {
-    name: 'knowledge.search',
-    arguments: { projectId: 'demo-project', query: 'x'.repeat(1000), limit: 10 },
-  },
-  'C notes.tag, 200 nested objects (~8 KB)': {
-    name: 'notes.tag',
-    arguments: {
-      projectId: 'demo-project',
-      tags: Array.from({ length: 200 }, (_, i) => ({
-        id: `n-${i}`,
-        label: `label ${i} ${'y'.repeat(10)}`,
-      })),
-    },
-  },
-}
+const inputs = VALIDATION_INPUTS
 
 // The machine this runs on is shared and loaded, so batch timings drift by more than the effect
 // being measured. Calls are therefore interleaved one by one (anchor, subject, order alternating)
