@@ -1,37 +1,21 @@
 // The store contract against a real redis-server: TOLLGATE_REDIS_URL when CI sets it, else a
 // private server this file starts. Skips (loudly) only when no redis-server binary exists.
 import { createClient } from 'redis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createContinuations, hashToken } from '../src/index.js'
 import { createRedisStore, REDIS_STORE_DEFAULTS } from '../src/redis.js'
 import { group, heavyPayload, target, team } from './fixtures.js'
-import { hasRedisServer, type RedisProcess, startRedis } from './redis-server.js'
+import { useRedisStores } from './redis-stores.js'
 import { storeContract } from './store-contract.js'
 
-const envUrl = process.env.TOLLGATE_REDIS_URL
-const available = envUrl !== undefined || hasRedisServer
-if (!available) {
-  console.warn(
-    '\n\n*** SKIPPING the Redis store suite: no TOLLGATE_REDIS_URL and no redis-server on PATH ***\n\n',
-  )
-}
-
 type Client = ReturnType<typeof createClient>
-let server: RedisProcess | undefined
+const redis = useRedisStores()
+const available = redis.available
+const prefix = redis.prefix
 let client: Client
-let stores = 0
-const prefix = `tollgate:test:${process.pid}:${Date.now()}:`
-
-beforeAll(async () => {
-  if (!available) return
-  let url = envUrl
-  if (url === undefined) {
-    server = await startRedis()
-    url = server.url
-  }
-  client = createClient({ url, disableOfflineQueue: true })
-  client.on('error', () => {})
-  await client.connect()
+// Registered after the helper's own beforeAll, so the client is connected by now.
+beforeAll(() => {
+  if (available) client = redis.client()
 })
 
 /** Everything a key holds, whatever its type (entries are strings, owner indexes a zset and a hash). */
@@ -42,25 +26,9 @@ async function readAny(key: string): Promise<string> {
   return String(await client.get(key))
 }
 
-afterAll(async () => {
-  if (!available) return
-  const keys = await client.keys(`${prefix}*`)
-  if (keys.length > 0) await client.del(keys)
-  client.destroy()
-  await server?.stop()
-})
-
 describe.runIf(available)('createRedisStore', () => {
-  storeContract('redis', () => ({
-    // A prefix per store: each contract test starts from an empty key space.
-    make: (options = {}) =>
-      createRedisStore({
-        client,
-        prefix: `${prefix}${String(++stores).padStart(4, '0')}:`,
-        ...options,
-      }),
-    overhead: Buffer.byteLength(prefix) + 5,
-  }))
+  // A prefix per store: each contract test starts from an empty key space.
+  storeContract('redis', () => redis.sut)
 
   it('writes the value and its TTL in one SET, under the prefix and the token hash', async () => {
     const service = createContinuations({

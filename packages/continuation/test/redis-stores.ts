@@ -11,6 +11,10 @@ export interface RedisStores {
   readonly available: boolean
   /** Valid inside tests (after beforeAll). */
   readonly sut: StoreUnderTest
+  /** The key prefix every store of this file lives under (removed after the file). */
+  readonly prefix: string
+  /** The connected client, for tests that read Redis directly. Valid after beforeAll. */
+  client(): ReturnType<typeof createClient>
 }
 
 export function useRedisStores(): RedisStores {
@@ -53,5 +57,13 @@ export function useRedisStores(): RedisStores {
       }),
     overhead: Buffer.byteLength(prefix) + 5,
   }
-  return { available, sut }
+  return {
+    available,
+    sut,
+    prefix,
+    client: () => {
+      if (client === undefined) throw new Error('the Redis client is not connected yet')
+      return client
+    },
+  }
 }
