@@ -1,5 +1,5 @@
-import { AdmissionError } from '@tollgate/json-budget'
 import { createPreflight, type Preflight } from '@tollgate/lexical-preflight'
+import { admissionError } from './codes.js'
 import type { ResolvedHttpAdmissionOptions } from './options.js'
 
 /** A JSON.parse reviver, as `express.json()` takes one. */
@@ -32,7 +32,7 @@ export function createBodyScanner(o: ResolvedHttpAdmissionOptions): Preflight {
         if (offset < 3 && (byte === 0xef || byte === 0xbb || byte === 0xbf)) continue
         decided = true
         if (byte !== OPEN_OBJECT && byte !== OPEN_ARRAY) {
-          throw new AdmissionError('ERR_JSON_NOT_OBJECT_OR_ARRAY', { offset })
+          throw admissionError('ERR_JSON_NOT_OBJECT_OR_ARRAY', { offset })
         }
         return
       }
@@ -65,7 +65,7 @@ export function decodeBody(text: string, o: ResolvedHttpAdmissionOptions): unkno
   try {
     return JSON.parse(text)
   } catch {
-    throw new AdmissionError('ERR_JSON_SYNTAX')
+    throw admissionError('ERR_JSON_SYNTAX')
   }
 }
 

@@ -1,4 +1,4 @@
-import { AdmissionError } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 
 /**
  * Parses a `Content-Length` header. It is used only to refuse early and to detect a body that
@@ -13,12 +13,12 @@ export function parseContentLength(
 ): number | undefined {
   if (header === undefined || header === null) return undefined
   if (typeof header !== 'string') {
-    if (header.length !== 1) throw new AdmissionError('ERR_BODY_INVALID_LENGTH')
+    if (header.length !== 1) throw admissionError('ERR_BODY_INVALID_LENGTH')
     return parseContentLength(header[0])
   }
   const value = header.trim()
-  if (!/^[0-9]{1,16}$/.test(value)) throw new AdmissionError('ERR_BODY_INVALID_LENGTH')
+  if (!/^[0-9]{1,16}$/.test(value)) throw admissionError('ERR_BODY_INVALID_LENGTH')
   const length = Number(value)
-  if (!Number.isSafeInteger(length)) throw new AdmissionError('ERR_BODY_INVALID_LENGTH')
+  if (!Number.isSafeInteger(length)) throw admissionError('ERR_BODY_INVALID_LENGTH')
   return length
 }

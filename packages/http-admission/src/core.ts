@@ -1,5 +1,6 @@
-import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
+import { type AdmissionError, isAdmissionError } from '@tollgate/json-budget'
 import { createBodyScanner, decodeBody } from './body-scanner.js'
+import { admissionError } from './codes.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
 import {
   ensureResolved,
@@ -93,9 +94,9 @@ export async function admitBody(
     const encoding = parseContentEncoding(context.contentEncoding, o.inflate)
     const declared = context.declaredLength
     if (declared !== undefined && declared > o.maxBytes) {
-      throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: declared })
+      throw admissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: declared })
     }
-    if (context.signal?.aborted) throw new AdmissionError('ERR_BODY_ABORTED')
+    if (context.signal?.aborted) throw admissionError('ERR_BODY_ABORTED')
     if (context.principal !== undefined) {
       share = openPrincipalShare(budget, context.principal, o)
     }
@@ -106,7 +107,7 @@ export async function admitBody(
       if (total <= reserved) return
       share?.check(total)
       if (!budget.tryAcquire(total - reserved)) {
-        throw new AdmissionError('ERR_ADMISSION_BUSY', { limit: budget.maxBytes })
+        throw admissionError('ERR_ADMISSION_BUSY', { limit: budget.maxBytes })
       }
       share?.commit(total)
       reserved = total
@@ -128,16 +129,16 @@ export async function admitBody(
     const accept = (chunk: Uint8Array) => {
       const next = bytes + chunk.byteLength
       if (next > o.maxBytes) {
-        throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: next })
+        throw admissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: next })
       }
       if (encoding !== undefined && next > wireBytes * o.maxInflationRatio) {
-        throw new AdmissionError('ERR_BODY_INFLATION_RATIO', {
+        throw admissionError('ERR_BODY_INFLATION_RATIO', {
           limit: o.maxInflationRatio,
           observed: Math.ceil(next / Math.max(1, wireBytes)),
         })
       }
       if (declared !== undefined && encoding === undefined && next > declared) {
-        throw new AdmissionError('ERR_BODY_INVALID_LENGTH', { observed: next })
+        throw admissionError('ERR_BODY_INVALID_LENGTH', { observed: next })
       }
       const presize = into === undefined && copyInto && chunks.length > 0 && next * 2 >= declared
       reserve(presize ? (declared as number) : next)
@@ -162,7 +163,7 @@ export async function admitBody(
     const onWire = (chunk: Uint8Array): void | Promise<void> => {
       wireBytes += chunk.byteLength
       if (wireBytes > o.maxBytes) {
-        throw new AdmissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: wireBytes })
+        throw admissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: wireBytes })
       }
       lastChunkAt = Date.now()
       if (inflater === undefined) return accept(chunk)
@@ -189,17 +190,17 @@ export async function admitBody(
           ? Number.POSITIVE_INFINITY
           : Math.max(o.minRateGraceMs, Math.floor((wireBytes * 1000) / minRate)) - elapsed
       if (total <= 0) {
-        current.stop(new AdmissionError('ERR_BODY_TIMEOUT', { limit: o.timeoutMs }))
+        current.stop(admissionError('ERR_BODY_TIMEOUT', { limit: o.timeoutMs }))
       } else if (idle <= 0) {
         current.stop(
-          new AdmissionError('ERR_BODY_TIMEOUT', {
+          admissionError('ERR_BODY_TIMEOUT', {
             limit: o.idleTimeoutMs,
             option: 'idleTimeoutMs',
           }),
         )
       } else if (minRate !== false && rate < 0) {
         current.stop(
-          new AdmissionError('ERR_BODY_TIMEOUT', {
+          admissionError('ERR_BODY_TIMEOUT', {
             limit: minRate,
             observed: Math.floor((wireBytes * 1000) / Math.max(1, elapsed)),
             option: 'minBytesPerSecond',
@@ -214,14 +215,14 @@ export async function admitBody(
       Math.min(o.timeoutMs, o.idleTimeoutMs, minRate === false ? Infinity : o.minRateGraceMs + 1),
     )
     if (context.signal) {
-      onAbort = () => current.stop(new AdmissionError('ERR_BODY_ABORTED'))
+      onAbort = () => current.stop(admissionError('ERR_BODY_ABORTED'))
       context.signal.addEventListener('abort', onAbort, { once: true })
     }
     await current.done
     if (inflater !== undefined) await inflater.end()
     if (declared !== undefined && wireBytes !== declared) {
       const code = wireBytes < declared ? 'ERR_BODY_INCOMPLETE' : 'ERR_BODY_INVALID_LENGTH'
-      throw new AdmissionError(code, { observed: wireBytes })
+      throw admissionError(code, { observed: wireBytes })
     }
     if (bytes === 0) {
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }

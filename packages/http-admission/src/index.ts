@@ -5,6 +5,7 @@ export {
   defaultInFlightBudget,
   type InFlightBudget,
 } from './budget.js'
+export { HTTP_ADMISSION_CODES, type HttpAdmissionCode } from './codes.js'
 export { parseContentLength } from './content-length.js'
 export {
   type AdmitContext,

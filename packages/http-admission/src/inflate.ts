@@ -1,6 +1,7 @@
 import type { Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
+import { isAdmissionError } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 import type { BodyEncoding } from './options.js'
 
 /**
@@ -18,7 +19,7 @@ export function parseContentEncoding(
   if (value === '' || value === 'identity') return undefined
   if (inflate && (value === 'gzip' || value === 'x-gzip')) return 'gzip'
   if (inflate && (value === 'deflate' || value === 'br')) return value
-  throw new AdmissionError('ERR_BODY_ENCODING')
+  throw admissionError('ERR_BODY_ENCODING')
 }
 
 /** A streaming inflater that hands each inflated chunk to `onOutput` as it is produced. */
@@ -52,7 +53,7 @@ export function createInflater(
   const waiting = new Set<(error: unknown) => void>()
   const fail = (error: unknown) => {
     if (failure === undefined) {
-      failure = isAdmissionError(error) ? error : new AdmissionError('ERR_JSON_SYNTAX')
+      failure = isAdmissionError(error) ? error : admissionError('ERR_JSON_SYNTAX')
     }
     stream.destroy()
     for (const reject of waiting) reject(failure)
@@ -99,7 +100,7 @@ export function createInflater(
         }
         const onClose = () => {
           stream.off('end', onEnd)
-          reject(failure ?? new AdmissionError('ERR_JSON_SYNTAX'))
+          reject(failure ?? admissionError('ERR_JSON_SYNTAX'))
         }
         stream.once('end', onEnd)
         stream.once('close', onClose)

@@ -1,4 +1,4 @@
-import { AdmissionError } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 
 /**
  * Whether a `Content-Type` value names one of `types` (lower-case `type/subtype`, `type/*` or
@@ -34,7 +34,7 @@ export function matchMediaType(
       .replace(/^"(.*)"$/, '$1')
       .toLowerCase()
     if (charset !== 'utf-8' && charset !== 'utf8') {
-      throw new AdmissionError('ERR_BODY_MEDIA_TYPE')
+      throw admissionError('ERR_BODY_MEDIA_TYPE')
     }
   }
   return 'match'

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { AdmissionError } from '@tollgate/json-budget'
+import type { AdmissionError } from '@tollgate/json-budget'
 import { isReviverError } from './body-scanner.js'
+import { admissionError } from './codes.js'
 import { toBodyParserError, toHttpError } from './http-error.js'
 import { matchMediaType } from './media-type.js'
 import { admitNodeRequest } from './node.js'
@@ -115,7 +116,7 @@ export function createAdmissionMiddleware(
       }
       if (!accepted) {
         if (o.otherTypes === 'pass') next()
-        else refuse(new AdmissionError('ERR_BODY_MEDIA_TYPE'))
+        else refuse(admissionError('ERR_BODY_MEDIA_TYPE'))
         return
       }
     }
@@ -161,7 +162,7 @@ export function createAdmissionMiddleware(
 
 /** The refusal of a `verify` hook that threw, with the thrown error's 4xx/5xx `status` if any. */
 function verifyFailure(thrown: unknown): AdmissionError {
-  const error = new AdmissionError('ERR_BODY_VERIFY_FAILED')
+  const error = admissionError('ERR_BODY_VERIFY_FAILED')
   const status = statusOf(thrown)
   if (status !== undefined) Object.defineProperty(error, 'status', { value: status })
   // Kept for the app's logs; the refusal itself is built from the code alone.

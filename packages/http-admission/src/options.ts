@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ADMISSION_DEFAULTS, assertLimit, DEFAULT_JSON_LIMITS } from '@tollgate/json-budget'
+import { ADMISSION_DEFAULTS, assertLimit, JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
 import {
   type PreflightOptions,
   type PreflightPolicies,
@@ -183,8 +183,8 @@ export interface ResolvedHttpAdmissionOptions {
 /** The defaults {@link resolveOptions} fills in (the README's options table is checked against these). */
 export const HTTP_ADMISSION_DEFAULTS = Object.freeze({
   maxBytes: ADMISSION_DEFAULTS.restBodyBytes,
-  maxNodes: DEFAULT_JSON_LIMITS.maxNodes,
-  maxDepth: DEFAULT_JSON_LIMITS.maxDepth,
+  maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
+  maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
   types: Object.freeze(['application/json', '*/*+json']) as readonly string[],
   otherTypes: 'refuse' as const,
   passMethods: Object.freeze(['GET', 'HEAD', 'DELETE', 'OPTIONS']) as readonly string[],
@@ -263,7 +263,7 @@ export function resolveOptions(options: HttpAdmissionOptions = {}): ResolvedHttp
     maxNodes,
     maxDepth,
     policies: Object.freeze({ ...policies }),
-    preflight: resolvePreflightOptions({ maxBytes, maxNodes, maxDepth }, policies),
+    preflight: resolvePreflightOptions({ ...policies, maxBytes, maxNodes, maxDepth }),
     types: Object.freeze(types),
     otherTypes: oneOf('otherTypes', options.otherTypes ?? d.otherTypes, ['refuse', 'pass']),
     passMethods: Object.freeze(passMethods),

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
-import { AdmissionError } from '@tollgate/json-budget'
 import type { InFlightBudget } from './budget.js'
+import { admissionError } from './codes.js'
 
 // One ledger per budget: every admission drawing on the same budget (whatever its route's
 // options) sees the same per-principal counts, so a principal cannot dodge its share by
@@ -61,7 +61,7 @@ export function openPrincipalShare(
   const existing = ledger.get(key)
   const max = limits.maxBodiesPerPrincipal
   if (max !== false && existing !== undefined && existing.bodies >= max) {
-    throw new AdmissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
+    throw admissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
       limit: max,
       option: 'maxBodiesPerPrincipal',
     })
@@ -80,7 +80,7 @@ export function openPrincipalShare(
     check(total) {
       if (total <= held) return
       if (entry.bytes - held + total > shareBytes) {
-        throw new AdmissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
+        throw admissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
           limit: shareBytes,
           option: 'principalShare',
         })

@@ -1,4 +1,4 @@
-import { ADMISSION_CODES, type AdmissionCode, type AdmissionError } from '@tollgate/json-budget'
+import { type AdmissionCode, type AdmissionError, refusalCodeSpec } from '@tollgate/json-budget'
 
 /**
  * The `application/problem+json` body (RFC 9457) of a refusal. Every field comes from the
@@ -52,7 +52,7 @@ export function toProblem(error: AdmissionError): AdmissionProblem {
     limit?: number
   } = {
     type: `urn:tollgate:error:${error.code}`,
-    title: ADMISSION_CODES[error.code].title,
+    title: refusalCodeSpec(error.code)?.title ?? 'Error',
     status,
     code: error.code,
     detail: error.message,

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
-import { AdmissionError } from '@tollgate/json-budget'
+import type { AdmissionError } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 
 /** A body source: a Node `Readable` (such as an `IncomingMessage`) or any async iterable of byte chunks. */
 export type BodySource = Readable | AsyncIterable<Uint8Array>
@@ -84,12 +85,12 @@ function readStream(stream: Readable, onChunk: ChunkHandler): SourceRead {
     }
   }
   const onEnd = () => finish()
-  const onError = () => finish(new AdmissionError('ERR_BODY_ABORTED'))
-  const onClose = () => finish(new AdmissionError('ERR_BODY_ABORTED'))
+  const onError = () => finish(admissionError('ERR_BODY_ABORTED'))
+  const onClose = () => finish(admissionError('ERR_BODY_ABORTED'))
   if (stream.readableEnded) {
     finish()
   } else if (stream.destroyed) {
-    finish(new AdmissionError('ERR_BODY_ABORTED'))
+    finish(admissionError('ERR_BODY_ABORTED'))
   } else {
     stream.on('data', onData)
     stream.on('end', onEnd)
@@ -137,5 +138,5 @@ function noop(): void {}
 
 // The source failing (a web stream errored, a socket reset) is a client abort, not a refusal.
 function aborted(): never {
-  throw new AdmissionError('ERR_BODY_ABORTED')
+  throw admissionError('ERR_BODY_ABORTED')
 }

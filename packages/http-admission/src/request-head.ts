@@ -1,4 +1,4 @@
-import { AdmissionError } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 import { parseContentLength } from './content-length.js'
 import type { AdmitContext, SkipReason } from './core.js'
 import { matchMediaType } from './media-type.js'
@@ -29,7 +29,7 @@ export function classifyHead(
   if (!head.hasBody || declaredLength === 0) return { skip: 'no-body' }
   if (matchMediaType(head.contentType, o.types) === 'other') {
     if (o.otherTypes === 'pass') return { skip: 'media-type' }
-    throw new AdmissionError('ERR_BODY_MEDIA_TYPE')
+    throw admissionError('ERR_BODY_MEDIA_TYPE')
   }
   const context: { declaredLength?: number; contentEncoding?: string } = {}
   if (declaredLength !== undefined) context.declaredLength = declaredLength

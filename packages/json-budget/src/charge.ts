@@ -1,10 +1,10 @@
-import { ensureLimits, type JsonLimits } from './limits.js'
+import { type JsonLimitsOptions, resolveJsonLimits } from './limits.js'
 import { type JsonCharge, walkJson } from './walk.js'
 
 const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
 
 /**
- * Charges a parsed JSON value against {@link JsonLimits}: counts nodes (containers, scalars
+ * Charges a parsed JSON value against {@link JsonLimitsOptions}: counts nodes (containers, scalars
  * and object keys), nesting depth and the exact length of its compact UTF-8 encoding, without
  * encoding it and without recursion.
  *
@@ -16,15 +16,15 @@ const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
  * `Map`, `Set`, typed arrays, `Buffer`, class instances) is refused with
  * `ERR_JSON_UNSUPPORTED_VALUE`, never charged as something else.
  *
- * @param limits partial limits, filled from {@link DEFAULT_JSON_LIMITS} (100,000 nodes,
+ * @param limits partial limits, filled from {@link JSON_LIMITS_DEFAULTS} (100,000 nodes,
  *   depth 64, 64 MiB).
  * @throws AdmissionError `ERR_JSON_TOO_DEEP` (cycles land here), `ERR_JSON_TOO_MANY_NODES`,
  *   `ERR_JSON_TOO_LARGE` (at the first 4,096-unit string chunk that crosses `maxBytes`),
  *   `ERR_JSON_UNSUPPORTED_VALUE`; each with `limit`, `observed` and a bounded `path`.
  * @throws TypeError when a limit is negative, fractional or NaN.
  */
-export function chargeJson(value: unknown, limits?: Partial<JsonLimits>): JsonCharge {
-  const resolved = ensureLimits(limits)
+export function chargeJson(value: unknown, limits?: JsonLimitsOptions): JsonCharge {
+  const resolved = resolveJsonLimits(limits)
   const { nodes, depth, bytes } = walkJson(value, resolved, STRICT)
   return { nodes, depth, bytes }
 }

@@ -1,7 +1,14 @@
-import { ADMISSION_CODES, type AdmissionCode } from './codes.js'
 import { formatMessage } from './messages.js'
+import { type RefusalCodeSpec, refusalCodeSpec } from './refusal-codes.js'
 
 const BRAND = Symbol.for('tollgate.AdmissionError')
+
+/**
+ * A stable refusal code (`ERR_*`). Each package defines the codes it raises with
+ * `defineRefusalCodes` and exports their table (`JSON_BUDGET_CODES`, `PREFLIGHT_CODES`,
+ * `HTTP_ADMISSION_CODES`, `MCP_TRANSPORT_CODES`).
+ */
+export type AdmissionCode = `ERR_${string}`
 
 /** Details a refusal carries besides its code. All are numbers or bounded strings. */
 export interface AdmissionErrorDetails {
@@ -46,9 +53,21 @@ export class AdmissionError extends Error {
   /** The option a caller raises to admit more (the code's default, or the one the thrower named). */
   readonly option: string | undefined
 
-  constructor(code: AdmissionCode, details: AdmissionErrorDetails = {}) {
-    const entry = ADMISSION_CODES[code]
-    super(formatMessage(code, details.limit, details.option ?? entry.option))
+  /**
+   * `spec` is the owner's entry for `code` (each package's own `refuse` passes it from its
+   * table); without it the entry registered by `defineRefusalCodes` is used.
+   * @throws TypeError when no loaded package defines `code` (a programming error: each package
+   * builds its refusals through its own code table, which registers them).
+   */
+  constructor(
+    code: AdmissionCode,
+    details: AdmissionErrorDetails = {},
+    spec: RefusalCodeSpec | undefined = refusalCodeSpec(code),
+  ) {
+    const entry = spec
+    if (entry === undefined)
+      throw new TypeError(`unknown refusal code ${String(code).slice(0, 64)}`)
+    super(formatMessage(entry.message, details.limit, details.option ?? entry.option))
     Object.defineProperty(this, BRAND, { value: true })
     this.name = 'AdmissionError'
     this.code = code
@@ -82,7 +101,7 @@ export class AdmissionError extends Error {
 
 /**
  * True for an {@link AdmissionError} from any loaded copy of this package (the check is a
- * `Symbol.for` brand plus a known code, so it survives dual ESM/CJS loading).
+ * `Symbol.for` brand plus a registered code, so it survives dual ESM/CJS loading).
  */
 export function isAdmissionError(error: unknown): error is AdmissionError {
   return (
@@ -90,6 +109,6 @@ export function isAdmissionError(error: unknown): error is AdmissionError {
     error !== null &&
     (error as { [BRAND]?: unknown })[BRAND] === true &&
     typeof (error as { code?: unknown }).code === 'string' &&
-    Object.hasOwn(ADMISSION_CODES, (error as { code: string }).code)
+    refusalCodeSpec((error as { code: string }).code) !== undefined
   )
 }

@@ -1,4 +1,4 @@
-import type { JsonLimits } from './limits.js'
+import type { ResolvedJsonLimits } from './limits.js'
 import { int32Digits } from './number-cost.js'
 import { chargeString } from './string-cost.js'
 import {
@@ -41,7 +41,7 @@ export interface FastWalkResult {
  */
 export function fastWalk(
   root: object,
-  limits: Readonly<JsonLimits>,
+  limits: ResolvedJsonLimits,
   mode: WalkMode,
 ): FastWalkResult | null {
   const { maxNodes, maxDepth, maxBytes } = limits

@@ -1,6 +1,7 @@
 export { chargeJson } from './charge.js'
-export { ADMISSION_CODE_LIST, ADMISSION_CODES, type AdmissionCode, statusForCode } from './codes.js'
+export { JSON_BUDGET_CODES, type JsonBudgetCode } from './codes.js'
 export {
+  type AdmissionCode,
   AdmissionError,
   type AdmissionErrorDetails,
   type AdmissionErrorJson,
@@ -9,23 +10,41 @@ export {
 export {
   ADMISSION_DEFAULTS,
   assertLimit,
-  DEFAULT_JSON_LIMITS,
-  ensureLimits,
-  type JsonLimits,
-  resolveLimits,
+  JSON_LIMIT_KEYS,
+  JSON_LIMITS_DEFAULTS,
+  type JsonLimitsOptions,
+  type ResolvedJsonLimits,
+  resolveJsonLimits,
 } from './limits.js'
 export {
   type NormalizedResult,
-  type NormalizeOptions,
+  type NormalizeResultOptions,
   normalizeResult,
   type ResultProfile,
 } from './normalize.js'
 export { numberByteLength } from './number-cost.js'
+export {
+  booleanOption,
+  checkOptions,
+  functionOption,
+  integerOption,
+  knownOptions,
+  type OptionValidators,
+  oneOfOption,
+} from './option-validators.js'
 export {
   formatPointer,
   formatPointerSegment,
   MAX_POINTER_LENGTH,
   MAX_POINTER_SEGMENT,
 } from './pointer.js'
+export {
+  defineRefusalCodes,
+  listRefusalCodes,
+  type RefusalCodeSpec,
+  type RegisteredRefusalCode,
+  refusalCodeSpec,
+} from './refusal-codes.js'
+export { createResolvedBrand, type ResolvedBrand } from './resolved-brand.js'
 export { jsonStringByteLength } from './string-cost.js'
 export type { JsonCharge } from './walk.js'

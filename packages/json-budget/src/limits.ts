@@ -1,26 +1,34 @@
-/** Structural limits on one JSON value. Every function that takes limits takes a partial object. */
-export interface JsonLimits {
+import { createResolvedBrand } from './resolved-brand.js'
+
+/**
+ * Structural limits on one JSON value. Every options interface that bounds JSON extends this
+ * one, so the three limits are always top-level keys of the options object they belong to.
+ */
+export interface JsonLimitsOptions {
   /**
    * Most nodes admitted: each container, each scalar and each object key counts once
    * (`{"a":[1,2]}` is 5). A count equal to the limit is admitted. Default: 100,000.
    */
-  readonly maxNodes: number
+  readonly maxNodes?: number
   /**
    * Most nested containers admitted: a top-level scalar has depth 0, `[]` depth 1, `[[]]`
    * depth 2. A depth equal to the limit is admitted. Default: 64.
    */
-  readonly maxDepth: number
+  readonly maxDepth?: number
   /**
    * Largest compact UTF-8 JSON encoding admitted, in bytes (`JSON.stringify` with no spacing).
    * Default: 64 MiB.
    */
-  readonly maxBytes: number
+  readonly maxBytes?: number
 }
+
+/** {@link JsonLimitsOptions} after {@link resolveJsonLimits}: every field set, frozen. */
+export type ResolvedJsonLimits = Readonly<Required<JsonLimitsOptions>>
 
 const MiB = 1024 * 1024
 
 /** The defaults: 100,000 nodes, 64 nested containers, 64 MiB. */
-export const DEFAULT_JSON_LIMITS: Readonly<JsonLimits> = Object.freeze({
+export const JSON_LIMITS_DEFAULTS: ResolvedJsonLimits = Object.freeze({
   maxNodes: 100_000,
   maxDepth: 64,
   maxBytes: 64 * MiB,
@@ -80,51 +88,43 @@ function describe(value: unknown): string {
   return typeof value
 }
 
+const brand = createResolvedBrand<ResolvedJsonLimits>()
+brand.mark(JSON_LIMITS_DEFAULTS)
+
 /**
- * Fills a partial {@link JsonLimits} from {@link DEFAULT_JSON_LIMITS}, validates each field
+ * Fills {@link JsonLimitsOptions} from {@link JSON_LIMITS_DEFAULTS}, validates each field
  * (positive safe integer; `maxDepth` may be 0 to admit only a scalar) and freezes the
- * result. `ceiling`, when given, caps what a caller may raise.
+ * result. An object this function already returned (or `JSON_LIMITS_DEFAULTS`) is returned
+ * as it is, without validating it again, so a hot path pays nothing per call. `ceiling`,
+ * when given, caps what a caller may raise (checked on every call).
  * @throws TypeError on a negative, non-integer, NaN or over-ceiling limit.
  */
-export function resolveLimits(
-  limits: Partial<JsonLimits> = {},
-  ceiling: Readonly<JsonLimits> | undefined = undefined,
-): Readonly<JsonLimits> {
+export function resolveJsonLimits(
+  limits: JsonLimitsOptions = {},
+  ceiling: ResolvedJsonLimits | undefined = undefined,
+): ResolvedJsonLimits {
+  if (brand.has(limits) && ceiling === undefined) return limits
   if (typeof limits !== 'object' || limits === null) {
     throw new TypeError('limits must be an object')
   }
   const out = {
-    maxNodes: assertLimit('maxNodes', orDefault(limits.maxNodes, DEFAULT_JSON_LIMITS.maxNodes)),
+    maxNodes: assertLimit('maxNodes', orDefault(limits.maxNodes, JSON_LIMITS_DEFAULTS.maxNodes)),
     maxDepth: assertLimit(
       'maxDepth',
-      orDefault(limits.maxDepth, DEFAULT_JSON_LIMITS.maxDepth),
+      orDefault(limits.maxDepth, JSON_LIMITS_DEFAULTS.maxDepth),
       true,
     ),
-    maxBytes: assertLimit('maxBytes', orDefault(limits.maxBytes, DEFAULT_JSON_LIMITS.maxBytes)),
+    maxBytes: assertLimit('maxBytes', orDefault(limits.maxBytes, JSON_LIMITS_DEFAULTS.maxBytes)),
   }
   if (ceiling !== undefined) {
-    for (const key of ['maxNodes', 'maxDepth', 'maxBytes'] as const) {
+    for (const key of JSON_LIMIT_KEYS) {
       if (out[key] > ceiling[key]) {
         throw new TypeError(`${key} may not exceed ${ceiling[key]}, got ${out[key]}`)
       }
     }
   }
-  const frozen = Object.freeze(out)
-  RESOLVED.add(frozen)
-  return frozen
+  return brand.mark(Object.freeze(out))
 }
 
-// Limits objects this module validated and froze: passing one back skips validation, so a hot
-// path that resolves its limits once at construction pays nothing per call.
-const RESOLVED = new WeakSet<object>()
-RESOLVED.add(DEFAULT_JSON_LIMITS)
-
-/**
- * {@link resolveLimits}, except that an object `resolveLimits` already returned (or
- * `DEFAULT_JSON_LIMITS`, or `undefined`) is used as it is, without validating it again.
- */
-export function ensureLimits(limits: Partial<JsonLimits> | undefined): Readonly<JsonLimits> {
-  if (limits === undefined) return DEFAULT_JSON_LIMITS
-  if (RESOLVED.has(limits)) return limits as Readonly<JsonLimits>
-  return resolveLimits(limits)
-}
+/** The names of the three JSON limits, for options interfaces that extend {@link JsonLimitsOptions}. */
+export const JSON_LIMIT_KEYS = Object.freeze(['maxNodes', 'maxDepth', 'maxBytes'] as const)

@@ -1,15 +1,13 @@
-import { ensureLimits, type JsonLimits } from './limits.js'
+import { type JsonLimitsOptions, resolveJsonLimits } from './limits.js'
 import { walkJson } from './walk.js'
 
 /** Which transport a result is normalized for. */
 export type ResultProfile = 'rest' | 'mcp'
 
-/** Options of {@link normalizeResult}. */
-export interface NormalizeOptions {
+/** Options of {@link normalizeResult}: the profile and the graph limits (filled from `JSON_LIMITS_DEFAULTS`). */
+export interface NormalizeResultOptions extends JsonLimitsOptions {
   /** `rest` lowers a `Set` to an array; `mcp` refuses it like any other non-JSON value. */
   readonly profile: ResultProfile
-  /** Graph limits; partial, filled from `DEFAULT_JSON_LIMITS`. */
-  readonly limits?: Partial<JsonLimits>
 }
 
 /** A normalized result: the value to encode and what it costs. */
@@ -40,10 +38,14 @@ const PROFILES = {
  * silently change it. It checks the transport value, not a declared return type.
  * @throws AdmissionError as above, or the graph-limit codes of `chargeJson`.
  */
-export function normalizeResult(value: unknown, options: NormalizeOptions): NormalizedResult {
+export function normalizeResult(value: unknown, options: NormalizeResultOptions): NormalizedResult {
   const mode = PROFILES[options?.profile]
   if (mode === undefined) throw new TypeError("profile must be 'rest' or 'mcp'")
-  const limits = ensureLimits(options.limits)
+  const limits = resolveJsonLimits({
+    maxNodes: options.maxNodes,
+    maxDepth: options.maxDepth,
+    maxBytes: options.maxBytes,
+  })
   const walked = walkJson(value, limits, mode)
   const out = walked.sawSet ? lowerSets(value) : value
   return { value: out, nodes: walked.nodes, depth: walked.depth, bytes: walked.bytes }

@@ -1,6 +1,6 @@
-import { AdmissionError } from './errors.js'
+import { admissionError } from './codes.js'
 import { fastWalk } from './fast-walk.js'
-import type { JsonLimits } from './limits.js'
+import type { ResolvedJsonLimits } from './limits.js'
 import { formatPointer } from './pointer.js'
 import { chargeString } from './string-cost.js'
 import {
@@ -42,7 +42,7 @@ export interface WalkResult extends JsonCharge {
  * @throws AdmissionError ERR_JSON_TOO_DEEP, ERR_JSON_TOO_MANY_NODES, ERR_JSON_TOO_LARGE,
  *   ERR_JSON_UNSUPPORTED_VALUE, with a bounded JSON Pointer `path`.
  */
-export function walkJson(root: unknown, limits: Readonly<JsonLimits>, mode: WalkMode): WalkResult {
+export function walkJson(root: unknown, limits: ResolvedJsonLimits, mode: WalkMode): WalkResult {
   // An admissible value takes the unordered fast walk; anything it gives up on is walked
   // again in document order, which finds the first offender, its path and `observed`.
   if (typeof root === 'object' && root !== null) {
@@ -53,7 +53,7 @@ export function walkJson(root: unknown, limits: Readonly<JsonLimits>, mode: Walk
 }
 
 /** The ordered walk: the same totals, and the exact place of the first refusal. */
-function walkInOrder(root: unknown, limits: Readonly<JsonLimits>, mode: WalkMode): WalkResult {
+function walkInOrder(root: unknown, limits: ResolvedJsonLimits, mode: WalkMode): WalkResult {
   const { maxNodes, maxDepth, maxBytes } = limits
   // Parallel stacks, one slot per open container: the container, its keys (null for an
   // array), the next index, and how many members were written (for commas between keys).
@@ -208,9 +208,9 @@ function fail(
     segments.push(keys === null || keys === undefined ? at : keys[at]!)
   }
   const path = formatPointer(segments)
-  if (code === UNSUPPORTED_CODE) throw new AdmissionError(code, { path })
+  if (code === UNSUPPORTED_CODE) throw admissionError(code, { path })
   // A string refused early is reported by a lower bound (its length plus quotes); a size
   // refusal is only made past the limit, so limit + 1 is a lower bound too: report the larger.
   const seen = code === TOO_LARGE && observed <= limit ? limit + 1 : observed
-  throw new AdmissionError(code, { limit, observed: seen, path })
+  throw admissionError(code, { limit, observed: seen, path })
 }

@@ -2,36 +2,36 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
   ADMISSION_DEFAULTS,
-  DEFAULT_JSON_LIMITS,
-  ensureLimits,
   formatPointer,
   formatPointerSegment,
-  resolveLimits,
+  JSON_LIMITS_DEFAULTS,
+  resolveJsonLimits,
+  resolveJsonLimits,
 } from '../src/index.js'
 
-describe('resolveLimits', () => {
-  it('fills a partial object from DEFAULT_JSON_LIMITS and freezes it', () => {
-    const limits = resolveLimits({ maxDepth: 8 })
+describe('resolveJsonLimits', () => {
+  it('fills a partial object from JSON_LIMITS_DEFAULTS and freezes it', () => {
+    const limits = resolveJsonLimits({ maxDepth: 8 })
     expect(limits).toEqual({ maxNodes: 100_000, maxDepth: 8, maxBytes: 64 * 1024 * 1024 })
     expect(Object.isFrozen(limits)).toBe(true)
   })
 
   it('rejects negative, fractional, NaN and non-number limits with a TypeError', () => {
     for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, '1', null]) {
-      expect(() => resolveLimits({ maxNodes: bad as number })).toThrow(TypeError)
+      expect(() => resolveJsonLimits({ maxNodes: bad as number })).toThrow(TypeError)
     }
-    expect(() => resolveLimits({ maxBytes: 0 })).toThrow(TypeError)
-    expect(resolveLimits({ maxDepth: 0 }).maxDepth).toBe(0)
+    expect(() => resolveJsonLimits({ maxBytes: 0 })).toThrow(TypeError)
+    expect(resolveJsonLimits({ maxDepth: 0 }).maxDepth).toBe(0)
   })
 
   it('refuses a limit above the ceiling it is given', () => {
     expect(() =>
-      resolveLimits({ maxBytes: 2048 }, { ...DEFAULT_JSON_LIMITS, maxBytes: 1024 }),
+      resolveJsonLimits({ maxBytes: 2048 }, { ...JSON_LIMITS_DEFAULTS, maxBytes: 1024 }),
     ).toThrow(TypeError)
   })
 })
 
-describe('DEFAULT_JSON_LIMITS', () => {
+describe('JSON_LIMITS_DEFAULTS', () => {
   it('matches the options table in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
     const row = (name: string): string => {
@@ -39,13 +39,13 @@ describe('DEFAULT_JSON_LIMITS', () => {
       if (!match) throw new Error(`no README row for ${name}`)
       return match[1]!.trim()
     }
-    expect(row('maxNodes')).toBe(DEFAULT_JSON_LIMITS.maxNodes.toLocaleString('en-US'))
-    expect(row('maxDepth')).toBe(String(DEFAULT_JSON_LIMITS.maxDepth))
-    expect(row('maxBytes')).toBe(`${DEFAULT_JSON_LIMITS.maxBytes / 1024 / 1024} MiB`)
+    expect(row('maxNodes')).toBe(JSON_LIMITS_DEFAULTS.maxNodes.toLocaleString('en-US'))
+    expect(row('maxDepth')).toBe(String(JSON_LIMITS_DEFAULTS.maxDepth))
+    expect(row('maxBytes')).toBe(`${JSON_LIMITS_DEFAULTS.maxBytes / 1024 / 1024} MiB`)
   })
 
   it('is frozen, as is ADMISSION_DEFAULTS', () => {
-    expect(Object.isFrozen(DEFAULT_JSON_LIMITS)).toBe(true)
+    expect(Object.isFrozen(JSON_LIMITS_DEFAULTS)).toBe(true)
     expect(Object.isFrozen(ADMISSION_DEFAULTS)).toBe(true)
     expect(ADMISSION_DEFAULTS.mcpHttpBodyBytes).toBe(4 * 1024 * 1024)
     expect(ADMISSION_DEFAULTS.toolResultEnvelopeReserveBytes).toBe(1024)
@@ -66,18 +66,18 @@ describe('formatPointer', () => {
   })
 })
 
-describe('ensureLimits', () => {
-  it('returns an object resolveLimits produced as it is, and validates anything else', () => {
-    const resolved = resolveLimits({ maxDepth: 3 })
-    expect(ensureLimits(resolved)).toBe(resolved)
-    expect(ensureLimits(undefined)).toBe(DEFAULT_JSON_LIMITS)
+describe('resolveJsonLimits', () => {
+  it('returns an object resolveJsonLimits produced as it is, and validates anything else', () => {
+    const resolved = resolveJsonLimits({ maxDepth: 3 })
+    expect(resolveJsonLimits(resolved)).toBe(resolved)
+    expect(resolveJsonLimits(undefined)).toBe(JSON_LIMITS_DEFAULTS)
     const partial = { maxDepth: 3 }
-    const filled = ensureLimits(partial)
+    const filled = resolveJsonLimits(partial)
     expect(filled).not.toBe(partial)
     expect(filled).toEqual(resolved)
-    expect(() => ensureLimits({ maxDepth: -1 })).toThrow(TypeError)
-    // A look-alike that resolveLimits never returned is validated, not trusted.
-    expect(() => ensureLimits(Object.freeze({ maxNodes: -1, maxDepth: 1, maxBytes: 1 }))).toThrow(
+    expect(() => resolveJsonLimits({ maxDepth: -1 })).toThrow(TypeError)
+    // A look-alike that resolveJsonLimits never returned is validated, not trusted.
+    expect(() => resolveJsonLimits(Object.freeze({ maxNodes: -1, maxDepth: 1, maxBytes: 1 }))).toThrow(
       TypeError,
     )
   })

@@ -2,7 +2,7 @@
 // paths (walk.ts, string-cost.ts and number-cost.ts at commit 89ad8f2), so the differential
 // properties compare today's chargeJson with the implementation it replaced.
 import { AdmissionError } from '../src/errors.js'
-import { ensureLimits, type JsonLimits } from '../src/limits.js'
+import { type ResolvedJsonLimits, resolveJsonLimits } from '../src/limits.js'
 import { formatPointer } from '../src/pointer.js'
 
 const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
@@ -10,9 +10,9 @@ const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
 /** The charge of `value` as the replaced implementation computed it (same refusals). */
 export function referenceCharge(
   value: unknown,
-  limits?: Partial<JsonLimits>,
+  limits?: JsonLimitsOptions,
 ): { nodes: number; depth: number; bytes: number } {
-  const { nodes, depth, bytes } = referenceWalk(value, ensureLimits(limits), STRICT)
+  const { nodes, depth, bytes } = referenceWalk(value, resolveJsonLimits(limits), STRICT)
   return { nodes, depth, bytes }
 }
 
@@ -184,7 +184,7 @@ interface WalkResult extends JsonCharge {
 /** The replaced walk, with its modes (used by normalizeResult too). */
 export function referenceWalk(
   root: unknown,
-  limits: Readonly<JsonLimits>,
+  limits: ResolvedJsonLimits,
   mode: WalkMode,
 ): WalkResult {
   const { maxNodes, maxDepth, maxBytes } = limits

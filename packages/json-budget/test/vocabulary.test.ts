@@ -10,15 +10,15 @@ import {
   AdmissionError,
   assertLimit,
   chargeJson,
-  DEFAULT_JSON_LIMITS,
   formatPointer,
   formatPointerSegment,
   isAdmissionError,
+  JSON_LIMITS_DEFAULTS,
   jsonStringByteLength,
   MAX_POINTER_LENGTH,
   MAX_POINTER_SEGMENT,
   numberByteLength,
-  resolveLimits,
+  resolveJsonLimits,
   statusForCode,
 } from '../src/index.js'
 
@@ -165,18 +165,18 @@ describe('assertLimit', () => {
   })
 })
 
-describe('resolveLimits', () => {
+describe('resolveJsonLimits', () => {
   it('throws a TypeError for limits that are not an object, and fills all defaults when omitted', () => {
-    expect(() => resolveLimits(null as never)).toThrow(TypeError)
-    expect(() => resolveLimits('x' as never)).toThrow(TypeError)
-    expect(resolveLimits()).toEqual(DEFAULT_JSON_LIMITS)
+    expect(() => resolveJsonLimits(null as never)).toThrow(TypeError)
+    expect(() => resolveJsonLimits('x' as never)).toThrow(TypeError)
+    expect(resolveJsonLimits()).toEqual(JSON_LIMITS_DEFAULTS)
   })
 
   it('admits each limit equal to its ceiling and refuses each one above it', () => {
     const ceiling = { maxNodes: 10, maxDepth: 5, maxBytes: 100 }
-    expect(resolveLimits(ceiling, ceiling)).toEqual(ceiling)
+    expect(resolveJsonLimits(ceiling, ceiling)).toEqual(ceiling)
     for (const key of ['maxNodes', 'maxDepth', 'maxBytes'] as const) {
-      expect(() => resolveLimits({ ...ceiling, [key]: ceiling[key] + 1 }, ceiling)).toThrow(
+      expect(() => resolveJsonLimits({ ...ceiling, [key]: ceiling[key] + 1 }, ceiling)).toThrow(
         TypeError,
       )
     }
@@ -184,9 +184,9 @@ describe('resolveLimits', () => {
 
   it('validates maxDepth and maxBytes like maxNodes', () => {
     for (const key of ['maxNodes', 'maxDepth', 'maxBytes'] as const) {
-      expect(() => resolveLimits({ [key]: -1 })).toThrow(TypeError)
-      expect(() => resolveLimits({ [key]: 1.5 })).toThrow(TypeError)
-      expect(() => resolveLimits({ [key]: null as never })).toThrow(TypeError)
+      expect(() => resolveJsonLimits({ [key]: -1 })).toThrow(TypeError)
+      expect(() => resolveJsonLimits({ [key]: 1.5 })).toThrow(TypeError)
+      expect(() => resolveJsonLimits({ [key]: null as never })).toThrow(TypeError)
     }
   })
 })

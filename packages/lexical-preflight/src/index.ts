@@ -1,8 +1,9 @@
+export { PREFLIGHT_CODES, type PreflightCode } from './codes.js'
 export {
-  DEFAULT_PREFLIGHT_POLICIES,
+  PREFLIGHT_DEFAULTS,
   type PreflightOptions,
   type PreflightPolicies,
-  type ResolvedPreflightPolicies,
+  type ResolvedPreflightOptions,
   resolvePreflightOptions,
 } from './options.js'
 export { createPreflight, type Preflight, preflight } from './preflight.js'

@@ -1,4 +1,14 @@
-import { assertLimit, type JsonLimits, resolveLimits } from '@tollgate/json-budget'
+import {
+  checkOptions,
+  createResolvedBrand,
+  integerOption,
+  JSON_LIMITS_DEFAULTS,
+  type JsonLimitsOptions,
+  type OptionValidators,
+  oneOfOption,
+  type ResolvedJsonLimits,
+  resolveJsonLimits,
+} from '@tollgate/json-budget'
 
 /**
  * Optional refusals beyond the grammar and the limits. Each is off by default (the BOM, which
@@ -37,8 +47,14 @@ export interface PreflightPolicies {
   readonly bom?: 'refuse' | 'strip'
 }
 
-/** The policies after validation, every field filled. */
-export interface ResolvedPreflightPolicies {
+/**
+ * Options of `createPreflight` and `preflight`: the JSON limits (`maxNodes`, `maxDepth`,
+ * `maxBytes`, where `maxBytes` bounds the input bytes) and the policies above, as top-level keys.
+ */
+export interface PreflightOptions extends JsonLimitsOptions, PreflightPolicies {}
+
+/** {@link PreflightOptions} after {@link resolvePreflightOptions}: every field set, frozen. */
+export interface ResolvedPreflightOptions extends ResolvedJsonLimits {
   readonly duplicateKeys: 'allow' | 'refuse'
   readonly protoKeys: 'allow' | 'refuse'
   /** `Infinity` when unset. */
@@ -48,14 +64,12 @@ export interface ResolvedPreflightPolicies {
   readonly bom: 'refuse' | 'strip'
 }
 
-/** Validated, frozen limits and policies, reusable across any number of scanners. */
-export interface PreflightOptions {
-  readonly limits: Readonly<JsonLimits>
-  readonly policies: Readonly<ResolvedPreflightPolicies>
-}
-
-/** The policy defaults: everything allowed except a BOM, no string or number cap. */
-export const DEFAULT_PREFLIGHT_POLICIES: Readonly<ResolvedPreflightPolicies> = Object.freeze({
+/**
+ * The defaults: json-budget's limits, every policy allowed except a BOM, no string or number
+ * cap.
+ */
+export const PREFLIGHT_DEFAULTS: ResolvedPreflightOptions = Object.freeze({
+  ...JSON_LIMITS_DEFAULTS,
   duplicateKeys: 'allow',
   protoKeys: 'allow',
   maxStringBytes: Number.POSITIVE_INFINITY,
@@ -63,64 +77,44 @@ export const DEFAULT_PREFLIGHT_POLICIES: Readonly<ResolvedPreflightPolicies> = O
   bom: 'refuse',
 })
 
-const POLICY_KEYS = new Set([
-  'duplicateKeys',
-  'protoKeys',
-  'maxStringBytes',
-  'maxNumberLength',
-  'bom',
-])
-const resolved = new WeakSet<object>()
-
-function oneOf<T extends string>(
-  name: string,
-  value: unknown,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw new TypeError(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}`)
-  }
-  return value as T
+const VALIDATORS: OptionValidators<PreflightOptions> = {
+  maxNodes: integerOption(),
+  maxDepth: integerOption(true),
+  maxBytes: integerOption(),
+  duplicateKeys: oneOfOption(['allow', 'refuse']),
+  protoKeys: oneOfOption(['allow', 'refuse']),
+  maxStringBytes: integerOption(true),
+  maxNumberLength: integerOption(),
+  bom: oneOfOption(['refuse', 'strip']),
 }
+
+const brand = createResolvedBrand<ResolvedPreflightOptions>()
+brand.mark(PREFLIGHT_DEFAULTS)
 
 /**
- * Validates limits (through json-budget's `resolveLimits`) and policies once and freezes
- * them, so a server resolves at start-up and creates a cheap scanner per request with
- * `createPreflight(options)`.
- * @throws TypeError on a bad limit, an unknown policy name or a bad policy value.
+ * Validates the limits (as json-budget's `resolveJsonLimits` does) and the policies once and
+ * freezes them, so a server resolves at start-up and creates a cheap scanner per request with
+ * `createPreflight(resolved)`. An object this function returned is returned as it is.
+ * @throws TypeError on an unknown option, a bad limit or a bad policy value.
  */
 export function resolvePreflightOptions(
-  limits: Partial<JsonLimits> = {},
-  policies: PreflightPolicies = {},
-): PreflightOptions {
-  const resolvedLimits = resolveLimits(limits)
-  if (typeof policies !== 'object' || policies === null) {
-    throw new TypeError('policies must be an object')
-  }
-  for (const key of Object.keys(policies)) {
-    if (!POLICY_KEYS.has(key)) throw new TypeError(`unknown preflight policy ${key.slice(0, 32)}`)
-  }
-  const out: ResolvedPreflightPolicies = Object.freeze({
-    duplicateKeys: oneOf('duplicateKeys', policies.duplicateKeys, ['allow', 'refuse'], 'allow'),
-    protoKeys: oneOf('protoKeys', policies.protoKeys, ['allow', 'refuse'], 'allow'),
-    maxStringBytes:
-      policies.maxStringBytes === undefined
-        ? Number.POSITIVE_INFINITY
-        : assertLimit('maxStringBytes', policies.maxStringBytes, true),
-    maxNumberLength:
-      policies.maxNumberLength === undefined
-        ? Number.POSITIVE_INFINITY
-        : assertLimit('maxNumberLength', policies.maxNumberLength),
-    bom: oneOf('bom', policies.bom, ['refuse', 'strip'], 'refuse'),
+  options: PreflightOptions | ResolvedPreflightOptions = {},
+): ResolvedPreflightOptions {
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'preflight')
+  const limits = resolveJsonLimits({
+    maxNodes: options.maxNodes,
+    maxDepth: options.maxDepth,
+    maxBytes: options.maxBytes,
   })
-  const options: PreflightOptions = Object.freeze({ limits: resolvedLimits, policies: out })
-  resolved.add(options)
-  return options
-}
-
-/** True for an object returned by {@link resolvePreflightOptions} (not a look-alike). */
-export function isResolvedPreflightOptions(value: unknown): value is PreflightOptions {
-  return typeof value === 'object' && value !== null && resolved.has(value)
+  return brand.mark(
+    Object.freeze({
+      ...limits,
+      duplicateKeys: options.duplicateKeys ?? PREFLIGHT_DEFAULTS.duplicateKeys,
+      protoKeys: options.protoKeys ?? PREFLIGHT_DEFAULTS.protoKeys,
+      maxStringBytes: options.maxStringBytes ?? PREFLIGHT_DEFAULTS.maxStringBytes,
+      maxNumberLength: options.maxNumberLength ?? PREFLIGHT_DEFAULTS.maxNumberLength,
+      bom: options.bom ?? PREFLIGHT_DEFAULTS.bom,
+    }),
+  )
 }

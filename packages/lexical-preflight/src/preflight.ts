@@ -1,8 +1,6 @@
-import type { JsonLimits } from '@tollgate/json-budget'
 import {
-  isResolvedPreflightOptions,
   type PreflightOptions,
-  type PreflightPolicies,
+  type ResolvedPreflightOptions,
   resolvePreflightOptions,
 } from './options.js'
 import { type PreflightResult, PreflightScanner } from './scanner.js'
@@ -26,24 +24,12 @@ export interface Preflight {
  * Creates an incremental JSON preflight: an RFC 8259 validator over raw bytes (strict UTF-8,
  * the whole grammar, one top-level value) that counts nodes and depth as json-budget's
  * `chargeJson` does and refuses at the first byte past a limit, before any decoder runs.
- * Pass limits and policies (validated here), or the frozen result of
- * {@link resolvePreflightOptions} to skip validation on a hot path. Call `push` and `end` as
- * methods of the returned object.
+ * Pass options (validated here), or the frozen result of {@link resolvePreflightOptions} to
+ * skip validation on a hot path. Call `push` and `end` as methods of the returned object.
  * @throws TypeError on a bad limit or policy.
  */
-export function createPreflight(options: PreflightOptions): Preflight
-export function createPreflight(
-  limits?: Partial<JsonLimits>,
-  policies?: PreflightPolicies,
-): Preflight
-export function createPreflight(
-  limits?: Partial<JsonLimits> | PreflightOptions,
-  policies?: PreflightPolicies,
-): Preflight {
-  const options = isResolvedPreflightOptions(limits)
-    ? limits
-    : resolvePreflightOptions(limits as Partial<JsonLimits> | undefined, policies)
-  return new PreflightScanner(options)
+export function createPreflight(options?: PreflightOptions | ResolvedPreflightOptions): Preflight {
+  return new PreflightScanner(resolvePreflightOptions(options))
 }
 
 /**
@@ -51,18 +37,11 @@ export function createPreflight(
  * @returns nodes, depth and bytes of the admitted text.
  * @throws AdmissionError with the first failure and its byte `offset`; TypeError on bad options.
  */
-export function preflight(bytes: Uint8Array, options: PreflightOptions): PreflightResult
 export function preflight(
   bytes: Uint8Array,
-  limits?: Partial<JsonLimits>,
-  policies?: PreflightPolicies,
-): PreflightResult
-export function preflight(
-  bytes: Uint8Array,
-  limits?: Partial<JsonLimits> | PreflightOptions,
-  policies?: PreflightPolicies,
+  options?: PreflightOptions | ResolvedPreflightOptions,
 ): PreflightResult {
-  const scanner = createPreflight(limits as Partial<JsonLimits>, policies)
+  const scanner = createPreflight(options)
   scanner.push(bytes)
   return scanner.end()
 }

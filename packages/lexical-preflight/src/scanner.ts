@@ -1,10 +1,7 @@
-import {
-  type AdmissionCode,
-  AdmissionError,
-  type AdmissionErrorDetails,
-} from '@tollgate/json-budget'
+import type { AdmissionCode, AdmissionError, AdmissionErrorDetails } from '@tollgate/json-budget'
+import { admissionError, type PreflightCode } from './codes.js'
 import { KeyTracker } from './key-policy.js'
-import type { PreflightOptions } from './options.js'
+import type { ResolvedPreflightOptions } from './options.js'
 import {
   cleanUtf8End,
   HEX,
@@ -92,8 +89,9 @@ export class PreflightScanner {
   private failure: unknown = null
   private result: PreflightResult | null = null
 
-  constructor(options: PreflightOptions) {
-    const { limits, policies } = options
+  constructor(options: ResolvedPreflightOptions) {
+    const limits = options
+    const policies = options
     this.maxNodes = limits.maxNodes
     this.maxDepth = limits.maxDepth
     this.maxBytes = limits.maxBytes
@@ -629,7 +627,7 @@ function refusal(code: AdmissionCode, details: AdmissionErrorDetails): Admission
   const limit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   try {
-    return new AdmissionError(code, details)
+    return admissionError(code as PreflightCode, details)
   } finally {
     Error.stackTraceLimit = limit
   }

@@ -1,9 +1,9 @@
 // Test helpers: the strict JSON.parse reference and chunked runs of the preflight.
-import { isAdmissionError, type JsonLimits } from '@tollgate/json-budget'
+import { isAdmissionError, type ResolvedJsonLimits } from '@tollgate/json-budget'
 import { createPreflight, type PreflightPolicies } from '../src/index.js'
 
 /** Limits high enough that only the grammar and UTF-8 decide. */
-export const WIDE: Partial<JsonLimits> = { maxDepth: 1_000_000, maxNodes: 10_000_000 }
+export const WIDE: JsonLimitsOptions = { maxDepth: 1_000_000, maxNodes: 10_000_000 }
 
 /**
  * The reference verdict: `JSON.parse` over a strict UTF-8 decode. The BOM is kept
@@ -31,7 +31,7 @@ export type Outcome =
 export function run(
   bytes: Uint8Array,
   cuts: readonly number[] = [],
-  limits: Partial<JsonLimits> = WIDE,
+  limits: JsonLimitsOptions = WIDE,
   policies: PreflightPolicies = {},
 ): Outcome & { at: number } {
   const scanner = createPreflight(limits, policies)
@@ -55,7 +55,7 @@ export function run(
 export function verdict(
   bytes: Uint8Array,
   cuts: readonly number[] = [],
-  limits: Partial<JsonLimits> = WIDE,
+  limits: JsonLimitsOptions = WIDE,
   policies: PreflightPolicies = {},
 ): Outcome {
   const { at: _at, ...rest } = run(bytes, cuts, limits, policies)

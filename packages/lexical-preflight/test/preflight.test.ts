@@ -1,4 +1,4 @@
-import { ADMISSION_CODES, DEFAULT_JSON_LIMITS, isAdmissionError } from '@tollgate/json-budget'
+import { ADMISSION_CODES, isAdmissionError, JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { createPreflight, preflight, resolvePreflightOptions } from '../src/index.js'
 import { byteCuts, run, utf8, verdict } from './helpers.js'
@@ -123,13 +123,13 @@ describe('preflight', () => {
     const error = refusal(() => preflight(deep))
     expect([error.code, error.limit, error.offset]).toEqual([
       'ERR_JSON_TOO_DEEP',
-      DEFAULT_JSON_LIMITS.maxDepth,
+      JSON_LIMITS_DEFAULTS.maxDepth,
       64,
     ])
-    const many = utf8(`[${'0,'.repeat(DEFAULT_JSON_LIMITS.maxNodes - 2)}0]`)
-    expect(preflight(many).nodes).toBe(DEFAULT_JSON_LIMITS.maxNodes)
-    const tooMany = utf8(`[${'0,'.repeat(DEFAULT_JSON_LIMITS.maxNodes - 1)}0]`)
-    expect(refusal(() => preflight(tooMany)).limit).toBe(DEFAULT_JSON_LIMITS.maxNodes)
+    const many = utf8(`[${'0,'.repeat(JSON_LIMITS_DEFAULTS.maxNodes - 2)}0]`)
+    expect(preflight(many).nodes).toBe(JSON_LIMITS_DEFAULTS.maxNodes)
+    const tooMany = utf8(`[${'0,'.repeat(JSON_LIMITS_DEFAULTS.maxNodes - 1)}0]`)
+    expect(refusal(() => preflight(tooMany)).limit).toBe(JSON_LIMITS_DEFAULTS.maxNodes)
   })
 
   it('admits a top-level number that ends the input, in every number state', () => {
@@ -382,7 +382,7 @@ describe('resolvePreflightOptions', () => {
     const options = resolvePreflightOptions()
     expect(Object.isFrozen(options)).toBe(true)
     expect(Object.isFrozen(options.policies)).toBe(true)
-    expect(options.limits).toEqual(DEFAULT_JSON_LIMITS)
+    expect(options.limits).toEqual(JSON_LIMITS_DEFAULTS)
     expect(options.policies).toEqual({
       duplicateKeys: 'allow',
       protoKeys: 'allow',

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { DEFAULT_JSON_LIMITS } from '@tollgate/json-budget'
+import { JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_PREFLIGHT_POLICIES } from '../src/index.js'
 
@@ -30,7 +30,7 @@ describe('README', () => {
   it('lists the exported defaults in the options table', () => {
     const rows = optionRows()
     const exported: Record<string, unknown> = {
-      ...DEFAULT_JSON_LIMITS,
+      ...JSON_LIMITS_DEFAULTS,
       ...DEFAULT_PREFLIGHT_POLICIES,
     }
     expect([...rows.keys()].sort()).toEqual(Object.keys(exported).sort())

@@ -3,7 +3,8 @@
 // misrouted body is never read.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { admitNodeRequest } from '@tollgate/http-admission'
-import { AdmissionError } from '@tollgate/json-budget'
+import type { AdmissionError } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 import { assertResolvedMcpHttpOptions, type ResolvedMcpHttpOptions } from './http-options.js'
 import { refuseMcpRequest } from './http-refusal.js'
 
@@ -35,7 +36,7 @@ export async function admitMcpBody(
   // An empty POST is not a JSON text; refusing it here keeps the SDK from reading again.
   const error = result.ok
     ? result.value === undefined
-      ? new AdmissionError('ERR_JSON_SYNTAX')
+      ? admissionError('ERR_JSON_SYNTAX')
       : undefined
     : result.error
   if (error === undefined) return { ok: true, value: (result as { value: unknown }).value }

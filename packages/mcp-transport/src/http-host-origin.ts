@@ -2,7 +2,8 @@
 // `evil.example` that resolves to 127.0.0.1 reaches a loopback server with its own name in
 // `Host` and `Origin`; a valid credential in the request does not make it the user's page.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { AdmissionError } from '@tollgate/json-budget'
+import type { AdmissionError } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 import {
   assertResolvedMcpHttpOptions,
   isLoopbackHost,
@@ -29,7 +30,7 @@ export function checkHostAndOrigin(
       name = undefined
     }
     if (name === undefined || !options.allowedHosts.includes(name)) {
-      return new AdmissionError('ERR_HOST_NOT_ALLOWED')
+      return admissionError('ERR_HOST_NOT_ALLOWED')
     }
   }
   const allowed = options.allowedOrigins
@@ -47,7 +48,7 @@ export function checkHostAndOrigin(
       (allowed === 'loopback'
         ? (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.hostname)
         : allowed.includes(url.origin))
-    if (!ok) return new AdmissionError('ERR_ORIGIN_NOT_ALLOWED')
+    if (!ok) return admissionError('ERR_ORIGIN_NOT_ALLOWED')
   }
   return undefined
 }

@@ -1,3 +1,4 @@
+export { MCP_TRANSPORT_CODES, type McpTransportCode } from './codes.js'
 export {
   decorateTransport,
   type InboundContext,

@@ -1,5 +1,6 @@
-import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
+import { type AdmissionError, isAdmissionError } from '@tollgate/json-budget'
 import { createPreflight } from '@tollgate/lexical-preflight'
+import { admissionError } from './codes.js'
 import type { ResolvedStdioOptions } from './stdio-options.js'
 
 /** What the reader makes of the bytes: a line to parse, a refused line, or the end of input. */
@@ -61,7 +62,7 @@ export class BoundedLineReader {
         this.reset()
         emit({
           kind: 'overflow',
-          error: new AdmissionError('ERR_LINE_TOO_LARGE', {
+          error: admissionError('ERR_LINE_TOO_LARGE', {
             limit: cap,
             option: this.#options.lineBytesOption,
           }),
@@ -99,7 +100,7 @@ export class BoundedLineReader {
   }
 
   private refuse(error: unknown): void {
-    this.#refused = isAdmissionError(error) ? error : new AdmissionError('ERR_JSON_SYNTAX')
+    this.#refused = isAdmissionError(error) ? error : admissionError('ERR_JSON_SYNTAX')
     this.#chunks = []
     this.#preflight = undefined
   }
@@ -128,7 +129,7 @@ export class BoundedLineReader {
     } catch (error) {
       return {
         kind: 'refused',
-        error: isAdmissionError(error) ? error : new AdmissionError('ERR_JSON_SYNTAX'),
+        error: isAdmissionError(error) ? error : admissionError('ERR_JSON_SYNTAX'),
       }
     }
   }

@@ -1,13 +1,14 @@
 import {
   ADMISSION_DEFAULTS,
-  AdmissionError,
+  type AdmissionError,
   assertLimit,
   chargeJson,
-  DEFAULT_JSON_LIMITS,
   isAdmissionError,
-  type JsonLimits,
-  resolveLimits,
+  JSON_LIMITS_DEFAULTS,
+  type ResolvedJsonLimits,
+  resolveJsonLimits,
 } from '@tollgate/json-budget'
+import { admissionError } from './codes.js'
 import { isJsonRpcRequest, TransportDecorator } from './decorator.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import type {
@@ -40,7 +41,7 @@ export interface ResultBudgetOptions {
 export interface ResolvedResultBudgetOptions {
   readonly maxResultBytes: number
   readonly envelopeReserveBytes: number
-  readonly limits: Readonly<JsonLimits>
+  readonly limits: ResolvedJsonLimits
 }
 
 /** The defaults: 64 MiB per result with 1 KiB reserved, 100,000 nodes, depth 64. */
@@ -48,8 +49,8 @@ export const DEFAULT_RESULT_BUDGET_OPTIONS: Readonly<Required<ResultBudgetOption
   {
     maxResultBytes: ADMISSION_DEFAULTS.toolResultBytes,
     envelopeReserveBytes: ADMISSION_DEFAULTS.toolResultEnvelopeReserveBytes,
-    maxNodes: DEFAULT_JSON_LIMITS.maxNodes,
-    maxDepth: DEFAULT_JSON_LIMITS.maxDepth,
+    maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
+    maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
   },
 )
 
@@ -85,7 +86,7 @@ export function resolveResultBudgetOptions(
     throw new TypeError('envelopeReserveBytes must be smaller than maxResultBytes')
   }
   // Resolved once here; chargeJson recognises the object and does not validate it per result.
-  const limits = resolveLimits({
+  const limits = resolveJsonLimits({
     maxNodes: options.maxNodes ?? d.maxNodes,
     maxDepth: options.maxDepth ?? d.maxDepth,
     maxBytes: maxResultBytes - reserve,
@@ -155,7 +156,7 @@ export class ResultBudgetTransport<
       } catch (error) {
         const refusal = isAdmissionError(error)
           ? error
-          : new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE')
+          : admissionError('ERR_JSON_UNSUPPORTED_VALUE')
         return {
           jsonrpc: '2.0',
           id: m.id,
@@ -170,9 +171,7 @@ export class ResultBudgetTransport<
       chargeJson(m.result, this.options.limits)
       return message
     } catch (error) {
-      const refusal = isAdmissionError(error)
-        ? error
-        : new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE')
+      const refusal = isAdmissionError(error) ? error : admissionError('ERR_JSON_UNSUPPORTED_VALUE')
       return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) }
     }
   }

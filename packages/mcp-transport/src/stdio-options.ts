@@ -1,4 +1,4 @@
-import { ADMISSION_DEFAULTS, assertLimit, type JsonLimits } from '@tollgate/json-budget'
+import { ADMISSION_DEFAULTS, assertLimit, type JsonLimitsOptions } from '@tollgate/json-budget'
 import {
   type PreflightOptions,
   type PreflightPolicies,
@@ -83,7 +83,7 @@ export function resolveStdioOptions(options: BoundedStdioOptions = {}): Resolved
       `${lineBytesOption} may not exceed ${ADMISSION_DEFAULTS.stdioLineBytesCeiling}, got ${maxLineBytes}`,
     )
   }
-  const limits: Partial<JsonLimits> = {
+  const limits: JsonLimitsOptions = {
     maxNodes: options.maxNodes ?? DEFAULT_STDIO_OPTIONS.maxNodes,
     maxDepth: options.maxDepth ?? DEFAULT_STDIO_OPTIONS.maxDepth,
     // The line cap bounds the bytes; the scanner's own byte limit sits at the same figure.
@@ -92,6 +92,6 @@ export function resolveStdioOptions(options: BoundedStdioOptions = {}): Resolved
   return Object.freeze({
     maxLineBytes,
     lineBytesOption,
-    preflight: resolvePreflightOptions(limits, options.policies ?? {}),
+    preflight: resolvePreflightOptions({ ...options.policies, ...limits }),
   })
 }

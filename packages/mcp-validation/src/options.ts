@@ -1,4 +1,8 @@
-import { DEFAULT_JSON_LIMITS, type JsonLimits, resolveLimits } from '@tollgate/json-budget'
+import {
+  JSON_LIMITS_DEFAULTS,
+  type ResolvedJsonLimits,
+  resolveJsonLimits,
+} from '@tollgate/json-budget'
 import type { RefusalHook } from './refusal-event.js'
 
 const MiB = 1024 * 1024
@@ -9,7 +13,7 @@ const MiB = 1024 * 1024
  * far shallower and smaller; the bound is there so the validator's work is a function of
  * these numbers, not of what a caller sends.
  */
-export const DEFAULT_ARGUMENT_LIMITS: Readonly<JsonLimits> = Object.freeze({
+export const DEFAULT_ARGUMENT_LIMITS: ResolvedJsonLimits = Object.freeze({
   maxDepth: 32,
   maxNodes: 10_000,
   maxBytes: 4 * MiB,
@@ -59,7 +63,7 @@ export interface InputValidationOptions {
 
 /** {@link InputValidationOptions} with every default filled, validated and frozen. */
 export interface ResolvedInputValidationOptions {
-  readonly limits: Readonly<JsonLimits>
+  readonly limits: ResolvedJsonLimits
   readonly rewriteToolsList: boolean
   /** The route's surface, or `undefined` for every published tool. */
   readonly surface: ReadonlySet<string> | undefined
@@ -79,7 +83,7 @@ const KNOWN = new Set([
  * Fills {@link InputValidationOptions} from the defaults, validates every field once and
  * freezes the result.
  * @throws TypeError on an unknown option, a limit that is not a positive safe integer, a
- *   limit above its ceiling (`DEFAULT_JSON_LIMITS`), a non-boolean `rewriteToolsList`, a
+ *   limit above its ceiling (`JSON_LIMITS_DEFAULTS`), a non-boolean `rewriteToolsList`, a
  *   `surface` that is a string or not an iterable of strings, or an `onRefusal` that is not a
  *   function.
  */
@@ -92,15 +96,15 @@ export function resolveOptions(
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) throw new TypeError(`unknown option ${JSON.stringify(key.slice(0, 64))}`)
   }
-  // resolveLimits validates each field and refuses any above the shared ceiling; the object it
+  // resolveJsonLimits validates each field and refuses any above the shared ceiling; the object it
   // returns is recognised by chargeJson, which then skips validating it on every call.
-  const limits = resolveLimits(
+  const limits = resolveJsonLimits(
     {
       maxDepth: options.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
       maxNodes: options.maxNodes ?? DEFAULT_ARGUMENT_LIMITS.maxNodes,
       maxBytes: options.maxBytes ?? DEFAULT_ARGUMENT_LIMITS.maxBytes,
     },
-    DEFAULT_JSON_LIMITS,
+    JSON_LIMITS_DEFAULTS,
   )
   const rewriteToolsList = options.rewriteToolsList ?? true
   if (typeof rewriteToolsList !== 'boolean') {

@@ -1,10 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ADMISSION_CODE_LIST, ADMISSION_CODES, statusForCode } from '@tollgate/json-budget'
+import { HTTP_ADMISSION_CODES } from '@tollgate/http-admission'
+import { JSON_BUDGET_CODES, listRefusalCodes, refusalCodeSpec } from '@tollgate/json-budget'
+import { PREFLIGHT_CODES } from '@tollgate/lexical-preflight'
+import { MCP_TRANSPORT_CODES } from '@tollgate/mcp-transport'
 import { describe, expect, it } from 'vitest'
 import { parseTables, unquote } from '../src/markdown-table.js'
 
-// docs/errors.md is the catalogue a user reads; ADMISSION_CODES is what the packages raise.
+// docs/errors.md is the catalogue a user reads; the code tables each package registers (with
+// `defineRefusalCodes`) are what the packages raise.
 // Held equal in both directions so an added code without a row, a row for a code that no longer
 // exists, and a status that drifted each fail here rather than in a user's switch statement.
 const DOC = new URL('../../../docs/errors.md', import.meta.url)
@@ -32,6 +36,16 @@ function readRows(): Row[] {
       fix: cells[3] ?? '',
     }
   })
+}
+
+// The tables, in the order docs/errors.md lists them (each package's own table order).
+const TABLES = [JSON_BUDGET_CODES, PREFLIGHT_CODES, HTTP_ADMISSION_CODES, MCP_TRANSPORT_CODES]
+const CODE_LIST: readonly string[] = TABLES.flatMap((table) => Object.keys(table))
+
+function spec(code: string) {
+  const entry = refusalCodeSpec(code)
+  if (entry === undefined) throw new Error(`${code} is not registered`)
+  return entry
 }
 
 const ROOT = new URL('../../../', import.meta.url).pathname
@@ -72,29 +86,33 @@ function readOtherRows(): string[][] {
   return (tables[0]?.rows ?? []).map((cells) => cells.map((c) => c.trim()))
 }
 
-describe('ADMISSION_CODES (docs/errors.md)', () => {
+describe('refusal code tables (docs/errors.md)', () => {
   it('lists every exported code exactly once, with its status', () => {
     const rows = readRows()
     const documented = rows.map((row) => row.code)
     expect(new Set(documented).size, 'no code is documented twice').toBe(documented.length)
     // Both directions: a code missing from the doc and a row naming no exported code.
-    expect([...documented].sort()).toEqual([...ADMISSION_CODE_LIST].sort())
-    expect([...documented].sort()).toEqual(Object.keys(ADMISSION_CODES).sort())
+    expect([...documented].sort()).toEqual([...CODE_LIST].sort())
+    expect([...documented].sort()).toEqual(
+      listRefusalCodes()
+        .map((entry) => entry.code)
+        .sort(),
+    )
     for (const row of rows) {
-      const status = statusForCode(row.code as keyof typeof ADMISSION_CODES)
+      const status = spec(row.code).status
       expect(row.status, `status of ${row.code}`).toBe(status === undefined ? '—' : String(status))
     }
   })
 
-  it('keeps the rows in the order of the exported table', () => {
-    expect(readRows().map((row) => row.code)).toEqual([...ADMISSION_CODE_LIST])
+  it('keeps the rows in the order of the exported tables', () => {
+    expect(readRows().map((row) => row.code)).toEqual([...CODE_LIST])
   })
 
   it('says when each code is raised and how to fix it, naming the option to raise', () => {
     for (const row of readRows()) {
       expect(row.when.length, `raised-when of ${row.code}`).toBeGreaterThan(20)
       expect(row.fix.length, `how-to-fix of ${row.code}`).toBeGreaterThan(10)
-      const option = ADMISSION_CODES[row.code as keyof typeof ADMISSION_CODES].option
+      const option = spec(row.code).option
       if (option !== undefined)
         expect(row.fix, `fix of ${row.code} names ${option}`).toContain(`\`${option}\``)
     }
@@ -104,7 +122,7 @@ describe('ADMISSION_CODES (docs/errors.md)', () => {
     const rows = readOtherRows()
     const documented = rows.map((cells) => unquote(cells[0] ?? ''))
     expect(new Set(documented).size, 'no code is documented twice').toBe(documented.length)
-    const admission = new Set<string>(ADMISSION_CODE_LIST)
+    const admission = new Set<string>(CODE_LIST)
     const used = [...sourceCodes()].filter((code) => !admission.has(code)).sort()
     // Both directions: a code a package starts returning without a row fails, and so does a
     // row for a code no source uses any more.

@@ -128,11 +128,11 @@ export function judgePolicies(input: ChunkedBytes): string | undefined {
   for (const policy of ['duplicateKeys', 'protoKeys'] as const) {
     const expected = firstPolicyHit(text, policy) ? CODES[policy] : 'ok'
     const policies = { [policy]: 'refuse' as const }
-    const one = verdict(() => preflight(input.bytes, {}, policies))
+    const one = verdict(() => preflight(input.bytes, policies))
     if (one !== expected) return `${policy}: expected ${expected}, one-shot gave ${one}`
     const chunks = chunksOf(input.bytes, input.splits)
     const split = verdict(() => {
-      const scanner = createPreflight({}, policies)
+      const scanner = createPreflight(policies)
       for (const chunk of chunks) scanner.push(chunk)
       return scanner.end()
     })

@@ -35,10 +35,10 @@ function run(fn: () => { nodes: number; depth: number; bytes: number }): Outcome
 }
 
 export const realPreflight: PreflightImpl = {
-  oneShot: (bytes, bom) => run(() => preflight(bytes, LIMITS, { bom })),
+  oneShot: (bytes, bom) => run(() => preflight(bytes, { ...LIMITS, bom })),
   chunked: (chunks, bom) =>
     run(() => {
-      const scanner = createPreflight(LIMITS, { bom })
+      const scanner = createPreflight({ ...LIMITS, bom })
       for (const chunk of chunks) scanner.push(chunk)
       return scanner.end()
     }),
