@@ -1,0 +1,78 @@
+// Starts a private redis-server on 127.0.0.1 and a random port for a test file, so the Redis
+// suites never silently skip where the binary exists, and never share keys with another file.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Whether a `redis-server` binary is on PATH (checked once, when this module loads). */
+export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick, then released). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** A running private redis-server. */
+export interface RedisProcess {
+  /** `redis://127.0.0.1:<port>`. */
+  readonly url: string
+  /** Kills the server (SIGKILL) and removes its working folder; idempotent. */
+  stop(): Promise<void>
+}
+
+/**
+ * Spawns `redis-server` with no persistence (`--save ''`, `--appendonly no`) in a temporary
+ * folder, resolving once it accepts connections; rejects after 10 s or if it exits first.
+ */
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-redis-'))
+  const child: ChildProcess = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Ready to accept connections')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    child.once('exit', () => reject(new Error('redis-server exited')))
+  })
+  let stopped = false
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (stopped) return
+      stopped = true
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
