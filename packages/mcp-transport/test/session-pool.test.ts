@@ -8,6 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { createInFlightBudget } from '@tollgate/http-admission'
+import type { RawResponse } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
+import { MCP_POST_HEADERS as HEADERS, initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   admitMcpBody,
@@ -21,24 +24,8 @@ import {
   type SessionPoolOptions,
 } from '../src/index.js'
 import { heldRequest } from './helpers/held.js'
-import { listen, type RawResponse, type Running } from './helpers/http.js'
 
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-}
-const INITIALIZE = Buffer.from(
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 't', version: '0' },
-    },
-  }),
-)
+const INITIALIZE = Buffer.from(JSON.stringify(initializeRequest(0, 't')))
 const PING = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}')
 
 let running: Running[] = []
