@@ -12,6 +12,8 @@ export interface BrandedRefusal extends Error {
   readonly offset?: number
   readonly path?: string
   readonly status?: number
+  /** The refusal as plain data (code and details, never the caller's bytes). */
+  toJSON(): unknown
 }
 
 /**
