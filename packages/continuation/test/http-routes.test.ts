@@ -15,7 +15,7 @@ import {
   type ScopedRequest,
   TOOL_NOT_FOUND,
 } from '../src/index.js'
-import { heavyPayload, pub, team } from './fixtures.js'
+import { heavyPayload, pub, team } from './fixtures/routes.js'
 
 const routes: Record<string, RouteView> = { '/mcp/team': team, '/mcp/public': pub }
 const grants = new Map<string, Set<string>>([['cred-1', new Set(['notes:read', 'export'])]])
