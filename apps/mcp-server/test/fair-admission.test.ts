@@ -3,8 +3,9 @@
 // legitimate client's outcome (served before a generous deadline, never a timing) and, where a
 // server flag removes the control, shows the attack then succeeds.
 import { connect } from 'node:net'
+import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
-import { initializeRequest, post, RawSession, toolResult } from './helpers/raw-client.js'
+import { post, RawSession, toolResult } from './helpers/raw-client.js'
 import { ALICE, BOB, type LiveServer, startServer } from './helpers/server.js'
 
 const MiB = 1024 * 1024

@@ -3,11 +3,12 @@
 // instance hold on both from the next call on, continuation redemption included; while Redis
 // refuses the instances every capability check fails closed, and they recover without a
 // restart. Without --redis-url (the per-process table) the revocation does not cross.
+
+import { hasRedisServer, type RedisProcess, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchToken, mintGroup } from './helpers/continuations.js'
 import { type RawResponse, RawSession, resultJson, toolResult } from './helpers/raw-client.js'
-import { hasRedisServer, type RedisProcess, startRedis } from './helpers/redis.js'
 import { ALICE, BOB, type LiveServer, startServer } from './helpers/server.js'
 import { type SessionProxy, startSessionProxy } from './helpers/session-proxy.js'
 
