@@ -1,14 +1,9 @@
 // Admission on the live server: the Streamable HTTP body cap, the stdio line cap and the result
 // budget, each driven through the real process by a raw client.
+
+import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  initializeRequest,
-  post,
-  RawSession,
-  RawStdio,
-  resultJson,
-  toolResult,
-} from './helpers/raw-client.js'
+import { post, RawSession, RawStdio, resultJson, toolResult } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'
 
 const MiB = 1024 * 1024

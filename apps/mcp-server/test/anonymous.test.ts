@@ -1,16 +1,11 @@
 // Anonymous callers (no Authorization header at all) on the routes a config opens to them,
 // live: the real bundle, a raw JSON-RPC client. The route matrices and every control hold for
 // them; one anonymous caller's continuation is not another's.
+
+import { initializeRequest, PROTOCOL_VERSION } from '@tollgate/test-kit/mcp-initialize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tokenOf } from './helpers/continuations.js'
-import {
-  initializeRequest,
-  PROTOCOL_VERSION,
-  post,
-  RawSession,
-  resultJson,
-  toolResult,
-} from './helpers/raw-client.js'
+import { post, RawSession, resultJson, toolResult } from './helpers/raw-client.js'
 import { BOB, type LiveServer, startServer, writeConfig } from './helpers/server.js'
 
 let demo: LiveServer

@@ -6,10 +6,11 @@
 // the other owner's token is evicted) is held in @tollgate/continuation's store tests. The Redis
 // case uses CI's TOLLGATE_REDIS_URL or a private redis-server.
 import { spawnSync } from 'node:child_process'
+import { hasRedisServer } from '@tollgate/test-kit/redis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchToken, mintGroup } from './helpers/continuations.js'
 import { type RawResponse, RawSession, toolResult } from './helpers/raw-client.js'
-import { hasRedisServer, sharedRedis, sharedRedisUrl } from './helpers/redis.js'
+import { sharedRedis, sharedRedisUrl } from './helpers/redis.js'
 import { ALICE, BOB, type LiveServer, MAIN, startServer, writeConfig } from './helpers/server.js'
 
 let server: LiveServer

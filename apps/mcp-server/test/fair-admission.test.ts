@@ -3,8 +3,10 @@
 // legitimate client's outcome (served before a generous deadline, never a timing) and, where a
 // server flag removes the control, shows the attack then succeeds.
 import { connect } from 'node:net'
+import { eventually } from '@tollgate/test-kit/eventually'
+import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
-import { initializeRequest, post, RawSession, toolResult } from './helpers/raw-client.js'
+import { post, RawSession, toolResult } from './helpers/raw-client.js'
 import { ALICE, BOB, type LiveServer, startServer } from './helpers/server.js'
 
 const MiB = 1024 * 1024
@@ -111,15 +113,6 @@ function heldBody(port: number, session: RawSession, token: string) {
 const initialize = (server: LiveServer, token: string) =>
   post(server.url('/mcp/team'), initializeRequest(), { authorization: `Bearer ${token}` })
 
-async function until(check: () => Promise<boolean>, deadlineMs = 5000): Promise<boolean> {
-  const end = Date.now() + deadlineMs
-  while (Date.now() < end) {
-    if (await check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return false
-}
-
 describe('the reference server under cheap connections', () => {
   it('cuts an unauthenticated endless chunked POST and one to an unknown route while an authenticated client is served', async () => {
     const server = await start()
@@ -160,9 +153,9 @@ describe('the reference server under cheap connections', () => {
     } finally {
       for (const h of held) h.release()
     }
-    expect(await until(async () => (await bob.call('project.list', {}, 3)).status === 200)).toBe(
-      true,
-    )
+    expect(
+      await eventually(async () => (await bob.call('project.list', {}, 3)).status === 200),
+    ).toBe(true)
   })
 
   it('answers ERR_SESSION_QUOTA to a credential at its quota and still opens sessions for another', async () => {
@@ -192,7 +185,7 @@ describe('the reference server under cheap connections', () => {
     // The slots are taken at the heads: 35 are answered 503 before any body is sent.
     let answered = 0
     for (const h of held) void h.response.then(() => answered++)
-    expect(await until(async () => answered >= 35)).toBe(true)
+    expect(await eventually(async () => answered >= 35)).toBe(true)
     for (const h of held) h.sendBody()
     const statuses = await Promise.all(held.map((h) => h.response))
     expect(statuses.filter((s) => s === 200)).toHaveLength(5)
@@ -214,7 +207,7 @@ describe('the reference server under cheap connections', () => {
     const alice = await RawSession.open(server.url('/mcp/team'), ALICE)
     expect((await initialize(server, BOB)).status).toBe(503)
     // Served before a generous deadline once alice's session has been idle past 300 ms.
-    expect(await until(async () => (await initialize(server, BOB)).status === 200)).toBe(true)
+    expect(await eventually(async () => (await initialize(server, BOB)).status === 200)).toBe(true)
     expect((await alice.call('project.list', {})).status).toBe(404)
   })
 
@@ -231,7 +224,7 @@ describe('the reference server under cheap connections', () => {
       server.audit
         .named('auth_refused')
         .reduce((n, e) => n + (typeof e.repeated === 'number' ? e.repeated : 1), 0)
-    expect(await until(async () => total() === 200)).toBe(true)
+    expect(await eventually(async () => total() === 200)).toBe(true)
     expect(server.audit.raw.some((line) => line.includes(MARKER))).toBe(false)
   })
 

@@ -2,13 +2,10 @@
 // reaches the loopback listener with its own name in `Host` and `Origin`. The server binds
 // 127.0.0.1, so `mcpHttpHandler` (@tollgate/mcp-transport) checks both before reading a body;
 // a valid bearer token does not help. The handler sentinel is the `tool_invoked` audit line.
+
+import { initializeRequest, PROTOCOL_VERSION } from '@tollgate/test-kit/mcp-initialize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  initializeRequest,
-  PROTOCOL_VERSION,
-  postWithHost,
-  RawSession,
-} from './helpers/raw-client.js'
+import { postWithHost, RawSession } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'
 
 let server: LiveServer

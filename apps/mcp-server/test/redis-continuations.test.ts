@@ -4,16 +4,11 @@
 // TOLLGATE_REDIS_URL or a private redis-server; the fault test always uses its own (it kills it).
 import { spawnSync } from 'node:child_process'
 import { createToken } from '@tollgate/continuation'
+import { freePort, hasRedisServer, startRedis } from '@tollgate/test-kit/redis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchToken, mintGroup } from './helpers/continuations.js'
 import { type RawResponse, RawSession, resultJson, toolResult } from './helpers/raw-client.js'
-import {
-  freePort,
-  hasRedisServer,
-  sharedRedis,
-  sharedRedisUrl,
-  startRedis,
-} from './helpers/redis.js'
+import { sharedRedis, sharedRedisUrl } from './helpers/redis.js'
 import { ALICE, type LiveServer, MAIN, startServer, writeConfig } from './helpers/server.js'
 
 const sharedAvailable = sharedRedisUrl !== undefined || hasRedisServer

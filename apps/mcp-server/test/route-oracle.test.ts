@@ -5,12 +5,11 @@
 // decorator installed WITHOUT the route's surface, as it was before: there a tool mounted on
 // another route answers differently from a tool that exists nowhere.
 import { randomUUID } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { createContinuations } from '@tollgate/continuation'
 import { loadSchemaRegistry, withInputValidation } from '@tollgate/mcp-validation'
+import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildMcpServer } from '../src/build-server.js'
 import { validateConfig } from '../src/config.js'
@@ -147,7 +146,7 @@ describe('withInputValidation with the route surface, on the reference server', 
 })
 
 describe('the control: the decorator without the route surface', () => {
-  let http: Server
+  let http: Running | undefined
   let url: string
   beforeAll(async () => {
     const registry = loadSchemaRegistry(SCHEMAS)
@@ -165,7 +164,7 @@ describe('the control: the decorator without the route surface', () => {
       anonymousRoutes: new Set(),
     }
     const sessions = new Map<string, StreamableHTTPServerTransport>()
-    http = createServer(async (req, res) => {
+    http = await listen(async (req, res) => {
       const sid = req.headers['mcp-session-id']
       const known = typeof sid === 'string' ? sessions.get(sid) : undefined
       if (known !== undefined) return known.handleRequest(req, res)
@@ -180,12 +179,10 @@ describe('the control: the decorator without the route surface', () => {
       await mcp.connect(withInputValidation(transport, registry))
       return transport.handleRequest(req, res)
     })
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp/public`
+    url = `${http.url}/mcp/public`
   })
   afterAll(async () => {
-    http?.closeAllConnections()
-    await new Promise<void>((resolve) => http?.close(() => resolve()))
+    await http?.close()
   })
 
   it('tells the caller which tools exist on other routes', async () => {

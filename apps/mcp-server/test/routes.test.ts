@@ -1,7 +1,9 @@
 // The HTTP surface of the live server: demo credentials at start, bearer auth, sessions bound
 // to their route and credential, route surfaces as tools/list shows them.
+
+import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { initializeRequest, post, RawSession } from './helpers/raw-client.js'
+import { post, RawSession } from './helpers/raw-client.js'
 import { ALICE, BOB, type LiveServer, startServer } from './helpers/server.js'
 
 let server: LiveServer

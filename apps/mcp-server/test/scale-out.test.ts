@@ -3,11 +3,13 @@
 // instance hold on both from the next call on, continuation redemption included; while Redis
 // refuses the instances every capability check fails closed, and they recover without a
 // restart. Without --redis-url (the per-process table) the revocation does not cross.
+
+import { eventually } from '@tollgate/test-kit/eventually'
+import { hasRedisServer, type RedisProcess, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchToken, mintGroup } from './helpers/continuations.js'
 import { type RawResponse, RawSession, resultJson, toolResult } from './helpers/raw-client.js'
-import { hasRedisServer, type RedisProcess, startRedis } from './helpers/redis.js'
 import { ALICE, BOB, type LiveServer, startServer } from './helpers/server.js'
 import { type SessionProxy, startSessionProxy } from './helpers/session-proxy.js'
 
@@ -37,16 +39,6 @@ async function openOn(
     if (proxy.instanceOf(session.sessionId) === index) return session
   }
   throw new Error(`no session placed on instance ${index}`)
-}
-
-/** Retries `probe` until it holds, within a generous deadline (never a timing assertion). */
-async function eventually(probe: () => Promise<boolean>, deadlineMs = 15_000): Promise<boolean> {
-  const end = Date.now() + deadlineMs
-  while (Date.now() < end) {
-    if (await probe()) return true
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  return false
 }
 
 describe.runIf(hasRedisServer)('two instances on one Redis, behind a session-routing proxy', () => {
@@ -156,8 +148,12 @@ describe.runIf(hasRedisServer)('two instances on one Redis, behind a session-rou
       await one.audit.waitFor((e) => e.event === 'capability_store_error')
 
       await control.sendCommand(['ACL', 'SETUSER', 'default', 'on'])
-      expect(await eventually(async () => served(await getHandbook(bobOne)))).toBe(true)
-      expect(await eventually(async () => served(await fetchToken(bobTwo, token)))).toBe(true)
+      expect(await eventually(async () => served(await getHandbook(bobOne)), 15_000, 200)).toBe(
+        true,
+      )
+      expect(
+        await eventually(async () => served(await fetchToken(bobTwo, token)), 15_000, 200),
+      ).toBe(true)
       await one.audit.waitFor((e) => e.event === 'capability_store_recovered')
     } finally {
       await control.sendCommand(['ACL', 'SETUSER', 'default', 'on']).catch(() => {})

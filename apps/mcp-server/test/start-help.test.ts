@@ -2,8 +2,8 @@
 // taken from the real server's stderr and performed (the curl line through fetch with its own
 // headers and body, the mcpServers entry by spawning it).
 import { spawn } from 'node:child_process'
+import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { initializeRequest } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, MAIN, startServer } from './helpers/server.js'
 
 let demo: LiveServer

@@ -4,8 +4,8 @@
 // test files; the real `pnpm start --stdio` was measured by hand (README, "Start").
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { describe, expect, it } from 'vitest'
-import { initializeRequest } from './helpers/raw-client.js'
 
 const START = fileURLToPath(new URL('../scripts/start.mjs', import.meta.url))
 const BANNER = '• turbo 2.11.11 (stand-in) >>> FULL TURBO'

@@ -21,7 +21,7 @@ import {
   type ToolDescriptor,
   type ToolRegistry,
 } from '../src/index.js'
-import { ALL, group, pub, registry, target, team } from './fixtures.js'
+import { ALL, group, pub, registry, target, team } from './fixtures/routes.js'
 
 const noop = () => {}
 

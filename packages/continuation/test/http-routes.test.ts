@@ -2,8 +2,7 @@
 // schema: two routes with the same `read` ceiling and different surfaces, one credential, a
 // group dispatcher, a class dispatcher and continuation.fetch. Handlers count their runs
 // (sentinel) so a refusal is shown not to have run one. Nothing private is assigned.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   CONTINUATION_REFUSED,
@@ -15,7 +14,7 @@ import {
   type ScopedRequest,
   TOOL_NOT_FOUND,
 } from '../src/index.js'
-import { heavyPayload, pub, team } from './fixtures.js'
+import { heavyPayload, pub, team } from './fixtures/routes.js'
 
 const routes: Record<string, RouteView> = { '/mcp/team': team, '/mcp/public': pub }
 const grants = new Map<string, Set<string>>([['cred-1', new Set(['notes:read', 'export'])]])
@@ -62,10 +61,10 @@ async function handle(path: string, credential: string, body: Record<string, unk
   return { status: 200, body: { token: minted.token } }
 }
 
-let server: Server
+let server: Running
 let base: string
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     let data = ''
     req.on('data', (c) => (data += c))
     req.on('end', async () => {
@@ -78,10 +77,9 @@ beforeAll(async () => {
       res.end(JSON.stringify(out.body))
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  base = server.url
 })
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => server.close())
 
 async function call(path: string, body: unknown, credential = 'cred-1') {
   const res = await fetch(base + path, {

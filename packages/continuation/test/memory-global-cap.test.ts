@@ -5,7 +5,7 @@
 // owner's seconds-old entry (the reported attack).
 import { describe, expect, it } from 'vitest'
 import { createContinuations, createMemoryStore, isContinuationStoreError } from '../src/index.js'
-import { group, heavyPayload, manualClock, target, team } from './fixtures.js'
+import { group, heavyPayload, manualClock, target, team } from './fixtures/routes.js'
 
 const TTL = 60_000
 

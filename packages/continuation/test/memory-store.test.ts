@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore, MEMORY_STORE_DEFAULTS } from '../src/index.js'
-import { storeContract } from './store-contract.js'
+import { storeContract } from './helpers/store-contract.js'
 
 storeContract('memory', () => ({
   make: (options = {}) => createMemoryStore(options),

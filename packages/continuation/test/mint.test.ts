@@ -8,7 +8,7 @@ import {
   isTokenShape,
   TOKEN_LENGTH,
 } from '../src/index.js'
-import { group, MARKER, target, team } from './fixtures.js'
+import { group, MARKER, target, team } from './fixtures/routes.js'
 
 const OWNER = 'owner-a'
 

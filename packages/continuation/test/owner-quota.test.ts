@@ -5,9 +5,9 @@
 // entries as it writes.
 import { describe, expect, it } from 'vitest'
 import { CONTINUATION_REFUSED, createContinuations, createMemoryStore } from '../src/index.js'
-import { ALL, group, heavyPayload, target, team } from './fixtures.js'
-import { useRedisStores } from './redis-stores.js'
-import type { StoreUnderTest } from './store-contract.js'
+import { ALL, group, heavyPayload, target, team } from './fixtures/routes.js'
+import { useRedisStores } from './helpers/redis-stores.js'
+import type { StoreUnderTest } from './helpers/store-contract.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const TTL = 60_000

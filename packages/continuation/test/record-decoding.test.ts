@@ -12,7 +12,7 @@ import {
   createToken,
   hashToken,
 } from '../src/index.js'
-import { ALL, team } from './fixtures.js'
+import { ALL, team } from './fixtures/routes.js'
 
 const OWNER = 'owner-record'
 const NOW = 1_800_000_000_000

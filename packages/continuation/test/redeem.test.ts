@@ -8,7 +8,17 @@ import {
   createMemoryStore,
   createRouteView,
 } from '../src/index.js'
-import { ALL, full, group, heavyPayload, klass, pub, registry, target, team } from './fixtures.js'
+import {
+  ALL,
+  full,
+  group,
+  heavyPayload,
+  klass,
+  pub,
+  registry,
+  target,
+  team,
+} from './fixtures/routes.js'
 
 function setup() {
   const events: ContinuationAuditEvent[] = []

@@ -1,10 +1,11 @@
 // How the Redis store treats its client, against a private real redis-server (paused or killed
 // here, so never the one CI shares through TOLLGATE_REDIS_URL): the error listener it attaches,
 // the command timeout, the timer it leaves behind, and construction with wrongly-typed options.
+
+import { hasRedisServer, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createRedisStore } from '../src/redis.js'
-import { hasRedisServer, startRedis } from './redis-server.js'
 
 if (!hasRedisServer) {
   console.warn('\n\n*** SKIPPING the Redis client tests: no redis-server on PATH ***\n\n')

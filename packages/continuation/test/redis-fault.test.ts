@@ -1,6 +1,8 @@
 // Redis stops mid-run: redemption fails closed with the one outcome, mint reports a code the
 // server can map, nothing throws and nothing is left as an unhandled rejection. Always uses a
 // private redis-server (it is killed), never the one CI shares through TOLLGATE_REDIS_URL.
+
+import { hasRedisServer, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
@@ -9,8 +11,7 @@ import {
   createContinuations,
 } from '../src/index.js'
 import { createRedisStore } from '../src/redis.js'
-import { ALL, group, heavyPayload, target, team } from './fixtures.js'
-import { hasRedisServer, startRedis } from './redis-server.js'
+import { ALL, group, heavyPayload, target, team } from './fixtures/routes.js'
 
 if (!hasRedisServer) {
   console.warn('\n\n*** SKIPPING the Redis fault test: no redis-server on PATH ***\n\n')

@@ -4,9 +4,9 @@ import { createClient } from 'redis'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createContinuations, hashToken } from '../src/index.js'
 import { createRedisStore, REDIS_STORE_DEFAULTS } from '../src/redis.js'
-import { group, heavyPayload, target, team } from './fixtures.js'
-import { useRedisStores } from './redis-stores.js'
-import { storeContract } from './store-contract.js'
+import { group, heavyPayload, target, team } from './fixtures/routes.js'
+import { useRedisStores } from './helpers/redis-stores.js'
+import { storeContract } from './helpers/store-contract.js'
 
 type Client = ReturnType<typeof createClient>
 const redis = useRedisStores()

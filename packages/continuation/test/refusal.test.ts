@@ -14,7 +14,7 @@ import {
   hashToken,
   pinoAuditSink,
 } from '../src/index.js'
-import { ALL, group, heavyPayload, klass, MARKER, pub, target, team } from './fixtures.js'
+import { ALL, group, heavyPayload, klass, MARKER, pub, target, team } from './fixtures/routes.js'
 
 const OWNER = 'owner-secret-key-a'
 const sha = (s: string) => createHash('sha256').update(s).digest('hex')

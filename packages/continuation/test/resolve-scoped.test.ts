@@ -7,7 +7,7 @@ import {
   TOOL_NOT_FOUND,
   type ToolRegistry,
 } from '../src/index.js'
-import { ALL, full, group, klass, pub, registry, team } from './fixtures.js'
+import { ALL, full, group, klass, pub, registry, team } from './fixtures/routes.js'
 
 describe('resolveScoped', () => {
   it('resolves a group dispatcher call to the composed child on the route', () => {

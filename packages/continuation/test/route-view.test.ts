@@ -7,7 +7,7 @@ import {
   TIERS,
   tierRank,
 } from '../src/index.js'
-import { ALL, pub, registry, team } from './fixtures.js'
+import { ALL, pub, registry, team } from './fixtures/routes.js'
 
 describe('createToolRegistry', () => {
   it('throws a TypeError for a bad name, tier, capability or a duplicate', () => {

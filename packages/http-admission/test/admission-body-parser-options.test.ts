@@ -1,6 +1,9 @@
 // admission() with body-parser's option names (strict, reviver, verify, type, limit), through a
 // real http.Server on 127.0.0.1. Each refusal asserts the route's sentinel stayed empty, and
 // strict has a test with the control removed showing what it prevents.
+
+import { chunk, head, RawClient, sendUntilAnswered } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -11,7 +14,6 @@ import {
   type HttpAdmissionOptions,
   resolveOptions,
 } from '../src/index.js'
-import { chunk, head, listen, RawClient, type Running, sendUntilAnswered } from './support/net.js'
 
 let running: Running | undefined
 afterEach(async () => {

@@ -1,19 +1,12 @@
 // One test per Content-Length case, each asserting the code and what its message says, so a
 // short body is never again reported as a malformed header.
+import { expectRefused } from '@tollgate/test-kit/expect-refused'
+import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
 import { admitBody, createInFlightBudget, parseContentLength } from '../src/index.js'
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield Buffer.from(part)
-}
-
-function refusal(fn: () => unknown): { code: string; message: string } {
-  try {
-    fn()
-  } catch (error) {
-    return error as { code: string; message: string }
-  }
-  throw new Error('expected a refusal')
 }
 
 const HEADER = /Content-Length is malformed, negative or repeated/
@@ -43,8 +36,7 @@ describe('Content-Length messages', () => {
 
   it('says a declared length over the cap exceeds the byte limit and names the limit and the option', async () => {
     const result = await admitBody(chunks('[]'), { maxBytes: 10 }, { declaredLength: 11 })
-    expect(result.ok).toBe(false)
-    if (result.ok) return
+    expectRefused(result, 'ERR_BODY_TOO_LARGE')
     expect(result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', status: 413, limit: 10 })
     expect(result.error.message).toMatch(/exceeds the byte limit \(limit 10\); raise maxBytes/)
   })
@@ -52,8 +44,7 @@ describe('Content-Length messages', () => {
   it('says a well-formed length with a body that ends short ended before it, not that the header is malformed', async () => {
     const budget = createInFlightBudget(1024)
     const result = await admitBody(chunks('{"k":', '1'), { budget }, { declaredLength: 20 })
-    expect(result.ok).toBe(false)
-    if (result.ok) return
+    expectRefused(result, 'ERR_BODY_INCOMPLETE')
     expect(result.error).toMatchObject({ code: 'ERR_BODY_INCOMPLETE', status: 400, observed: 6 })
     expect(result.error.message).toMatch(/ended before its declared Content-Length/)
     expect(result.error.message).not.toMatch(/malformed/)

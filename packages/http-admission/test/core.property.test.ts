@@ -1,4 +1,5 @@
 import { fc, test } from '@fast-check/vitest'
+import { strictJsonParse } from '@tollgate/test-kit/strict-json'
 import { describe, expect } from 'vitest'
 import { admitBody, resolveOptions } from '../src/index.js'
 
@@ -29,13 +30,7 @@ describe('admitBody', () => {
   })(
     'admits arbitrary bytes exactly when a strict UTF-8 decode and JSON.parse accept them',
     async (bytes, cuts) => {
-      let expected: { ok: true; value: unknown } | { ok: false }
-      try {
-        const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
-        expected = { ok: true, value: JSON.parse(text) }
-      } catch {
-        expected = { ok: false }
-      }
+      const expected = strictJsonParse(bytes)
       const result = await admitBody(split(Buffer.from(bytes), cuts), options)
       if (bytes.length === 0) return // an empty body admits as undefined
       expect(result.ok).toBe(expected.ok)

@@ -1,4 +1,5 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { describe, expect, it } from 'vitest'
 import { admitBody, createInFlightBudget, resolveOptions } from '../src/index.js'
 
@@ -50,39 +51,34 @@ describe('admitBody', () => {
     const at = await admitBody(chunks('"12345', '678"'), options)
     expect(at).toMatchObject({ ok: true, value: '12345678', bytes: 10 })
     const past = await admitBody(chunks('"12345', '6789"'), options)
-    expect(past.ok).toBe(false)
-    if (!past.ok)
-      expect(past.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 10, status: 413 })
+    expectRefused(past, 'ERR_BODY_TOO_LARGE')
+    expect(past.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 10, status: 413 })
   })
 
   it('refuses a declared length above maxBytes before reading a byte', async () => {
     const { iterable, state } = stalling(['[]'])
     const result = await admitBody(iterable, { maxBytes: 100 }, { declaredLength: 101 })
-    expect(result.ok).toBe(false)
-    if (!result.ok)
-      expect(result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 100, observed: 101 })
+    expectRefused(result, 'ERR_BODY_TOO_LARGE')
+    expect(result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 100, observed: 101 })
     expect(state.pulled).toBe(0)
   })
 
   it('refuses a body that ends short of its declared length with ERR_BODY_INCOMPLETE', async () => {
     const result = await admitBody(chunks('[1,2]'), {}, { declaredLength: 10 })
-    expect(result.ok).toBe(false)
-    if (!result.ok)
-      expect(result.error).toMatchObject({ code: 'ERR_BODY_INCOMPLETE', status: 400, observed: 5 })
+    expectRefused(result, 'ERR_BODY_INCOMPLETE')
+    expect(result.error).toMatchObject({ code: 'ERR_BODY_INCOMPLETE', status: 400, observed: 5 })
   })
 
   it('refuses a body longer than its declared length with ERR_BODY_INVALID_LENGTH', async () => {
     const result = await admitBody(chunks('[1,', '2]'), {}, { declaredLength: 3 })
-    expect(result.ok).toBe(false)
-    if (!result.ok) expect(result.error.code).toBe('ERR_BODY_INVALID_LENGTH')
+    expectRefused(result, 'ERR_BODY_INVALID_LENGTH')
   })
 
   it('refuses depth 65 with ERR_JSON_TOO_DEEP before the body ends', async () => {
     const { iterable, state } = stalling(['['.repeat(65)])
     const result = await admitBody(iterable, {})
-    expect(result.ok).toBe(false)
-    if (!result.ok)
-      expect(result.error).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64, status: 422 })
+    expectRefused(result, 'ERR_JSON_TOO_DEEP')
+    expect(result.error).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64, status: 422 })
     expect(state.pulled).toBe(1)
     expect(state.returned).toBe(true)
   })
@@ -97,9 +93,8 @@ describe('admitBody', () => {
     const at = await admitBody(chunks(body(100_000)), {})
     expect(at).toMatchObject({ ok: true, nodes: 100_000 })
     const past = await admitBody(chunks(body(100_001)), {})
-    expect(past.ok).toBe(false)
-    if (!past.ok)
-      expect(past.error).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 100_000 })
+    expectRefused(past, 'ERR_JSON_TOO_MANY_NODES')
+    expect(past.error).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 100_000 })
   })
 
   it('refuses invalid UTF-8 with ERR_JSON_INVALID_UTF8 even when split across chunks', async () => {
@@ -107,9 +102,8 @@ describe('admitBody', () => {
       chunks(Buffer.from('["a'), Buffer.from([0xe2, 0x82]), Buffer.from([0x41, 0x22, 0x5d])),
       {},
     )
-    expect(result.ok).toBe(false)
-    if (!result.ok)
-      expect(result.error).toMatchObject({ code: 'ERR_JSON_INVALID_UTF8', status: 422 })
+    expectRefused(result, 'ERR_JSON_INVALID_UTF8')
+    expect(result.error).toMatchObject({ code: 'ERR_JSON_INVALID_UTF8', status: 422 })
   })
 
   it('admits a UTF-8 sequence split across chunks', async () => {
@@ -120,8 +114,8 @@ describe('admitBody', () => {
 
   it('refuses a syntax error with ERR_JSON_SYNTAX', async () => {
     const result = await admitBody(chunks('{"a":1,}'), {})
-    expect(result.ok).toBe(false)
-    if (!result.ok) expect(result.error).toMatchObject({ code: 'ERR_JSON_SYNTAX', status: 422 })
+    expectRefused(result, 'ERR_JSON_SYNTAX')
+    expect(result.error).toMatchObject({ code: 'ERR_JSON_SYNTAX', status: 422 })
   })
 
   it('resolves an empty body to undefined', async () => {
@@ -151,9 +145,8 @@ describe('admitBody', () => {
         { maxBytes: text.length - 1 },
         { contentEncoding: encoding },
       )
-      expect(past.ok).toBe(false)
-      if (!past.ok)
-        expect(past.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: text.length - 1 })
+      expectRefused(past, 'ERR_BODY_TOO_LARGE')
+      expect(past.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: text.length - 1 })
     })
   }
 
@@ -164,13 +157,12 @@ describe('admitBody', () => {
       { maxInflationRatio: 100 },
       { contentEncoding: 'gzip' },
     )
-    expect(result.ok).toBe(false)
-    if (!result.ok)
-      expect(result.error).toMatchObject({
-        code: 'ERR_BODY_INFLATION_RATIO',
-        limit: 100,
-        status: 413,
-      })
+    expectRefused(result, 'ERR_BODY_INFLATION_RATIO')
+    expect(result.error).toMatchObject({
+      code: 'ERR_BODY_INFLATION_RATIO',
+      limit: 100,
+      status: 413,
+    })
   })
 
   it('refuses corrupt gzip with ERR_JSON_SYNTAX', async () => {
@@ -179,8 +171,7 @@ describe('admitBody', () => {
       {},
       { contentEncoding: 'gzip' },
     )
-    expect(result.ok).toBe(false)
-    if (!result.ok) expect(result.error.code).toBe('ERR_JSON_SYNTAX')
+    expectRefused(result, 'ERR_JSON_SYNTAX')
   })
 
   it('refuses any Content-Encoding with inflate: false, and an unknown one always, with ERR_BODY_ENCODING', async () => {

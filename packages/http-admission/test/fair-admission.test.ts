@@ -2,6 +2,8 @@
 // body below the minimum data rate is refused, and one principal cannot take the budget.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { AdmissionError } from '@tollgate/json-budget'
+import { head, RawClient } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type AdmitResult,
@@ -13,7 +15,7 @@ import {
   sendRefusal,
   toHttpError,
 } from '../src/index.js'
-import { head, listen, RawClient, type Running, sleep, until } from './support/net.js'
+import { sleep, until } from './helpers/wait.js'
 
 let running: Running | undefined
 const clients: RawClient[] = []

@@ -1,16 +1,9 @@
+import { chunk, head, httpPost, RawClient, sendUntilAnswered } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import { admission, createInFlightBudget, type HttpAdmissionError } from '../src/index.js'
-import {
-  chunk,
-  head,
-  httpPost,
-  listen,
-  RawClient,
-  type Running,
-  sendUntilAnswered,
-} from './support/net.js'
 
 const MARKER = 'MARKER-5c1e-secret-token'
 const DEPTH_65 = `${'['.repeat(65)}${']'.repeat(65)}`

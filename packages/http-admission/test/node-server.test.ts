@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { gzipSync } from 'node:zlib'
+import { chunk, head, RawClient, sendUntilAnswered } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type AdmitResult,
@@ -9,16 +11,7 @@ import {
   resolveOptions,
   sendRefusal,
 } from '../src/index.js'
-import {
-  chunk,
-  head,
-  listen,
-  RawClient,
-  type Running,
-  sendUntilAnswered,
-  sleep,
-  until,
-} from './support/net.js'
+import { sleep, until } from './helpers/wait.js'
 
 const MARKER = 'MARKER-7f3a-secret-token'
 let running: Running | undefined

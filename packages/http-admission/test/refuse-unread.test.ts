@@ -1,15 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { chunk, head, RawClient, sendUntilAnswered } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LINGER_LIMITS, refuseUnread } from '../src/index.js'
-import {
-  chunk,
-  head,
-  listen,
-  RawClient,
-  type Running,
-  sendUntilAnswered,
-  until,
-} from './support/net.js'
+import { until } from './helpers/wait.js'
 
 // An app that answers from the head alone (401 here) while the client streams an endless
 // chunked body. With refuseUnread the connection is closed unread after a bounded linger; with

@@ -1,3 +1,4 @@
+import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { describe, expect, it } from 'vitest'
 import { admitWebRequest, createInFlightBudget, refusalResponse } from '../src/index.js'
 
@@ -38,8 +39,7 @@ describe('admitWebRequest', () => {
   it('refuses depth 65 with a 422 problem+json Response while the stream is still open', async () => {
     const { stream, state } = openStream(new TextEncoder().encode(`["${MARKER}",${'['.repeat(65)}`))
     const result = await admitWebRequest(post(stream), {})
-    expect(result.ok).toBe(false)
-    if (result.ok) return
+    expectRefused(result, 'ERR_JSON_TOO_DEEP')
     expect(result.error).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64 })
     expect(result.response.status).toBe(422)
     expect(result.response.headers.get('content-type')).toBe('application/problem+json')
@@ -149,12 +149,10 @@ describe('refusalResponse', () => {
     const held = admitWebRequest(post(stream, keyed), { ...options, idleTimeoutMs: 200 })
     await new Promise((resolve) => setTimeout(resolve, 20))
     const second = await admitWebRequest(post('[]', keyed), options)
-    expect(second.ok).toBe(false)
-    if (!second.ok) {
-      expect(second.error).toMatchObject({ code: 'ERR_ADMISSION_PRINCIPAL_BUSY', limit: 1 })
-      expect(second.response.status).toBe(503)
-      expect(second.response.headers.get('retry-after')).toBe('1')
-    }
+    expectRefused(second, 'ERR_ADMISSION_PRINCIPAL_BUSY')
+    expect(second.error).toMatchObject({ code: 'ERR_ADMISSION_PRINCIPAL_BUSY', limit: 1 })
+    expect(second.response.status).toBe(503)
+    expect(second.response.headers.get('retry-after')).toBe('1')
     const other = await admitWebRequest(
       post('[]', { 'content-type': 'application/json', 'x-principal': 'b' }),
       options,

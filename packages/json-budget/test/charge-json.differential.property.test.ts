@@ -1,10 +1,10 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { chargeJson, isAdmissionError, normalizeResult } from '../src/index.js'
-import { referenceCharge, referenceWalk } from './reference-charge.js'
+import { referenceCharge, referenceWalk } from './helpers/reference-charge.js'
 
 // The fast paths (unordered walk, plain-ASCII string checks, int32 digit counts) against the
-// implementation they replaced (test/reference-charge.ts) and against the definition,
+// implementation they replaced (test/helpers/reference-charge.ts) and against the definition,
 // Buffer.byteLength(JSON.stringify(v)).
 
 type Outcome =

@@ -1,6 +1,6 @@
+import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
 import { chargeJson } from '../src/index.js'
-import { refusal } from './support.js'
 
 const MARKER = 'CALLER-MARKER-7f3a'
 

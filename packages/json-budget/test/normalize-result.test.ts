@@ -1,6 +1,6 @@
+import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
 import { normalizeResult } from '../src/index.js'
-import { refusal } from './support.js'
 
 describe('normalizeResult', () => {
   it('admits plain JSON and returns the same value with its charge', () => {

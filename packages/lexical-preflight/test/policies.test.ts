@@ -1,7 +1,8 @@
 import { isAdmissionError } from '@tollgate/json-budget'
+import { isStrictJson } from '@tollgate/test-kit/strict-json'
 import { describe, expect, it } from 'vitest'
 import { createPreflight, type PreflightPolicies, preflight } from '../src/index.js'
-import { byteCuts, hex, reference, utf8, verdict } from './helpers.js'
+import { byteCuts, hex, utf8, verdict } from './helpers/preflight-runs.js'
 
 /** One-shot outcome, checked to be the same at every two-chunk split and byte by byte. */
 function outcome(text: string | Uint8Array, policies: PreflightPolicies, limits = {}) {
@@ -209,7 +210,7 @@ describe('preflight bom policy', () => {
   const bom = hex('efbbbf7b7d')
 
   it("refuses a leading BOM with ERR_JSON_BOM at offset 0 by default ('refuse')", () => {
-    expect(reference(bom)).toBe(false)
+    expect(isStrictJson(bom)).toBe(false)
     expect(outcome(bom, {})).toEqual({
       ok: false,
       code: 'ERR_JSON_BOM',
@@ -220,7 +221,7 @@ describe('preflight bom policy', () => {
   })
 
   it("skips a leading BOM with 'strip', counting its bytes", () => {
-    expect(reference(bom, true)).toBe(true)
+    expect(isStrictJson(bom, { stripBom: true })).toBe(true)
     expect(outcome(bom, { bom: 'strip' })).toEqual({ ok: true, nodes: 1, depth: 1, bytes: 5 })
   })
 

@@ -1,17 +1,8 @@
 import { ADMISSION_CODES, isAdmissionError, JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
+import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
 import { createPreflight, preflight, resolvePreflightOptions } from '../src/index.js'
-import { byteCuts, run, utf8, verdict } from './helpers.js'
-
-function refusal(fn: () => unknown) {
-  try {
-    fn()
-  } catch (error) {
-    if (isAdmissionError(error)) return error
-    throw error
-  }
-  throw new Error('expected an AdmissionError')
-}
+import { byteCuts, run, utf8, verdict } from './helpers/preflight-runs.js'
 
 /** Every two-chunk split of `bytes` and the byte-by-byte run, with the same outcome as one shot. */
 function everySplit(bytes: Uint8Array, limits = {}, policies = {}) {

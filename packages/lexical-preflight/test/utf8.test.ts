@@ -1,6 +1,7 @@
+import { isStrictJson } from '@tollgate/test-kit/strict-json'
 import { describe, expect, it } from 'vitest'
 import { createPreflight } from '../src/index.js'
-import { byteCuts, hex, reference, verdict } from './helpers.js'
+import { byteCuts, hex, verdict } from './helpers/preflight-runs.js'
 
 // Unicode 15, Table 3-7 (well-formed UTF-8 byte sequences), one class at a time. Each sequence
 // sits inside a JSON string: `"` + bytes + `"`. For refusals, `at` is the offset of the first
@@ -48,7 +49,7 @@ describe('preflight UTF-8 (Unicode Table 3-7)', () => {
   for (const [name, bytes] of accepted) {
     it(`admits ${name} at every split`, () => {
       const doc = inString(bytes)
-      expect(reference(doc)).toBe(true)
+      expect(isStrictJson(doc)).toBe(true)
       const whole = verdict(doc)
       expect(whole).toMatchObject({ ok: true })
       for (let cut = 0; cut <= doc.length; cut++) expect(verdict(doc, [cut])).toEqual(whole)
@@ -59,7 +60,7 @@ describe('preflight UTF-8 (Unicode Table 3-7)', () => {
   for (const [name, bytes, at] of refused) {
     it(`refuses ${name} with ERR_JSON_INVALID_UTF8 at its offset, at every split`, () => {
       const doc = inString(bytes)
-      expect(reference(doc)).toBe(false)
+      expect(isStrictJson(doc)).toBe(false)
       const expected = { ok: false, code: 'ERR_JSON_INVALID_UTF8', offset: at, limit: undefined }
       expect(verdict(doc)).toEqual(expected)
       for (let cut = 0; cut <= doc.length; cut++) expect(verdict(doc, [cut])).toEqual(expected)

@@ -7,6 +7,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { createInFlightBudget } from '@tollgate/http-admission'
+import type { RawResponse } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
+import { MCP_POST_HEADERS as HEADERS, initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   admitMcpBody,
@@ -19,23 +22,9 @@ import {
   resultBudget,
 } from '../src/index.js'
 import { heldRequest } from './helpers/held.js'
-import { listen, type RawResponse, type Running } from './helpers/http.js'
 
 const MARKER = 'MARKER-2f0c'
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-}
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 't', version: '0' },
-  },
-})
+const INITIALIZE = JSON.stringify(initializeRequest(0, 't'))
 const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
 
 let running: Running[] = []

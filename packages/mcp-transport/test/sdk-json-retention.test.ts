@@ -8,6 +8,13 @@ import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { listen, type Running } from '@tollgate/test-kit/listen'
+import {
+  MCP_POST_HEADERS as HEADERS,
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+  PROTOCOL_VERSION,
+} from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   mcpHttpHandler,
@@ -15,16 +22,11 @@ import {
   resolveMcpHttpOptions,
   SDK_SHAPE_WARNING_CODE,
 } from '../src/index.js'
-import { listen, type Running } from './helpers/http.js'
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/json-retention-server.mjs', import.meta.url))
 const MiB = 1024 * 1024
 const PINGS = 20
 const PAD = 2 * MiB
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-}
 
 let children: ChildProcess[] = []
 let running: Running[] = []
@@ -62,28 +64,19 @@ async function openSession(url: string): Promise<Record<string, string>> {
   const init = await fetch(url, {
     method: 'POST',
     headers: HEADERS,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'retention-test', version: '0' },
-      },
-    }),
+    body: JSON.stringify(initializeRequest(0, 'retention-test')),
   })
   expect(init.status).toBe(200)
   await init.text()
   const session = {
     ...HEADERS,
     'mcp-session-id': init.headers.get('mcp-session-id') ?? '',
-    'mcp-protocol-version': '2025-06-18',
+    'mcp-protocol-version': PROTOCOL_VERSION,
   }
   const done = await fetch(url, {
     method: 'POST',
     headers: session,
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    body: JSON.stringify(INITIALIZED_NOTIFICATION),
   })
   expect(done.status).toBe(202)
   await done.text()
@@ -147,9 +140,12 @@ describe('mcpHttpHandler', () => {
     })
     await server.connect(transport)
     const handler = mcpHttpHandler(transport)
-    const http = await listen((req, res) => {
-      handler(req, res).catch(() => res.destroy())
-    })
+    const http = await listen(
+      (req, res) => {
+        handler(req, res).catch(() => res.destroy())
+      },
+      { path: '/mcp' },
+    )
     running.push(http)
     const session = await openSession(http.url)
     const waiting = fetch(http.url, {

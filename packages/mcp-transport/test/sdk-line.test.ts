@@ -2,10 +2,11 @@
 // in the stdio fixture's child process: so the sdk2 run of the wire tests is a run on 2.x, not a
 // second run on 1.32.
 import { createInFlightBudget } from '@tollgate/http-admission'
+import { rawPost } from '@tollgate/test-kit/http-client'
+import { listen } from '@tollgate/test-kit/listen'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { mcpHttpHandler } from '../src/index.js'
-import { listen, rawPost } from './helpers/http.js'
 import { McpServer, SDK, StreamableHTTPServerTransport } from './helpers/sdk-line.js'
 import { StdioChild } from './helpers/stdio-child.js'
 

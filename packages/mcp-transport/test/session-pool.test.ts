@@ -8,6 +8,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { createInFlightBudget } from '@tollgate/http-admission'
+import { eventually } from '@tollgate/test-kit/eventually'
+import type { RawResponse } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
+import { MCP_POST_HEADERS as HEADERS, initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   admitMcpBody,
@@ -21,24 +25,8 @@ import {
   type SessionPoolOptions,
 } from '../src/index.js'
 import { heldRequest } from './helpers/held.js'
-import { listen, type RawResponse, type Running } from './helpers/http.js'
 
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-}
-const INITIALIZE = Buffer.from(
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 't', version: '0' },
-    },
-  }),
-)
+const INITIALIZE = Buffer.from(JSON.stringify(initializeRequest(0, 't')))
 const PING = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}')
 
 let running: Running[] = []
@@ -166,21 +154,12 @@ async function post(
 
 const initialize = (port: number, key: string) => post(port, { 'x-key': key }, INITIALIZE)
 
-async function until(check: () => Promise<boolean>, deadlineMs = 5000): Promise<boolean> {
-  const end = Date.now() + deadlineMs
-  while (Date.now() < end) {
-    if (await check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return false
-}
-
 /** Sends `count` initialize heads, their bodies held back until every head reached the handler. */
 async function heldInitializes(served: Served, count: number) {
   const held = Array.from({ length: count }, (_, i) =>
     heldRequest(served.server.port, 'POST', '/mcp', { ...HEADERS, 'x-key': `k${i}` }, INITIALIZE),
   )
-  expect(await until(async () => served.seen.heads >= count)).toBe(true)
+  expect(await eventually(async () => served.seen.heads >= count)).toBe(true)
   for (const h of held) h.sendBody()
   const responses = await Promise.all(held.map((h) => h.response))
   for (const h of held) h.destroy()
@@ -230,9 +209,9 @@ describe('SessionPool', () => {
     const id = first.headers['mcp-session-id'] as string
     expect((await initialize(server.port, 'bob')).status).toBe(503)
     // Served before a generous deadline once the idle session has expired.
-    expect(await until(async () => (await initialize(server.port, 'bob')).status === 200)).toBe(
-      true,
-    )
+    expect(
+      await eventually(async () => (await initialize(server.port, 'bob')).status === 200),
+    ).toBe(true)
     const stale = await post(server.port, { 'x-key': 'alice', 'mcp-session-id': id }, PING)
     expect(stale.status).toBe(404)
     expect(pool.size).toBe(1)

@@ -3,6 +3,9 @@
 // mcpHttpHandler in front. Bodies are written raw over TCP.
 import { createServer } from 'node:http'
 import { createInFlightBudget } from '@tollgate/http-admission'
+import { type RawResponse, rawPost } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
+import { MCP_POST_HEADERS as HEADERS } from '@tollgate/test-kit/mcp-initialize'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -13,7 +16,6 @@ import {
   mcpHttpHandler,
   resolveMcpHttpOptions,
 } from '../src/index.js'
-import { listen, type RawResponse, type Running, rawPost } from './helpers/http.js'
 // The SDK line of this run (1.32 or 2.x, see helpers/sdk-line.ts): the same bodies on both.
 import {
   createMcpExpressApp,
@@ -23,10 +25,6 @@ import {
 
 const MiB = 1024 * 1024
 const MARKER = 'MARKER_5c1e'
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-}
 // A roomy in-flight budget per test, so the process-wide default is not what is measured.
 const budget = () => createInFlightBudget(256 * MiB)
 
@@ -59,9 +57,12 @@ function makeTarget() {
 async function serve(options: McpHttpOptions = {}) {
   const { seen, target } = makeTarget()
   const handler = mcpHttpHandler(target, { budget: budget(), ...options })
-  const server = await listen((req, res) => {
-    handler(req, res).catch(() => res.destroy())
-  })
+  const server = await listen(
+    (req, res) => {
+      handler(req, res).catch(() => res.destroy())
+    },
+    { path: '/mcp' },
+  )
   running.push(server)
   return { seen, server }
 }

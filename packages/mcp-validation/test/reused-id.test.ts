@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { INITIALIZED_NOTIFICATION, initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REUSED_ID_ERROR } from '../src/index.js'
-import { fixtureRegistry, INITIALIZE, INITIALIZED, type Json } from './helpers/raw-clients.js'
+import { fixtureRegistry, type Json } from './helpers/raw-clients.js'
 
 const CHILD = fileURLToPath(new URL('./fixtures/stdio-child.ts', import.meta.url))
 const PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url))
@@ -63,8 +64,8 @@ class Child {
   }
 
   async initialize(): Promise<void> {
-    await this.send([INITIALIZE], 0, 1)
-    this.#child.stdin?.write(`${JSON.stringify(INITIALIZED)}\n`)
+    await this.send([initializeRequest()], 0, 1)
+    this.#child.stdin?.write(`${JSON.stringify(INITIALIZED_NOTIFICATION)}\n`)
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,14 @@
 // A raw JSON-RPC client: plain fetch with the MCP headers, and a spawned stdio child written to
 // line by line. It ignores the published schemas, so it can send what a real attacker sends.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { request } from 'node:http'
+import { httpPost } from '@tollgate/test-kit/http-client'
+import {
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+  MCP_POST_HEADERS,
+  PROTOCOL_VERSION,
+} from '@tollgate/test-kit/mcp-initialize'
 import { AuditStream, MAIN, writeConfig } from './server.js'
-
-export const PROTOCOL_VERSION = '2025-06-18'
 
 export interface RawResponse {
   readonly status: number
@@ -20,11 +24,7 @@ export async function post(
 ): Promise<RawResponse> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
+    headers: { ...MCP_POST_HEADERS, ...headers },
     body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
   })
   return { status: res.status, text: await res.text(), headers: res.headers }
@@ -34,48 +34,19 @@ export async function post(
  * POSTs one JSON body through `node:http`, which (unlike `fetch`) sends the `Host` header it is
  * given: what a DNS-rebinding page's browser sends to a loopback server.
  */
-export function postWithHost(
+export async function postWithHost(
   url: string,
   body: unknown,
   headers: Record<string, string>,
 ): Promise<{ status: number; text: string }> {
-  const payload = JSON.stringify(body)
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': String(Buffer.byteLength(payload)),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        )
-        res.on('error', reject)
-      },
-    )
-    req.on('error', reject)
-    req.end(payload)
+  const { port, pathname, search } = new URL(url)
+  const payload = Buffer.from(JSON.stringify(body))
+  const res = await httpPost(Number(port), `${pathname}${search}`, payload, {
+    ...MCP_POST_HEADERS,
+    ...headers,
   })
+  return { status: res.status, text: res.body }
 }
-
-export const initializeRequest = (id: number | string = 0) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'initialize',
-  params: {
-    protocolVersion: PROTOCOL_VERSION,
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '0' },
-  },
-})
 
 /** The `Authorization` header of a bearer token; none at all for an anonymous caller. */
 const authorization = (token: string | undefined): Record<string, string> =>
@@ -98,7 +69,7 @@ export class RawSession {
     if (init.status !== 200 || sid === null)
       throw new Error(`initialize failed: ${init.status} ${init.text}`)
     const session = new RawSession(url, token, sid)
-    await session.post({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    await session.post(INITIALIZED_NOTIFICATION)
     return session
   }
 
@@ -200,7 +171,7 @@ export class RawStdio {
 
   async initialize(): Promise<void> {
     await this.request(initializeRequest('init'))
-    this.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`)
+    this.write(`${JSON.stringify(INITIALIZED_NOTIFICATION)}\n`)
   }
 
   async stop(): Promise<void> {

@@ -1,13 +1,6 @@
-// The Redis this suite talks to. It reuses @tollgate/continuation's test helper (a private
-// redis-server on a random 127.0.0.1 port) rather than keeping a second copy of it here.
-import {
-  freePort,
-  hasRedisServer,
-  type RedisProcess,
-  startRedis,
-} from '../../../../packages/continuation/test/redis-server.js'
-
-export { freePort, hasRedisServer, type RedisProcess, startRedis }
+// The Redis this suite talks to: CI's shared one, else a private redis-server on a random
+// 127.0.0.1 port (@tollgate/test-kit/redis-server).
+import { hasRedisServer, startRedis } from '@tollgate/test-kit/redis-server'
 
 /** CI's shared redis-server (`.ci/run` exports it), when set. */
 export const sharedRedisUrl = process.env.TOLLGATE_REDIS_URL

@@ -2,8 +2,8 @@
 // instances, routing the way a deployment must (the SDK keeps Streamable HTTP sessions in
 // process): a request without `Mcp-Session-Id` goes to the next instance in turn, a request
 // with one goes to the instance whose answer created it.
-import { createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request } from 'node:http'
+import { listen } from '@tollgate/test-kit/listen'
 
 export interface SessionProxy {
   url(path: string): string
@@ -15,7 +15,7 @@ export interface SessionProxy {
 export async function startSessionProxy(ports: readonly number[]): Promise<SessionProxy> {
   const owners = new Map<string, number>()
   let next = 0
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     const sid = req.headers['mcp-session-id']
     const owner = typeof sid === 'string' ? owners.get(sid) : undefined
     if (typeof sid === 'string' && owner === undefined) {
@@ -45,15 +45,9 @@ export async function startSessionProxy(ports: readonly number[]): Promise<Sessi
     })
     req.pipe(upstream)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
   return {
-    url: (path) => `http://127.0.0.1:${port}${path}`,
+    url: (path) => `${server.url}${path}`,
     instanceOf: (sessionId) => owners.get(sessionId),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: () => server.close(),
   }
 }

@@ -1,7 +1,7 @@
 // Test helper: a request whose head is sent at once and whose body is held back until the test
 // says so (or never), over a raw TCP socket, watching for an answer that may come before it.
 import { connect } from 'node:net'
-import { parse, type RawResponse } from './http.js'
+import { parseResponse, type RawResponse } from '@tollgate/test-kit/http-client'
 
 export interface HeldRequest {
   /** Resolves with the response once complete, or `undefined` if the server closed first. */
@@ -26,10 +26,10 @@ export function heldRequest(
   const response = new Promise<RawResponse | undefined>((resolve) => {
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk])
-      const parsed = parse(data)
+      const parsed = parseResponse(data)
       if (parsed !== undefined) resolve(parsed)
     })
-    socket.on('close', () => resolve(parse(data)))
+    socket.on('close', () => resolve(parseResponse(data)))
   })
   const all: Record<string, string> = {
     host: `127.0.0.1:${port}`,

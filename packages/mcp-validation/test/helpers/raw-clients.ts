@@ -3,12 +3,17 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { listen } from '@tollgate/test-kit/listen'
+import {
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+  MCP_POST_HEADERS,
+  PROTOCOL_VERSION,
+} from '@tollgate/test-kit/mcp-initialize'
 import {
   type InputValidationOptions,
   loadSchemaRegistry,
@@ -19,18 +24,6 @@ import { createTestServer, FIXTURE_SCHEMAS, type HandlerCall } from '../fixtures
 import { InMemoryTransport, StreamableHTTPServerTransport } from './sdk-line.js'
 
 export type Json = Record<string, unknown>
-
-export const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '0' },
-  },
-}
-export const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' }
 
 /** A tools/call request as a raw object. */
 export function toolCall(id: number, name: string, args?: unknown): Json {
@@ -84,8 +77,8 @@ export async function inMemorySession(
     },
     close: () => client.close(),
   }
-  await session.request(INITIALIZE)
-  await client.send(INITIALIZED as JSONRPCMessage)
+  await session.request(initializeRequest())
+  await client.send(INITIALIZED_NOTIFICATION as JSONRPCMessage)
   return session
 }
 
@@ -96,7 +89,7 @@ export async function httpSession(
 ): Promise<RawSession> {
   const calls: HandlerCall[] = []
   const transports = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>()
-  const http: Server = createServer(async (req, res) => {
+  const http = await listen(async (req, res) => {
     const sid = req.headers['mcp-session-id']
     const known = typeof sid === 'string' ? transports.get(sid) : undefined
     if (known !== undefined) return known.handleRequest(req, res)
@@ -114,16 +107,12 @@ export async function httpSession(
     )
     return transport.handleRequest(req, res)
   })
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`
+  const url = `${http.url}/mcp`
   let session: string | undefined
   const post = async (body: unknown) => {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    }
+    const headers: Record<string, string> = { ...MCP_POST_HEADERS }
     if (session !== undefined) headers['mcp-session-id'] = session
-    if (session !== undefined) headers['mcp-protocol-version'] = '2025-06-18'
+    if (session !== undefined) headers['mcp-protocol-version'] = PROTOCOL_VERSION
     const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })
     session ??= res.headers.get('mcp-session-id') ?? undefined
     return { status: res.status, text: await res.text() }
@@ -139,12 +128,11 @@ export async function httpSession(
     },
     async close() {
       for (const t of transports.values()) await t.close()
-      http.closeAllConnections()
-      await new Promise<void>((resolve) => http.close(() => resolve()))
+      await http.close()
     },
   }
-  await out.request(INITIALIZE)
-  const note = await post(INITIALIZED)
+  await out.request(initializeRequest())
+  const note = await post(INITIALIZED_NOTIFICATION)
   if (note.status !== 202) throw new Error(`initialized: HTTP ${note.status}`)
   return out
 }
@@ -201,7 +189,7 @@ export async function stdioSession(decorated = true): Promise<RawSession> {
       rmSync(dir, { recursive: true, force: true })
     },
   }
-  await session.request(INITIALIZE)
-  child.stdin?.write(`${JSON.stringify(INITIALIZED)}\n`)
+  await session.request(initializeRequest())
+  child.stdin?.write(`${JSON.stringify(INITIALIZED_NOTIFICATION)}\n`)
   return session
 }

@@ -1,23 +1,10 @@
-// Test helpers: the strict JSON.parse reference and chunked runs of the preflight.
-import { isAdmissionError, type ResolvedJsonLimits } from '@tollgate/json-budget'
-import { createPreflight, type PreflightPolicies } from '../src/index.js'
+// Test helpers: chunked runs of the preflight (the strict JSON.parse reference they are judged
+// against is @tollgate/test-kit/strict-json).
+import { isAdmissionError, type JsonLimitsOptions } from '@tollgate/json-budget'
+import { createPreflight, type PreflightPolicies } from '../../src/index.js'
 
 /** Limits high enough that only the grammar and UTF-8 decide. */
 export const WIDE: JsonLimitsOptions = { maxDepth: 1_000_000, maxNodes: 10_000_000 }
-
-/**
- * The reference verdict: `JSON.parse` over a strict UTF-8 decode. The BOM is kept
- * (`ignoreBOM: true`) so `JSON.parse` sees U+FEFF and refuses it, unless `stripBom`, which
- * matches the `bom: 'strip'` policy (TextDecoder's default removes a leading BOM).
- */
-export function reference(bytes: Uint8Array, stripBom = false): boolean {
-  try {
-    JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: !stripBom }).decode(bytes))
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** The outcome of one run: the counts, or the refusal's code and offset. */
 export type Outcome =

@@ -1,14 +1,15 @@
 // Starts a private redis-server on 127.0.0.1 and a random port for a test file, so the Redis
-// suites never silently skip where the binary exists. Helper for tests; not a test.
-
+// suites never silently skip where the binary exists, and never share keys with another file.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/** Whether a `redis-server` binary is on PATH (checked once, when this module loads). */
 export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0
 
+/** A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick, then released). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
@@ -21,11 +22,18 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/** A running private redis-server. */
 export interface RedisProcess {
+  /** `redis://127.0.0.1:<port>`. */
   readonly url: string
+  /** Kills the server (SIGKILL) and removes its working folder; idempotent. */
   stop(): Promise<void>
 }
 
+/**
+ * Spawns `redis-server` with no persistence (`--save ''`, `--appendonly no`) in a temporary
+ * folder, resolving once it accepts connections; rejects after 10 s or if it exits first.
+ */
 export async function startRedis(): Promise<RedisProcess> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-redis-'))

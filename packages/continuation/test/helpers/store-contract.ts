@@ -6,8 +6,8 @@ import {
   type ContinuationStore,
   createContinuations,
   isContinuationStoreError,
-} from '../src/index.js'
-import { ALL, group, heavyPayload, pub, target, team } from './fixtures.js'
+} from '../../src/index.js'
+import { ALL, group, heavyPayload, pub, target, team } from '../fixtures/routes.js'
 
 /** Store options every store takes (records capped at key + value UTF-8 bytes, prefix included). */
 export interface ContractOptions {

@@ -1,10 +1,11 @@
 // Redis stores for a test file: TOLLGATE_REDIS_URL when CI sets it, else a private redis-server
 // the file starts; each `make()` gets a fresh key prefix, removed after the file. Skips (loudly)
 // only when no redis-server binary exists. Helper for tests; not a test.
+
+import { hasRedisServer, type RedisProcess, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { afterAll, beforeAll } from 'vitest'
-import { createRedisStore } from '../src/redis.js'
-import { hasRedisServer, type RedisProcess, startRedis } from './redis-server.js'
+import { createRedisStore } from '../../src/redis.js'
 import type { StoreUnderTest } from './store-contract.js'
 
 export interface RedisStores {
