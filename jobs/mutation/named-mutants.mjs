@@ -1,14 +1,25 @@
 #!/usr/bin/env node
-// Applies each mutant named in issue 7 (and ADR-011 §7.4/§7.6) to src/ in place, runs the
-// suite, records which tests fail, and restores the file — always, even on error. A mutant that
-// fails no test "survived" and the script exits 1. Run: `pnpm --filter @tollgate/continuation mutants:named`.
+// pnpm mutants:named
+//
+// The named mutants of @tollgate/continuation (the authorization shortcuts its README lists:
+// re-authorization skipped, ceiling-only check, capability lens skipped, outer dispatcher name
+// recorded, forged action honoured, action never recorded): each is applied to a COPY of
+// packages/continuation (package-copy.mjs), the package's suite runs there, and the copy is
+// removed; the real `src/` is never written. The unmutated copy runs
+// first and must pass, or a "killed" would prove nothing. A mutant that fails no test survived
+// and the job exits 1; a mutant whose text is no longer in the source exits 2 (the list must
+// follow the code). Not in the default test run (one full suite run per mutant).
 import { spawnSync } from 'node:child_process'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { copyPackage, removeCopy } from './package-copy.mjs'
 
-const root = new URL('..', import.meta.url).pathname
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+/** The package the named mutants belong to. */
+export const PACKAGE_DIR = join(ROOT, 'packages', 'continuation')
 
-const MUTANTS = [
+export const MUTANTS = [
   {
     name: 're-authorization always true',
     file: 'src/continuations.ts',
@@ -47,41 +58,94 @@ const MUTANTS = [
   },
 ]
 
-const report = join(root, '.named-mutants.json')
-let survived = 0
-for (const m of MUTANTS) {
-  const path = join(root, m.file)
+/** Writes one mutant into a copy (its first occurrence); throws when its text is not there. Returns the undo. */
+export function applyMutant(copy, mutant) {
+  const path = join(copy, mutant.file)
   const original = readFileSync(path, 'utf8')
-  if (!original.includes(m.from)) {
-    console.error(`cannot apply "${m.name}": text not found in ${m.file}`)
+  if (!original.includes(mutant.from)) {
+    throw new Error(`cannot apply "${mutant.name}": text not found in ${mutant.file}`)
+  }
+  writeFileSync(path, original.replace(mutant.from, mutant.to))
+  return () => writeFileSync(path, original)
+}
+
+/**
+ * Runs the package's Stryker vitest configuration in `copy` and returns the failing tests
+ * (`file › title`) and the test files that failed to load, relative to the copy.
+ */
+export function runSuite(copy) {
+  const report = join(copy, '.named-mutants-report.json')
+  rmSync(report, { force: true })
+  spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--config',
+      'stryker.vitest.config.mjs',
+      '--reporter=json',
+      `--outputFile=${report}`,
+    ],
+    { cwd: copy, stdio: 'ignore', env: { ...process.env } },
+  )
+  if (!existsSync(report)) return ['(the suite wrote no report)']
+  const data = JSON.parse(readFileSync(report, 'utf8'))
+  return data.testResults.flatMap((f) => {
+    const name = f.name.startsWith(copy) ? f.name.slice(copy.length + 1) : f.name
+    const failed = f.assertionResults
+      .filter((a) => a.status === 'failed')
+      .map((a) => `${name} › ${a.title}`)
+    return failed.length === 0 && f.status === 'failed' ? [`${name} (did not load)`] : failed
+  })
+}
+
+/**
+ * Applies each mutant to one copy of `packageDir` in turn (restoring the copy between them),
+ * runs `runTests(copy, mutant)` for each (and once first with no mutant, which must fail no
+ * test), and removes the copy, even on error. Returns `{ baseline, results: [{ name, failed }] }`.
+ */
+export function runNamedMutants({
+  packageDir = PACKAGE_DIR,
+  mutants = MUTANTS,
+  runTests = runSuite,
+} = {}) {
+  const copy = copyPackage(packageDir)
+  try {
+    const baseline = runTests(copy, undefined)
+    if (baseline.length > 0) return { baseline, results: [] }
+    const results = []
+    for (const mutant of mutants) {
+      const restore = applyMutant(copy, mutant)
+      try {
+        results.push({ name: mutant.name, failed: runTests(copy, mutant) })
+      } finally {
+        restore()
+      }
+    }
+    return { baseline, results }
+  } finally {
+    removeCopy(copy)
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  let outcome
+  try {
+    outcome = runNamedMutants()
+  } catch (error) {
+    console.error(error.message)
     process.exit(2)
   }
-  try {
-    writeFileSync(path, original.replace(m.from, m.to))
-    spawnSync(
-      'npx',
-      [
-        'vitest',
-        'run',
-        '--config',
-        'stryker.vitest.config.mjs',
-        '--reporter=json',
-        `--outputFile=${report}`,
-      ],
-      { cwd: root, stdio: 'ignore', env: { ...process.env } },
-    )
-  } finally {
-    writeFileSync(path, original)
+  if (outcome.baseline.length > 0) {
+    console.error('the unmutated copy fails its own suite; no mutant judged:')
+    for (const t of outcome.baseline) console.error(`    ${t}`)
+    process.exit(2)
   }
-  const data = JSON.parse(readFileSync(report, 'utf8'))
-  const failed = data.testResults.flatMap((f) =>
-    f.assertionResults
-      .filter((a) => a.status === 'failed')
-      .map((a) => `${f.name.slice(root.length)} › ${a.title}`),
-  )
-  if (failed.length === 0) survived++
-  console.log(`${failed.length > 0 ? 'KILLED  ' : 'SURVIVED'} ${m.name} (${failed.length} failing)`)
-  for (const t of failed) console.log(`    ${t}`)
+  let survived = 0
+  for (const { name, failed } of outcome.results) {
+    if (failed.length === 0) survived++
+    console.log(`${failed.length > 0 ? 'KILLED  ' : 'SURVIVED'} ${name} (${failed.length} failing)`)
+    for (const t of failed) console.log(`    ${t}`)
+  }
+  process.exit(survived > 0 ? 1 : 0)
 }
-rmSync(report, { force: true })
-process.exit(survived > 0 ? 1 : 0)
