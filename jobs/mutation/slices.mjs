@@ -86,19 +86,52 @@ export function normalizeKey(key, packageDir) {
 }
 
 /**
+ * The report with package-relative keys and each test id replaced by `<test file> › <name>`:
+ * Stryker numbers tests per run ("0", "1", …), so ids from two runs would collide in a merge;
+ * the mutants' `killedBy`/`coveredBy` are rewritten with them.
+ */
+export function stableTestIds(report, packageDir) {
+  const ids = new Map()
+  let testFiles
+  if (report.testFiles !== undefined) {
+    testFiles = {}
+    for (const [key, entry] of Object.entries(report.testFiles)) {
+      const file = normalizeKey(key, packageDir)
+      const tests = (entry.tests ?? []).map((t) => {
+        const id = `${file} › ${t.name}`
+        ids.set(String(t.id), id)
+        return { ...t, id }
+      })
+      testFiles[file] = { ...entry, tests }
+    }
+  }
+  const remap = (list) => list?.map((id) => ids.get(String(id)) ?? String(id))
+  const files = {}
+  for (const [key, entry] of Object.entries(report.files ?? {})) {
+    files[normalizeKey(key, packageDir)] = {
+      ...entry,
+      mutants: (entry.mutants ?? []).map((m) => ({
+        ...m,
+        ...(m.killedBy ? { killedBy: remap(m.killedBy) } : {}),
+        ...(m.coveredBy ? { coveredBy: remap(m.coveredBy) } : {}),
+      })),
+    }
+  }
+  return { files, testFiles }
+}
+
+/**
  * Writes one slice: the Stryker report with its file keys made package-relative and a
  * `tollgate` record (`slug`, `files` it was asked to mutate, `date`, `commit`, `machine`,
  * `minutes`). Returns the path written.
  */
 export function saveSlice(packageDir, report, meta) {
-  const files = {}
-  for (const [key, entry] of Object.entries(report.files ?? {})) {
-    files[normalizeKey(key, packageDir)] = entry
-  }
+  const { files, testFiles } = stableTestIds(report, packageDir)
   const folder = join(packageDir, 'reports', 'mutation', 'slices')
   mkdirSync(folder, { recursive: true })
   const path = join(folder, `${meta.slug}.json`)
-  writeFileSync(path, `${JSON.stringify({ ...report, files, tollgate: meta }, null, 2)}\n`)
+  const out = { ...report, files, ...(testFiles ? { testFiles } : {}), tollgate: meta }
+  writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`)
   return path
 }
 

@@ -136,6 +136,37 @@ describe('mergeSlices', () => {
 })
 
 describe('slices on disk', () => {
+  it('gives tests ids that mean the same in every slice, killedBy and coveredBy included', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mutation-slices-'))
+    const report = {
+      files: {
+        'src/a.ts': {
+          language: 'typescript',
+          source: '',
+          mutants: [{ ...mutant('1', 'Killed'), killedBy: ['0'], coveredBy: ['0', '1'] }],
+        },
+      },
+      testFiles: {
+        [join(dir, 'test', 'a.test.ts')]: {
+          tests: [
+            { id: '0', name: 'refuses x' },
+            { id: '1', name: 'admits y' },
+          ],
+        },
+      },
+    }
+    const saved = JSON.parse(readFileSync(saveSlice(dir, report, { slug: 's' }), 'utf8'))
+    expect(saved.testFiles['test/a.test.ts'].tests.map((t: { id: string }) => t.id)).toEqual([
+      'test/a.test.ts › refuses x',
+      'test/a.test.ts › admits y',
+    ])
+    expect(saved.files['src/a.ts'].mutants[0].killedBy).toEqual(['test/a.test.ts › refuses x'])
+    expect(saved.files['src/a.ts'].mutants[0].coveredBy).toEqual([
+      'test/a.test.ts › refuses x',
+      'test/a.test.ts › admits y',
+    ])
+  })
+
   it('saves a slice with package-relative keys and reads it back', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mutation-slices-'))
     const report = slice('x', '2026-12-01T10:00:00.000Z', {
