@@ -62,7 +62,13 @@ function parseArgs(argv) {
   return out
 }
 
-const args = parseArgs(process.argv.slice(2))
+let args
+try {
+  args = parseArgs(process.argv.slice(2))
+} catch (error) {
+  console.error(`mutation: ${error.message}`)
+  process.exit(2)
+}
 
 function git(argsList) {
   try {
@@ -178,6 +184,12 @@ function readReport(report) {
         : (100 * detected) / (detected + (counts.Survived ?? 0)),
     meta: report.tollgate,
   }
+}
+
+const unknown = (args.only ?? []).filter((dir) => !packages().some((p) => p.dir === dir))
+if (unknown.length > 0) {
+  console.error(`mutation: --only names no package: ${unknown.join(', ')}`)
+  process.exit(2)
 }
 
 const results = []
