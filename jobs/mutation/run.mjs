@@ -13,11 +13,12 @@
 // Stryker wrote outside this driver (`pnpm --filter <pkg> mutation`) is taken in as a slice
 // first. `--incremental` is never passed: it reused stale results here. Not in the default run.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, release } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import {
+  adoptDirectReport,
   listPackageFiles,
   mergeSlices,
   readSlices,
@@ -100,24 +101,6 @@ async function expectedFiles(dir) {
     ? ((await import(pathToFileURL(config).href)).default?.mutate ?? DEFAULT_MUTATE)
     : DEFAULT_MUTATE
   return selectFiles(listPackageFiles(dir), patterns)
-}
-
-/**
- * A report Stryker wrote straight to reports/mutation/mutation.json (not a merge of this
- * driver) becomes a slice, so the merge below never overwrites a run.
- */
-function adoptDirectReport(dir) {
-  const file = join(dir, 'reports', 'mutation', 'mutation.json')
-  if (!existsSync(file)) return
-  const report = JSON.parse(readFileSync(file, 'utf8'))
-  if (report.tollgate?.merged === true) return
-  const date = statSync(file).mtime.toISOString()
-  saveSlice(dir, report, {
-    slug: `direct-${date.replace(/[:.]/g, '-')}`,
-    date,
-    commit: 'unknown (written by Stryker outside pnpm mutation)',
-    machine: 'unknown',
-  })
 }
 
 /** Runs the package's `mutation` script (for `files` only, when given); saves the slice. */

@@ -221,3 +221,23 @@ export function mergeSlices(slices, expected = []) {
     },
   }
 }
+
+/**
+ * A report Stryker wrote straight to reports/mutation/mutation.json (not a merge of this
+ * driver, e.g. `pnpm --filter <pkg> mutation`) becomes a slice `direct-<its date>`, so the merge
+ * never overwrites a run. Returns the slug, or undefined when there was nothing to adopt.
+ */
+export function adoptDirectReport(dir) {
+  const file = join(dir, 'reports', 'mutation', 'mutation.json')
+  if (!existsSync(file)) return
+  const report = JSON.parse(readFileSync(file, 'utf8'))
+  if (report.tollgate?.merged === true) return
+  const date = statSync(file).mtime.toISOString()
+  saveSlice(dir, report, {
+    slug: `direct-${date.replace(/[:.]/g, '-')}`,
+    date,
+    commit: 'unknown (written by Stryker outside pnpm mutation)',
+    machine: 'unknown',
+  })
+  return `direct-${date.replace(/[:.]/g, '-')}`
+}

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
+  adoptDirectReport,
   mergeSlices,
   normalizeKey,
   readSlices,
@@ -199,5 +200,26 @@ describe('file selection', () => {
   it('makes report keys package-relative', () => {
     expect(normalizeKey('/repo/packages/p/src/a.ts', '/repo/packages/p')).toBe('src/a.ts')
     expect(normalizeKey('src\\a.ts', '/repo/packages/p')).toBe('src/a.ts')
+  })
+})
+
+describe('adoptDirectReport', () => {
+  it('keeps a report Stryker wrote outside the driver as a slice, and leaves a merge alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mutation-adopt-'))
+    mkdirSync(join(dir, 'reports', 'mutation'), { recursive: true })
+    const file = join(dir, 'reports', 'mutation', 'mutation.json')
+    writeFileSync(
+      file,
+      JSON.stringify(slice('x', '2026-12-01T10:00:00.000Z', { 'src/a.ts': ['Killed'] })),
+    )
+    const slug = adoptDirectReport(dir)
+    expect(slug).toMatch(/^direct-\d{4}-/)
+    const [adopted] = readSlices(dir)
+    expect(adopted.tollgate.slug).toBe(slug)
+    expect(Object.keys(adopted.files)).toEqual(['src/a.ts'])
+    // The driver's own merge carries `tollgate.merged` and is never taken in again.
+    writeFileSync(file, JSON.stringify(mergeSlices(readSlices(dir), ['src/a.ts'])))
+    expect(adoptDirectReport(dir)).toBeUndefined()
+    expect(readSlices(dir)).toHaveLength(1)
   })
 })
