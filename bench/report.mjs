@@ -1,4 +1,4 @@
-// pnpm bench:report [--no-run] [--only a,b]
+// pnpm bench [--no-run] [--only a,b]
 //
 // Runs every bench/*.bench.mjs (one at a time, each in its own process, so no benchmark
 // measures another's garbage), then writes bench/REPORT.md from bench/results/<name>.json:
@@ -63,7 +63,7 @@ function machine() {
 /** Runs one benchmark; returns its exit status, duration and the stdout it printed. */
 function runBench(name) {
   const started = Date.now()
-  console.log(`bench:report: running ${name} ...`)
+  console.log(`bench: running ${name} ...`)
   const run = spawnSync(process.execPath, [join(BENCH, `${name}.bench.mjs`)], {
     cwd: join(BENCH, '..'),
     encoding: 'utf8',
@@ -72,7 +72,7 @@ function runBench(name) {
   })
   const seconds = (Date.now() - started) / 1000
   const status = run.status ?? (run.signal ? `killed (${run.signal})` : 'unknown')
-  console.log(`bench:report: ${name} exited ${status} after ${seconds.toFixed(0)} s`)
+  console.log(`bench: ${name} exited ${status} after ${seconds.toFixed(0)} s`)
   return { status, seconds, stdout: run.stdout ?? '', stderr: run.stderr ?? '' }
 }
 
@@ -305,7 +305,7 @@ const dirty =
 const out = [
   '# Benchmark report',
   '',
-  'Written by `pnpm bench:report` (`bench/report.mjs`); do not edit by hand. Every figure is a',
+  'Written by `pnpm bench` (`bench/report.mjs`); do not edit by hand. Every figure is a',
   'ratio against its anchor measured in the same run of the same benchmark, and every row names',
   'the instance it was measured on: a figure holds for that instance, not for inputs in general.',
   'Each section gives its own measurement date (from its results file).',
@@ -344,12 +344,10 @@ const biome = join(BENCH, '..', 'node_modules', '.bin', 'biome')
 if (existsSync(biome))
   spawnSync(biome, ['format', '--write', join(BENCH, 'REPORT.md')], { stdio: 'ignore' })
 console.log(
-  `bench:report: wrote bench/REPORT.md and ${readdirSync(CHARTS).length} chart(s) in bench/charts/`,
+  `bench: wrote bench/REPORT.md and ${readdirSync(CHARTS).length} chart(s) in bench/charts/`,
 )
 const failed = Object.entries(runs).filter(([, r]) => r.status !== 0)
 if (failed.length > 0) {
-  console.log(
-    `bench:report: ${failed.map(([n, r]) => `${n} (${r.status})`).join(', ')} did not exit 0`,
-  )
+  console.log(`bench: ${failed.map(([n, r]) => `${n} (${r.status})`).join(', ')} did not exit 0`)
   process.exitCode = 1
 }

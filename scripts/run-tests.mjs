@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
-const workspaces = ['packages', 'apps', 'bench', 'tools']
+const workspaces = ['packages', 'apps', 'bench', 'tools', 'jobs']
   .flatMap((dir) => {
     const full = join(root, dir)
     if (!existsSync(full)) return []

@@ -63,7 +63,7 @@ describe('findCitations', () => {
   it('reads cited file paths and relative links, and skips code blocks, URLs and non-paths', () => {
     const found = findCitations(
       [
-        'See `src/core.ts`, `packages/json-budget/src/codes.ts`, `scripts/load/`, [errors](docs/errors.md#top).',
+        'See `src/core.ts`, `packages/json-budget/src/codes.ts`, `jobs/load/`, [errors](docs/errors.md#top).',
         'Not paths: `tools/call`, `@tollgate/json-budget`, `application/json`, `JSON.parse`,',
         '`bench/results/<name>.json`, `dist/index.js`, [site](https://example.com/a.md), `node:http`.',
         '```ts',
@@ -75,7 +75,7 @@ describe('findCitations', () => {
     expect(found.paths.map((p) => p.path)).toEqual([
       'src/core.ts',
       'packages/json-budget/src/codes.ts',
-      'scripts/load/',
+      'jobs/load/',
       'docs/errors.md',
     ])
     expect(found.tests).toEqual([])
@@ -125,7 +125,7 @@ describe('the repository documents', () => {
     expect(docs).toContain('docs/evidence.md')
     for (const doc of docs) {
       expect(doc).toMatch(
-        /^(README\.md|SECURITY\.md|bench\/README\.md|(packages|apps|tools)\/[^/]+\/README\.md|schemas\/(.+\/)?README\.md|docs\/.+\.md)$/,
+        /^(README\.md|SECURITY\.md|bench\/README\.md|(packages|apps|tools|jobs)\/[^/]+\/README\.md|schemas\/(.+\/)?README\.md|docs\/.+\.md)$/,
       )
     }
   })

@@ -2,7 +2,7 @@
 // session keep each request it served? Sends 10 pings of 3 MiB in one session on 127.0.0.1 and
 // prints the heap after GC before and after, and the sizes of the transport's maps.
 //
-//   node --expose-gc scripts/load/sdk-retention.mjs [raw|parsed]
+//   node --expose-gc jobs/load/sdk-retention.mjs [raw|parsed]
 import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'

@@ -1,4 +1,4 @@
-// Preloaded into an app under load (`--import scripts/load/probe.mjs`, with `--expose-gc`):
+// Preloaded into an app under load (`--import jobs/load/probe.mjs`, with `--expose-gc`):
 // on an IPC message it runs two full garbage collections and answers the process's memory and
 // its active handles and requests by type, so a script can check that nothing leaked.
 if (typeof process.send === 'function') {

@@ -4,11 +4,11 @@
 // in-flight byte budget, which lives inside the process) that the whole budget can be taken
 // again afterwards.
 //
-//   node scripts/faults/run.mjs [abort|slow|stdio|redis|all]   (apps built first: pnpm build)
+//   node jobs/faults/run.mjs [abort|slow|stdio|redis|all]   (apps built first: pnpm build)
 //
 // 127.0.0.1 only; every scenario is bounded in count and time (the slow-sender one waits for
 // the 10 s idle and 30 s total body deadlines, so about 35 s).
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import {
@@ -424,3 +424,13 @@ if (which === 'stdio' || which === 'all') results.push(await stdioPeerClose())
 if (which === 'redis' || which === 'all') results.push(await redisStop())
 record(new URL('./', import.meta.url), `faults-${which}`, { results })
 if (results.some((r) => !r.pass)) process.exitCode = 1
+
+// `pnpm faults` ends with the document, so it always states the result just recorded.
+const doc = spawnSync(
+  process.execPath,
+  [new URL('../load/write-doc.mjs', import.meta.url).pathname],
+  {
+    stdio: 'inherit',
+  },
+)
+if (doc.status !== 0) process.exitCode = 1

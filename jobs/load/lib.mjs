@@ -1,4 +1,4 @@
-// Shared helpers for scripts/load/ and scripts/faults/: start an app as a child process on
+// Shared helpers for jobs/load/ and jobs/faults/: start an app as a child process on
 // 127.0.0.1 with a probe that reports its memory and active handles after a full GC, send raw
 // HTTP requests whose bodies arrive in timed parts, and record results with date and machine.
 // Everything here talks to 127.0.0.1 only and is bounded in count and time by its caller.

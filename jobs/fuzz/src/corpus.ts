@@ -13,7 +13,7 @@ export interface CorpusEntry {
   readonly input: unknown
 }
 
-/** `tools/fuzz/corpus`, one folder per target, one JSON file per input. */
+/** `jobs/fuzz/corpus`, one folder per target, one JSON file per input. */
 export const CORPUS_DIR = new URL('../corpus/', import.meta.url).pathname
 
 /** Every entry of one target's corpus, with its file name. An absent folder is an empty corpus. */

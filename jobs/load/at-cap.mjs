@@ -1,6 +1,6 @@
 // Concurrent at-cap bodies against the Express example and the reference MCP server.
 //
-//   node scripts/load/at-cap.mjs [express|mcp|all]      (apps built first: pnpm build)
+//   node jobs/load/at-cap.mjs [express|mcp|all]      (apps built first: pnpm build)
 //
 // Each app runs as a child process on 127.0.0.1 with its defaults (the process-wide in-flight
 // budget of 256 MiB). A wave opens N sockets at once, each declaring a body exactly at the

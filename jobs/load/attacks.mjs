@@ -1,10 +1,10 @@
 // The fair-admission attack matrix: each attack of the fair-admission issue run against the
 // built apps while a legitimate client keeps working, with that client's served count and
 // latency (p50/p99) alone ("before") and under the attack ("during"). Results go to
-// scripts/load/results/attacks-<target>.json; `node scripts/load/write-doc.mjs` renders them.
+// jobs/load/results/attacks-<target>.json; `node jobs/load/write-doc.mjs` renders them.
 // Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
 //
-//   node scripts/load/attacks.mjs [mcp|express|all] [label]
+//   node jobs/load/attacks.mjs [mcp|express|all] [label]
 
 import { spawnSync } from 'node:child_process'
 import { connect } from 'node:net'

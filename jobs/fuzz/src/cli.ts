@@ -53,7 +53,7 @@ for (const [name, reason] of Object.entries(summary.skipped))
   console.log(`fuzz: ${name}: skipped (${reason})`)
 if (summary.failures.length > 0) {
   console.log(
-    `fuzz: ${summary.failures.length} target(s) failed; minimized inputs saved under tools/fuzz/corpus/`,
+    `fuzz: ${summary.failures.length} target(s) failed; minimized inputs saved under jobs/fuzz/corpus/`,
   )
   process.exit(1)
 }

@@ -1,21 +1,21 @@
-// Renders docs/load-and-faults.md from scripts/load/results/*.json and
-// scripts/faults/results/*.json (written by at-cap.mjs and faults/run.mjs), so the document
+// Renders docs/load-and-faults.md from jobs/load/results/*.json and
+// jobs/faults/results/*.json (written by at-cap.mjs and faults/run.mjs), so the document
 // states exactly what the last runs recorded, with their dates and machines.
 //
-//   node scripts/load/write-doc.mjs
+//   node jobs/load/write-doc.mjs
 
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { ROOT } from './lib.mjs'
 
 function load(dir) {
-  const folder = `${ROOT}scripts/${dir}/results/`
+  const folder = `${ROOT}jobs/${dir}/results/`
   if (!existsSync(folder)) return []
   return readdirSync(folder)
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => ({
-      file: `scripts/${dir}/results/${f}`,
+      file: `jobs/${dir}/results/${f}`,
       ...JSON.parse(readFileSync(folder + f, 'utf8')),
     }))
 }
@@ -30,18 +30,18 @@ function machineLine(run) {
 const out = [
   '# Load and fault runs',
   '',
-  'Written by `node scripts/load/write-doc.mjs` from the results the scripts record; re-run the',
-  'scripts and this page to update it. Everything runs on 127.0.0.1, bounded in count and time.',
+  'Written by `node jobs/load/write-doc.mjs` (the last step of `pnpm load` and `pnpm faults`)',
+  'from the results the runs record. Everything runs on 127.0.0.1, bounded in count and time.',
   'Each figure names the instance it was measured on and its instrument; none is a bound for',
   'other inputs.',
   '',
-  '- `node scripts/load/at-cap.mjs [express|mcp|all]`: concurrent bodies at the route cap, held in',
+  '- `pnpm load at-cap [express|mcp|all]` (`jobs/load/at-cap.mjs`): concurrent bodies at the route cap, held in',
   '  flight together (first KiB, 1 s pause, the rest), in waves larger than the 256 MiB in-flight',
   '  budget allows.',
-  '- `node scripts/faults/run.mjs [abort|slow|stdio|redis|all]`: client abort mid-body, slow',
+  '- `pnpm faults [abort|slow|stdio|redis|all]` (`jobs/faults/run.mjs`): client abort mid-body, slow',
   '  senders, a stdio peer closing mid-line, Redis stopped during redemption.',
   '',
-  '- `node scripts/load/attacks.mjs [mcp|express|all] [label]`: the fair-admission attacks (endless',
+  '- `pnpm load attacks [mcp|express|all] [label]` (`jobs/load/attacks.mjs`): the fair-admission attacks (endless',
   '  bodies after an early answer, idle sockets declaring large lengths, session filling, held-back',
   '  initializes, continuation minting, unauthenticated bursts), each beside a legitimate client.',
   '',
@@ -133,7 +133,7 @@ for (const run of load('faults')) {
 }
 out.push('')
 const file = `${ROOT}docs/load-and-faults.md`
-const findings = `${ROOT}scripts/load/FINDINGS.md`
+const findings = `${ROOT}jobs/load/FINDINGS.md`
 if (existsSync(findings)) out.push(readFileSync(findings, 'utf8'))
 writeFileSync(file, out.join('\n'))
 const biome = `${ROOT}node_modules/.bin/biome`

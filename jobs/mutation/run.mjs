@@ -1,0 +1,313 @@
+// pnpm mutation [--only a,b] [--files <glob,...>] [--collect]
+//
+// Runs each package's own `mutation` script (Stryker with the vitest runner, configured by
+// the package owner), one package at a time, and saves each run as a slice
+// (`reports/mutation/slices/<slug>.json`, see slices.mjs). `--files` (with `--only <one
+// package>`) runs Stryker with `--mutate` for just those files, so a package too long for one
+// sitting is run file by file; every slice of a package is then merged mechanically into its
+// `reports/mutation/mutation.json`, each file whole from its latest slice, and the files of
+// `src/` that no slice covered are listed. Then writes docs/mutation.md for every package:
+// the score, the counts by status, whether the report covers every file of the package's
+// mutate set, each slice's date, commit and machine, and every surviving mutant by file, line
+// and mutator. `--collect` runs nothing and only merges and reads what is on disk. A report
+// Stryker wrote outside this driver (`pnpm --filter <pkg> mutation`) is taken in as a slice
+// first. `--incremental` is never passed: it reused stale results here. Not in the default run.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, release } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import {
+  adoptDirectReport,
+  listPackageFiles,
+  mergeSlices,
+  readSlices,
+  saveSlice,
+  selectFiles,
+  sliceSlug,
+} from './slices.mjs'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const GOAL = 90
+// The six packages issue 18 names; any other package with a `mutation` script is included too.
+const EXPECTED = [
+  'continuation',
+  'http-admission',
+  'json-budget',
+  'lexical-preflight',
+  'mcp-transport',
+  'mcp-validation',
+]
+const DEFAULT_MUTATE = ['src/**/*.ts', '!src/index.ts']
+const MAX_MS = 6 * 60 * 60 * 1000
+
+function parseArgs(argv) {
+  const out = { collect: false, only: undefined, files: undefined }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--collect') out.collect = true
+    else if (a === '--only') out.only = (argv[++i] ?? '').split(',').filter(Boolean)
+    else if (a === '--files') out.files = (argv[++i] ?? '').split(',').filter(Boolean)
+    else if (a === '--incremental')
+      throw new Error('--incremental is not supported: it reuses stale results')
+    else if (a !== '--') throw new Error(`unknown argument ${a}`)
+  }
+  if (out.files !== undefined) {
+    if (out.only?.length !== 1) throw new Error('--files needs --only <one package>')
+    if (out.files.length === 0) throw new Error('--files needs at least one glob')
+    // A line range would leave the file half run, and the merge takes files whole.
+    const ranged = out.files.find((f) => /:\d+(?::\d+)?-\d+/.test(f))
+    if (ranged !== undefined)
+      throw new Error(`--files takes whole files, not a line range (${ranged})`)
+  }
+  return out
+}
+
+let args
+try {
+  args = parseArgs(process.argv.slice(2))
+} catch (error) {
+  console.error(`mutation: ${error.message}`)
+  process.exit(2)
+}
+
+function git(argsList) {
+  try {
+    return execFileSync('git', ['-C', ROOT, ...argsList], { encoding: 'utf8' }).trim()
+  } catch {
+    return 'unknown'
+  }
+}
+
+const cpu = cpus()
+const MACHINE = `Node ${process.version}, ${cpu[0]?.model ?? 'unknown'}, ${cpu.length} cores, ${process.platform} ${release()}`
+const COMMIT = git(['rev-parse', '--short', 'HEAD'])
+
+function packages() {
+  return readdirSync(join(ROOT, 'packages'))
+    .filter((name) => existsSync(join(ROOT, 'packages', name, 'package.json')))
+    .map((name) => {
+      const pkg = JSON.parse(readFileSync(join(ROOT, 'packages', name, 'package.json'), 'utf8'))
+      return { dir: name, name: pkg.name, script: pkg.scripts?.mutation }
+    })
+    .filter((p) => EXPECTED.includes(p.dir) || p.script)
+    .sort((a, b) => a.dir.localeCompare(b.dir))
+}
+
+/** The package's mutate set: its stryker.config.mjs `mutate` patterns over its files. */
+async function expectedFiles(dir) {
+  const config = join(dir, 'stryker.config.mjs')
+  const patterns = existsSync(config)
+    ? ((await import(pathToFileURL(config).href)).default?.mutate ?? DEFAULT_MUTATE)
+    : DEFAULT_MUTATE
+  return selectFiles(listPackageFiles(dir), patterns)
+}
+
+/** Runs the package's `mutation` script (for `files` only, when given); saves the slice. */
+function runSlice(pkg, dir, files, expected) {
+  const reportFile = join(dir, 'reports', 'mutation', 'mutation.json')
+  // Gone before the run, so a run that writes no report cannot pass off an old one as its own.
+  rmSync(reportFile, { force: true })
+  const extra = files === undefined ? [] : ['--mutate', files.join(',')]
+  console.log(`mutation: ${pkg.name}${files ? ` (${files.length} file(s))` : ''} ...`)
+  const started = Date.now()
+  const child = spawnSync('npx', ['-y', 'pnpm@12.4.2', 'run', 'mutation', ...extra], {
+    cwd: dir,
+    stdio: 'inherit',
+    timeout: MAX_MS,
+  })
+  const run = {
+    status: child.status ?? child.signal ?? 'unknown',
+    minutes: (Date.now() - started) / 60_000,
+  }
+  if (run.status === 0 && existsSync(reportFile)) {
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'))
+    const slug = sliceSlug(args.files)
+    saveSlice(dir, report, {
+      slug,
+      mutate: args.files ?? ['(the package configuration)'],
+      files: files ?? expected,
+      date: new Date().toISOString(),
+      commit: COMMIT,
+      machine: MACHINE,
+      minutes: Number(run.minutes.toFixed(1)),
+    })
+    run.slice = slug
+  }
+  return run
+}
+
+/** Reads a merged Stryker report and counts mutants by status. */
+function readReport(report) {
+  const counts = {}
+  const survivors = []
+  for (const [path, entry] of Object.entries(report.files ?? {})) {
+    for (const m of entry.mutants ?? []) {
+      counts[m.status] = (counts[m.status] ?? 0) + 1
+      if (m.status === 'Survived' || m.status === 'NoCoverage') {
+        survivors.push({
+          status: m.status,
+          file: path,
+          line: m.location?.start?.line ?? 0,
+          mutator: m.mutatorName,
+        })
+      }
+    }
+  }
+  const detected = (counts.Killed ?? 0) + (counts.Timeout ?? 0)
+  const undetected = (counts.Survived ?? 0) + (counts.NoCoverage ?? 0)
+  const valid = detected + undetected
+  return {
+    counts,
+    survivors,
+    score: valid === 0 ? Number.NaN : (100 * detected) / valid,
+    coveredScore:
+      detected + (counts.Survived ?? 0) === 0
+        ? Number.NaN
+        : (100 * detected) / (detected + (counts.Survived ?? 0)),
+    meta: report.tollgate,
+  }
+}
+
+const unknown = (args.only ?? []).filter((dir) => !packages().some((p) => p.dir === dir))
+if (unknown.length > 0) {
+  console.error(`mutation: --only names no package: ${unknown.join(', ')}`)
+  process.exit(2)
+}
+
+const results = []
+for (const pkg of packages()) {
+  const dir = join(ROOT, 'packages', pkg.dir)
+  const expected = await expectedFiles(dir)
+  adoptDirectReport(dir)
+  let run
+  if (!args.collect && pkg.script && (args.only === undefined || args.only.includes(pkg.dir))) {
+    let files
+    if (args.files !== undefined) {
+      files = selectFiles(expected, args.files)
+      if (files.length === 0) {
+        console.error(
+          `mutation: --files ${args.files.join(',')} selects no file of ${pkg.dir}'s mutate set`,
+        )
+        process.exit(2)
+      }
+    }
+    run = runSlice(pkg, dir, files, expected)
+  }
+  const slices = readSlices(dir)
+  let report
+  if (slices.length > 0) {
+    const merged = mergeSlices(slices, expected)
+    writeFileSync(
+      join(dir, 'reports', 'mutation', 'mutation.json'),
+      `${JSON.stringify(merged, null, 2)}\n`,
+    )
+    report = readReport(merged)
+  }
+  results.push({ pkg, run, report, expected })
+}
+
+const pct = (n) => (Number.isFinite(n) ? `${n.toFixed(1)}%` : '—')
+const lines = [
+  '# Mutation testing',
+  '',
+  "Written by `pnpm mutation` (`jobs/mutation/run.mjs`), which runs each package's own Stryker",
+  'configuration (vitest runner, the real-socket and child-process tests included unless the',
+  "package's `stryker.vitest.config.mjs` says otherwise) and merges its slice reports; not part",
+  'of the default test run. A package too long for one sitting is run file by file',
+  '(`pnpm mutation --only <dir> --files <glob,...>`), each run saved as a slice; the merge takes',
+  'each file whole from its latest slice and lists the files of `src/` no slice covered.',
+  '`--incremental` is never used.',
+  `Goal: a score of at least ${GOAL}% per package over the whole package, and every surviving`,
+  'mutant accounted for (why it is equivalent, or which test now kills it).',
+  '',
+  'Score = (killed + timed out) / (killed + timed out + survived + no coverage); the covered',
+  'score leaves out mutants no test reaches. A killed mutant proves the assertion, not the',
+  'fixture: the tests that kill security mutants go through the production path.',
+  '',
+  `Written ${new Date().toISOString()} at commit ${COMMIT} on ${MACHINE}. Each package's slices`,
+  'below give the date, commit and machine of the runs its figures come from.',
+  '',
+  '| package | score | covered score | killed | timeout | survived | no coverage | errors | covers every file of `src/` | this run |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+]
+for (const { pkg, run, report, expected } of results) {
+  const c = report?.counts ?? {}
+  const missing = report?.meta?.missing ?? expected
+  const covers =
+    missing.length === 0
+      ? `yes (${expected.length} files)`
+      : `**no**: ${missing.length} of ${expected.length} missing`
+  const ran =
+    run === undefined
+      ? pkg.script
+        ? 'not run'
+        : 'no `mutation` script'
+      : `exit ${run.status}, ${run.minutes.toFixed(1)} min${run.slice ? `, slice \`${run.slice}\`` : ''}`
+  lines.push(
+    `| ${pkg.name} | ${report ? `${pct(report.score)}${report.score >= GOAL ? '' : ' (below goal)'}` : '**no report**'} | ${pct(report?.coveredScore)} | ${c.Killed ?? 0} | ${c.Timeout ?? 0} | ${c.Survived ?? 0} | ${c.NoCoverage ?? 0} | ${(c.RuntimeError ?? 0) + (c.CompileError ?? 0)} | ${covers} | ${ran} |`,
+  )
+}
+for (const { pkg, report, expected } of results) {
+  lines.push('', `## ${pkg.name}`, '')
+  if (!report) {
+    lines.push(
+      `No report: run \`pnpm mutation --only ${pkg.dir}\`${pkg.script ? '' : ' once the package has a `mutation` script'}.`,
+    )
+    continue
+  }
+  const { slices, missing } = report.meta
+  lines.push(
+    missing.length === 0
+      ? `The report covers every file of the mutate set (${expected.length} files).`
+      : `**Not the whole package**: no slice covered ${missing.map((f) => `\`${f}\``).join(', ')}.`,
+    '',
+    '| slice | files taken from it | date | commit | machine | minutes |',
+    '| --- | --- | --- | --- | --- | --- |',
+  )
+  for (const s of slices) {
+    const files =
+      s.files.length === 0
+        ? 'none (replaced by later slices)'
+        : s.files.length <= 4
+          ? s.files.map((f) => `\`${f}\``).join(', ')
+          : `${s.files.length} files`
+    lines.push(
+      `| \`${s.slug}\` | ${files} | ${s.date} | ${s.commit} | ${s.machine} | ${s.minutes ?? '—'} |`,
+    )
+  }
+  if (report.survivors.length === 0) continue
+  // Grouped by file: how many survived or were never reached, and on which lines (with the
+  // mutators), so each can be accounted for.
+  const byFile = new Map()
+  for (const s of report.survivors) {
+    const entry = byFile.get(s.file) ?? { survived: 0, noCoverage: 0, lines: new Map() }
+    if (s.status === 'Survived') entry.survived++
+    else entry.noCoverage++
+    const at = entry.lines.get(s.line) ?? new Set()
+    at.add(s.mutator)
+    entry.lines.set(s.line, at)
+    byFile.set(s.file, entry)
+  }
+  lines.push(
+    '',
+    `Surviving mutants of ${pkg.name}:`,
+    '',
+    '| file | survived | no coverage | lines (mutators) |',
+    '| --- | --- | --- | --- |',
+  )
+  for (const [file, e] of [...byFile].sort(([a], [b]) => a.localeCompare(b))) {
+    const where = [...e.lines]
+      .sort(([a], [b]) => a - b)
+      .map(([line, mutators]) => `${line} (${[...mutators].join(', ')})`)
+      .join('; ')
+    lines.push(`| \`packages/${pkg.dir}/${file}\` | ${e.survived} | ${e.noCoverage} | ${where} |`)
+  }
+}
+lines.push('')
+const file = join(ROOT, 'docs', 'mutation.md')
+writeFileSync(file, lines.join('\n'))
+const biome = join(ROOT, 'node_modules', '.bin', 'biome')
+if (existsSync(biome)) spawnSync(biome, ['format', '--write', file], { stdio: 'ignore' })
+console.log(`mutation: wrote docs/mutation.md (${results.length} packages)`)
+if (results.some((r) => r.run !== undefined && r.run.status !== 0)) process.exitCode = 1
