@@ -50,7 +50,7 @@ describe('defineRefusalCodes', () => {
   it('refuses a malformed code without repeating it, and registers nothing of that table', () => {
     for (const bad of [
       'err_lower',
-      'ERR_',
+      'ERR_lower',
       'NOT_ERR_X',
       `ERR_${'A'.repeat(61)}`,
       'ERR_A-B',
