@@ -1,5 +1,5 @@
 // Test helpers: the strict JSON.parse reference and chunked runs of the preflight.
-import { isAdmissionError, type ResolvedJsonLimits } from '@tollgate/json-budget'
+import { isAdmissionError, type JsonLimitsOptions } from '@tollgate/json-budget'
 import { createPreflight, type PreflightPolicies } from '../src/index.js'
 
 /** Limits high enough that only the grammar and UTF-8 decide. */
@@ -34,7 +34,8 @@ export function run(
   limits: JsonLimitsOptions = WIDE,
   policies: PreflightPolicies = {},
 ): Outcome & { at: number } {
-  const scanner = createPreflight(limits, policies)
+  // One flat options object: the limits and the policies are top-level keys side by side.
+  const scanner = createPreflight({ ...limits, ...policies })
   let at = 0
   try {
     let from = 0

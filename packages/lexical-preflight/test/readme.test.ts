@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_PREFLIGHT_POLICIES } from '../src/index.js'
+import { PREFLIGHT_DEFAULTS } from '../src/index.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
@@ -29,10 +28,7 @@ function parseDefault(cell: string): unknown {
 describe('README', () => {
   it('lists the exported defaults in the options table', () => {
     const rows = optionRows()
-    const exported: Record<string, unknown> = {
-      ...JSON_LIMITS_DEFAULTS,
-      ...DEFAULT_PREFLIGHT_POLICIES,
-    }
+    const exported: Record<string, unknown> = { ...PREFLIGHT_DEFAULTS }
     expect([...rows.keys()].sort()).toEqual(Object.keys(exported).sort())
     for (const [name, cell] of rows)
       expect([name, parseDefault(cell)]).toEqual([name, exported[name]])
