@@ -4,14 +4,14 @@ import { PREFLIGHT_DEFAULTS } from '../src/index.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
-/** The `| option | meaning | default |` rows of the README's Options section. */
+/** The `| option | type | Default: | what it does |` rows of the README's Options section. */
 function optionRows(): Map<string, string> {
   const section = readme.slice(readme.indexOf('## Options'), readme.indexOf('## Error codes'))
   const rows = new Map<string, string>()
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((c) => c.trim())
     const name = /^`(\w+)`$/.exec(cells[1] ?? '')?.[1]
-    if (name !== undefined) rows.set(name, cells[cells.length - 2] ?? '')
+    if (name !== undefined) rows.set(name, cells[3] ?? '')
   }
   return rows
 }
