@@ -53,10 +53,9 @@ export class AdmissionError extends Error {
   readonly option: string | undefined
 
   /**
-   * `spec` is the owner's entry for `code` (each package's `admissionError` passes it from its
-   * table, saving nothing but a lookup); without it the registered entry is used. Either way
-   * the code must be registered, so every `AdmissionError` is one {@link isAdmissionError}
-   * recognizes.
+   * `spec` is the owner's entry for `code` (each package's `admissionError` passes the one in
+   * its table); without it the registered entry is used. Either way the code must be
+   * registered, so every `AdmissionError` is one {@link isAdmissionError} recognizes.
    * @throws TypeError when no loaded package registered `code` (a programming error: each
    *   package builds its refusals through its own code table, which registers them). The
    *   message does not repeat the code.

@@ -94,8 +94,8 @@ brand.mark(JSON_LIMITS_DEFAULTS)
  * Fills {@link JsonLimitsOptions} from {@link JSON_LIMITS_DEFAULTS}, validates each field
  * (positive safe integer; `maxDepth` may be 0 to admit only a scalar; only `undefined` means
  * the default) and freezes the result. It reads the three limits and nothing else, so the
- * options object of a function that bounds JSON can be passed whole. `undefined` resolves to
- * `JSON_LIMITS_DEFAULTS` itself, and an object this function returned before is returned as
+ * options object of a function that bounds JSON can be passed whole. `undefined`, or an object
+ * that sets none of the three, resolves to `JSON_LIMITS_DEFAULTS` itself, and an object this function returned before is returned as
  * it is, without validating it again, so a hot path that resolved once pays nothing per call.
  * `ceiling`, when given, caps what a caller may set, and is checked on every call, a resolved
  * object included.
@@ -128,6 +128,15 @@ function fill(limits: JsonLimitsOptions): ResolvedJsonLimits {
     throw new TypeError('limits must be an object')
   }
   const d = JSON_LIMITS_DEFAULTS
+  // Options that set no limit are the defaults: no object is built or marked for them, so a
+  // per-call `{ profile }` or `{}` costs nothing here.
+  if (
+    limits.maxNodes === undefined &&
+    limits.maxDepth === undefined &&
+    limits.maxBytes === undefined
+  ) {
+    return d
+  }
   return brand.mark(
     Object.freeze({
       maxNodes: assertLimit('maxNodes', orDefault(limits.maxNodes, d.maxNodes)),

@@ -71,6 +71,10 @@ describe('resolveJsonLimits', () => {
     expect(resolveJsonLimits(resolved)).toBe(resolved)
     expect(resolveJsonLimits(undefined)).toBe(JSON_LIMITS_DEFAULTS)
     expect(resolveJsonLimits(JSON_LIMITS_DEFAULTS)).toBe(JSON_LIMITS_DEFAULTS)
+    expect(resolveJsonLimits({})).toBe(JSON_LIMITS_DEFAULTS)
+    expect(resolveJsonLimits({ maxNodes: undefined, profile: 'mcp' } as never)).toBe(
+      JSON_LIMITS_DEFAULTS,
+    )
     const partial = { maxDepth: 3 }
     const filled = resolveJsonLimits(partial)
     expect(filled).not.toBe(partial)
