@@ -86,7 +86,7 @@ async function suite(storeName, store) {
   const service = createContinuations({ store })
   for (const [instance, payload] of Object.entries(inputs)) {
     const m = await service.mint({ ownerKey: 'owner-a', target: resolved.target, payload })
-    if (!m.ok) throw new Error(`mint failed: ${m.code}`)
+    if (!m.ok) throw new Error(`mint failed: ${m.error.code}`)
     const key = hashToken(m.token)
     const check = await service.redeem(m.token, ctx)
     if (!check.ok) throw new Error('redeem failed')

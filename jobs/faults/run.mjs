@@ -396,7 +396,7 @@ async function redisStop() {
       redeemAfterStopMs: redeemMs,
       auditReasonAfterStop:
         events.filter((e) => e.event === 'continuation_refused').at(-1)?.reason ?? 'none recorded',
-      mintAfterStop: mintAfter.ok ? 'ok (unexpected)' : mintAfter.code,
+      mintAfterStop: mintAfter.ok ? 'ok (unexpected)' : mintAfter.error.code,
       unhandledRejections: unhandled,
       clientErrors: tally(clientErrors),
       handlesBefore,

@@ -1,4 +1,4 @@
-// Continuations (ADR-011 §4–§6): mint binds the owner key and the server-resolved target (and
+// Continuations: mint binds the owner key and the server-resolved target (and
 // action); redeem checks the owner, then re-authorizes the recorded target against the current
 // view of the route the redemption arrived on, then serves. Every refusal is one outcome.
 
@@ -42,10 +42,17 @@ export interface MintEntry {
   readonly payload: string
 }
 
-/** The result of `mint()`: a token, or a code the server maps (the payload is not stored). */
+/** Why `mint()` did not store a payload: a code the server maps, and the store's limit when one was reached. */
+export interface MintFailure {
+  readonly code: MintFailureCode
+  /** The limit that was passed (`maxPayloadBytes`, or the store's cap), when known. */
+  readonly limit?: number
+}
+
+/** The result of `mint()`: a token, or an `error` the server maps (the payload is not stored). */
 export type MintResult =
   | { readonly ok: true; readonly token: string; readonly expiresAt: number }
-  | { readonly ok: false; readonly code: MintFailureCode }
+  | { readonly ok: false; readonly error: MintFailure }
 
 /** Who is redeeming, where. Nothing else is read: an `action` here is ignored. */
 export interface RedeemContext {
@@ -95,7 +102,9 @@ const MAX_OWNER_KEY = 1024
  * payload that is not a string. `redeem` throws a `TypeError` only for a route not made by
  * `createRouteView()`.
  */
-export function createContinuations(options: ContinuationsOptions = {}): Continuations {
+export function createContinuations(
+  options: ContinuationsOptions | ResolvedContinuationsOptions = {},
+): Continuations {
   const opts = resolveContinuationsOptions(options)
   const { store, ttlMs, now } = opts
   const emit = (event: ContinuationAuditEvent) => audit(opts.audit, event)
@@ -125,13 +134,17 @@ export function createContinuations(options: ContinuationsOptions = {}): Continu
       if (quotaKey !== undefined) assertOwnerKey(quotaKey, 'quotaKey')
       if (typeof payload !== 'string') throw new TypeError('payload must be a string')
       const bytes = Buffer.byteLength(payload, 'utf8')
-      // §5: bind the child the server resolved, never the outer dispatcher name.
+      // Bind the child the server resolved, never the outer dispatcher name: a token minted
+      // through a dispatcher must not redeem as the dispatcher.
       const recorded = target.name
-      const fail = (code: MintFailureCode): MintResult => {
+      const fail = (code: MintFailureCode, limit?: number): MintResult => {
         emit({ event: 'continuation_mint_failed', code, target: recorded, bytes })
-        return { ok: false, code }
+        const error: MintFailure = limit === undefined ? { code } : { code, limit }
+        return { ok: false, error: Object.freeze(error) }
       }
-      if (bytes > opts.maxPayloadBytes) return fail('ERR_CONTINUATION_TOO_LARGE')
+      if (bytes > opts.maxPayloadBytes) {
+        return fail('ERR_CONTINUATION_TOO_LARGE', opts.maxPayloadBytes)
+      }
       const token = createToken()
       const tokenHash = hashToken(token)
       const expiresAt = now() + ttlMs
@@ -153,12 +166,11 @@ export function createContinuations(options: ContinuationsOptions = {}): Continu
           quotaKey === undefined ? ownerHash : hashOwnerKey(quotaKey),
         )
       } catch (error) {
-        const code = isContinuationStoreError(error) ? error.code : undefined
-        return fail(
-          code === 'ERR_CONTINUATION_TOO_LARGE' || code === 'ERR_CONTINUATION_STORE_FULL'
-            ? code
-            : 'ERR_CONTINUATION_STORE_UNAVAILABLE',
-        )
+        const known = isContinuationStoreError(error) ? error : undefined
+        const code = known?.code
+        return code === 'ERR_CONTINUATION_TOO_LARGE' || code === 'ERR_CONTINUATION_STORE_FULL'
+          ? fail(code, typeof known?.limit === 'number' ? known.limit : undefined)
+          : fail('ERR_CONTINUATION_STORE_UNAVAILABLE')
       }
       emit({ event: 'continuation_minted', tokenHash, target: recorded, bytes, expiresAt })
       return { ok: true, token, expiresAt }
@@ -181,14 +193,15 @@ export function createContinuations(options: ContinuationsOptions = {}): Continu
       const record = decodeRecord(text)
       if (record === undefined) return refuse('continuation_record_invalid', route, tokenHash)
       if (record.expiresAt <= now()) return refuse('continuation_expired', route, tokenHash)
-      // SEC-3: who minted it. The route is not part of the owner key (§6).
+      // Who minted it. The route is not part of the owner key: the same caller may redeem on
+      // another route that authorizes the target.
       if (typeof ownerKey !== 'string' || !sameOwner(hashOwnerKey(ownerKey), record.ownerHash)) {
         return refuse('continuation_owner_mismatch', route, tokenHash)
       }
-      // §5: an entry without a recorded target cannot be re-authorized.
+      // An entry without a recorded target cannot be re-authorized.
       const target = record.target
       if (target === undefined) return refuse('continuation_target_unrecorded', route, tokenHash)
-      // §4: the recorded target against the current view of this route, all four dimensions.
+      // The recorded target against the current view of this route, all four dimensions.
       const dimension = authorizeOnRoute(route, target, permissions)
       if (dimension !== undefined) {
         const reason =

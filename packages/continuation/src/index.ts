@@ -3,13 +3,18 @@ export { pinoAuditSink } from './audit.js'
 export type {
   Continuations,
   MintEntry,
+  MintFailure,
   MintResult,
   RedeemContext,
   RedeemResult,
 } from './continuations.js'
 export { createContinuations } from './continuations.js'
-export type { MemoryStoreOptions } from './memory-store.js'
-export { createMemoryStore, MEMORY_STORE_DEFAULTS } from './memory-store.js'
+export type { MemoryStoreOptions, ResolvedMemoryStoreOptions } from './memory-store.js'
+export {
+  createMemoryStore,
+  MEMORY_STORE_DEFAULTS,
+  resolveMemoryStoreOptions,
+} from './memory-store.js'
 export {
   composeToolName,
   isNameSegment,
@@ -18,7 +23,7 @@ export {
   MAX_SEGMENTS,
 } from './names.js'
 export type { ContinuationsOptions, ResolvedContinuationsOptions } from './options.js'
-export { CONTINUATION_DEFAULTS, resolveContinuationsOptions } from './options.js'
+export { CONTINUATIONS_DEFAULTS, resolveContinuationsOptions } from './options.js'
 export type { ContinuationRefusalReason, MintFailureCode } from './outcome.js'
 export { CONTINUATION_REFUSAL_REASONS, CONTINUATION_REFUSED } from './outcome.js'
 export type { NamePattern } from './patterns.js'

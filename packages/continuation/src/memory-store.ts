@@ -8,9 +8,17 @@
 // recently used.
 
 import {
+  checkOptions,
+  createResolvedBrand,
+  functionOption,
+  integerOption,
+  type OptionValidators,
+} from '@tollgate/json-budget'
+import {
   assertPositiveInteger,
   type ContinuationStore,
   ContinuationStoreError,
+  quotaOption,
   resolveOwnerQuota,
 } from './store.js'
 
@@ -51,6 +59,64 @@ export const MEMORY_STORE_DEFAULTS = Object.freeze({
   maxBytesPerOwner: 64 * 1024 * 1024 + 4096,
 })
 
+/** {@link MemoryStoreOptions} after {@link resolveMemoryStoreOptions}: every field set, frozen. */
+export interface ResolvedMemoryStoreOptions {
+  readonly maxEntries: number
+  readonly maxBytes: number
+  readonly maxRecordBytes: number
+  /** `false` when the per-owner entry quota is off. */
+  readonly maxEntriesPerOwner: number | false
+  /** `false` when the per-owner byte quota is off. */
+  readonly maxBytesPerOwner: number | false
+  readonly now: () => number
+}
+
+const VALIDATORS: OptionValidators<MemoryStoreOptions> = {
+  maxEntries: integerOption(),
+  maxBytes: integerOption(),
+  maxRecordBytes: integerOption(),
+  maxEntriesPerOwner: quotaOption,
+  maxBytesPerOwner: quotaOption,
+  now: functionOption,
+}
+
+const brand = createResolvedBrand<ResolvedMemoryStoreOptions>()
+
+/**
+ * Validates once, fills defaults and freezes; an object this function returned is returned as
+ * it is. A per-owner quota left unset is lowered to its global cap when that is smaller, and so
+ * is the default `maxRecordBytes`. Throws a `TypeError` naming the option on an unknown option,
+ * a limit that is not a positive safe integer (or `false` for the per-owner quotas), a
+ * `maxRecordBytes` above `maxBytes` or `maxBytesPerOwner`, or a per-owner quota above its
+ * global cap.
+ */
+export function resolveMemoryStoreOptions(
+  options: MemoryStoreOptions | ResolvedMemoryStoreOptions = {},
+): ResolvedMemoryStoreOptions {
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'createMemoryStore')
+  const d = MEMORY_STORE_DEFAULTS
+  const maxEntries = options.maxEntries ?? d.maxEntries
+  const maxBytes = options.maxBytes ?? d.maxBytes
+  const quota = resolveOwnerQuota(options, d, { maxEntries, maxBytes })
+  const maxRecordBytes =
+    options.maxRecordBytes ?? Math.min(d.maxRecordBytes, maxBytes, quota.maxBytes || maxBytes)
+  if (maxRecordBytes > maxBytes) throw new TypeError('maxRecordBytes must not exceed maxBytes')
+  if (quota.maxBytes !== 0 && maxRecordBytes > quota.maxBytes) {
+    throw new TypeError('maxRecordBytes must not exceed maxBytesPerOwner')
+  }
+  return brand.mark(
+    Object.freeze({
+      maxEntries,
+      maxBytes,
+      maxRecordBytes,
+      maxEntriesPerOwner: quota.maxEntries === 0 ? false : quota.maxEntries,
+      maxBytesPerOwner: quota.maxBytes === 0 ? false : quota.maxBytes,
+      now: options.now ?? Date.now,
+    }),
+  )
+}
+
 interface Slot {
   readonly value: string
   readonly bytes: number
@@ -65,34 +131,22 @@ interface Holdings {
 }
 
 /**
- * An in-memory {@link ContinuationStore}. Throws a `TypeError` at construction on a limit that
- * is not a positive safe integer (or `false` for the per-owner quotas), a `maxRecordBytes`
- * above `maxBytes` or `maxBytesPerOwner`, or a per-owner quota above its global cap. `set`
- * throws `ERR_CONTINUATION_TOO_LARGE` for a record over `maxRecordBytes` and
- * `ERR_CONTINUATION_STORE_FULL` (with the global `limit` reached) when only other owners' live
- * entries could make room. A `set` without an owner is charged to one shared owner.
+ * An in-memory {@link ContinuationStore}. Throws a `TypeError` at construction on bad options
+ * (see {@link resolveMemoryStoreOptions}). `set` throws `ERR_CONTINUATION_TOO_LARGE` for a
+ * record over `maxRecordBytes` and `ERR_CONTINUATION_STORE_FULL` (with the global `limit`
+ * reached) when only other owners' live entries could make room. A `set` without an owner is
+ * charged to one shared owner.
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ContinuationStore {
-  const maxEntries = assertPositiveInteger(
-    'maxEntries',
-    options.maxEntries ?? MEMORY_STORE_DEFAULTS.maxEntries,
-  )
-  const maxBytes = assertPositiveInteger(
-    'maxBytes',
-    options.maxBytes ?? MEMORY_STORE_DEFAULTS.maxBytes,
-  )
-  const quota = resolveOwnerQuota(options, MEMORY_STORE_DEFAULTS, { maxEntries, maxBytes })
-  const maxRecordBytes = assertPositiveInteger(
-    'maxRecordBytes',
-    options.maxRecordBytes ??
-      Math.min(MEMORY_STORE_DEFAULTS.maxRecordBytes, maxBytes, quota.maxBytes || maxBytes),
-  )
-  if (maxRecordBytes > maxBytes) throw new TypeError('maxRecordBytes must not exceed maxBytes')
-  if (quota.maxBytes !== 0 && maxRecordBytes > quota.maxBytes) {
-    throw new TypeError('maxRecordBytes must not exceed maxBytesPerOwner')
+export function createMemoryStore(
+  options: MemoryStoreOptions | ResolvedMemoryStoreOptions = {},
+): ContinuationStore {
+  const resolved = resolveMemoryStoreOptions(options)
+  const { maxEntries, maxBytes, maxRecordBytes, now } = resolved
+  // 0 is "off" inside the store, so the hot checks compare numbers only.
+  const quota = {
+    maxEntries: resolved.maxEntriesPerOwner || 0,
+    maxBytes: resolved.maxBytesPerOwner || 0,
   }
-  const now = options.now ?? Date.now
-  if (typeof now !== 'function') throw new TypeError('now must be a function')
   const isolated = quota.maxEntries !== 0 || quota.maxBytes !== 0
 
   const slots = new Map<string, Slot>()

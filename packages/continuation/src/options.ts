@@ -1,14 +1,21 @@
 // Options of the continuation service, validated once at construction.
 
+import {
+  checkOptions,
+  createResolvedBrand,
+  functionOption,
+  integerOption,
+  type OptionValidators,
+} from '@tollgate/json-budget'
 import type { AuditSink } from './audit.js'
 import { createMemoryStore } from './memory-store.js'
-import { assertPositiveInteger, type ContinuationStore } from './store.js'
+import type { ContinuationStore } from './store.js'
 
 /** Options of `createContinuations()`. */
 export interface ContinuationsOptions {
-  /** Where entries live. Default: a new `createMemoryStore()` with its defaults. */
+  /** Where entries live: an object with `get`, `set` and `delete`. Default: a new `createMemoryStore()` with its defaults. */
   readonly store?: ContinuationStore
-  /** Receives every mint, serve and refusal with its precise reason. Default: none. */
+  /** Receives every mint, serve and refusal with its precise reason: an object with `record`. Default: none. */
   readonly audit?: AuditSink
   /**
    * A result larger than this many UTF-8 bytes is heavy (`isHeavy()`), and only heavy results
@@ -23,14 +30,7 @@ export interface ContinuationsOptions {
   readonly now?: () => number
 }
 
-/** The defaults of `createContinuations()` (frozen). */
-export const CONTINUATION_DEFAULTS = Object.freeze({
-  thresholdBytes: 64 * 1024,
-  ttlMs: 10 * 60 * 1000,
-  maxPayloadBytes: 64 * 1024 * 1024,
-})
-
-/** Resolved, frozen options. */
+/** {@link ContinuationsOptions} after {@link resolveContinuationsOptions}: every field set, frozen. */
 export interface ResolvedContinuationsOptions {
   readonly store: ContinuationStore
   readonly audit: AuditSink | undefined
@@ -40,39 +40,56 @@ export interface ResolvedContinuationsOptions {
   readonly now: () => number
 }
 
+/** The defaults of `createContinuations()` that are values (frozen). */
+export const CONTINUATIONS_DEFAULTS = Object.freeze({
+  thresholdBytes: 64 * 1024,
+  ttlMs: 10 * 60 * 1000,
+  maxPayloadBytes: 64 * 1024 * 1024,
+})
+
+// An object is taken as a store or a sink by the methods it has, so a class instance or a
+// Redis-backed store qualifies as well as a plain object.
+function methodsOption(methods: readonly string[]): (value: unknown, name: string) => void {
+  return (value, name) => {
+    for (const method of methods) {
+      if (typeof (value as Record<string, unknown> | null)?.[method] !== 'function') {
+        throw new TypeError(`${name}.${method} must be a function`)
+      }
+    }
+  }
+}
+
+const VALIDATORS: OptionValidators<ContinuationsOptions> = {
+  store: methodsOption(['get', 'set', 'delete']),
+  audit: methodsOption(['record']),
+  thresholdBytes: integerOption(),
+  ttlMs: integerOption(),
+  maxPayloadBytes: integerOption(),
+  now: functionOption,
+}
+
+const brand = createResolvedBrand<ResolvedContinuationsOptions>()
+
 /**
- * Fills defaults, validates and freezes. Throws a `TypeError` on a limit that is not a positive
- * safe integer, a store without `get`/`set`/`delete`, an audit sink without `record`, or a
- * non-function clock.
+ * Validates once, fills defaults and freezes. An object this function returned is returned as
+ * it is. Throws a `TypeError` naming the option on an unknown option, a limit that is not a
+ * positive safe integer, a store without `get`/`set`/`delete`, an audit sink without `record`,
+ * or a non-function clock. Without `store`, each call creates a new memory store.
  */
 export function resolveContinuationsOptions(
-  options: ContinuationsOptions = {},
+  options: ContinuationsOptions | ResolvedContinuationsOptions = {},
 ): ResolvedContinuationsOptions {
-  if (options === null || typeof options !== 'object')
-    throw new TypeError('options must be an object')
-  const store = options.store ?? createMemoryStore()
-  for (const method of ['get', 'set', 'delete'] as const) {
-    if (typeof store?.[method] !== 'function')
-      throw new TypeError(`store.${method} must be a function`)
-  }
-  const audit = options.audit
-  if (audit !== undefined && typeof audit?.record !== 'function') {
-    throw new TypeError('audit.record must be a function')
-  }
-  const now = options.now ?? Date.now
-  if (typeof now !== 'function') throw new TypeError('now must be a function')
-  return Object.freeze({
-    store,
-    audit,
-    thresholdBytes: assertPositiveInteger(
-      'thresholdBytes',
-      options.thresholdBytes ?? CONTINUATION_DEFAULTS.thresholdBytes,
-    ),
-    ttlMs: assertPositiveInteger('ttlMs', options.ttlMs ?? CONTINUATION_DEFAULTS.ttlMs),
-    maxPayloadBytes: assertPositiveInteger(
-      'maxPayloadBytes',
-      options.maxPayloadBytes ?? CONTINUATION_DEFAULTS.maxPayloadBytes,
-    ),
-    now,
-  })
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'continuations')
+  const d = CONTINUATIONS_DEFAULTS
+  return brand.mark(
+    Object.freeze({
+      store: options.store ?? createMemoryStore(),
+      audit: options.audit,
+      thresholdBytes: options.thresholdBytes ?? d.thresholdBytes,
+      ttlMs: options.ttlMs ?? d.ttlMs,
+      maxPayloadBytes: options.maxPayloadBytes ?? d.maxPayloadBytes,
+      now: options.now ?? Date.now,
+    }),
+  )
 }

@@ -1,20 +1,22 @@
-// The one client-visible refusal of redemption (ADR-011 §6). A third outcome meaning "valid
-// token, wrong route" would tell any token holder that this host serves some other mount where
-// the token works; so every refusal is this frozen object and the reason goes to audit only.
+// The one client-visible refusal of redemption. A third outcome meaning "valid token, wrong
+// route" would tell any token holder that this host serves some other mount where the token
+// works; so every refusal is this frozen object and the reason goes to audit only.
 
 /**
  * The one redemption refusal: unknown, expired, wrong owner, route not authorized, capability
  * revoked, unrecorded target, invalid record and store unavailable all return this same frozen
- * object (`===`), so its serialization is byte-identical whatever the reason.
+ * object (`===`, its `error` frozen too), so its serialization is byte-identical whatever the
+ * reason.
  */
 export const CONTINUATION_REFUSED: Readonly<{
   ok: false
-  code: 'ERR_CONTINUATION_EXPIRED_OR_UNKNOWN'
-  message: string
+  error: Readonly<{ code: 'ERR_CONTINUATION_EXPIRED_OR_UNKNOWN'; message: string }>
 }> = Object.freeze({
   ok: false,
-  code: 'ERR_CONTINUATION_EXPIRED_OR_UNKNOWN',
-  message: 'The continuation is expired or unknown.',
+  error: Object.freeze({
+    code: 'ERR_CONTINUATION_EXPIRED_OR_UNKNOWN',
+    message: 'The continuation is expired or unknown.',
+  } as const),
 } as const)
 
 /** Why a redemption was refused; recorded in the audit event, never answered. */

@@ -6,11 +6,19 @@
 // several server instances sharing the Redis cannot together exceed an owner's quota, and a
 // write evicts only its own owner's oldest entries.
 
+import {
+  checkOptions,
+  createResolvedBrand,
+  functionOption,
+  integerOption,
+  type OptionValidators,
+} from '@tollgate/json-budget'
 import { OWNER_QUOTA_SCRIPT, ownerIndexKeys } from './quota-script.js'
 import {
   assertPositiveInteger,
   type ContinuationStore,
   ContinuationStoreError,
+  quotaOption,
   resolveOwnerQuota,
 } from './store.js'
 
@@ -64,45 +72,103 @@ export const REDIS_STORE_DEFAULTS = Object.freeze({
   maxBytesPerOwner: 64 * 1024 * 1024 + 4096,
 })
 
-/**
- * A {@link ContinuationStore} on Redis. Throws a `TypeError` at construction on a missing
- * client or a bad limit. Every failure of the client (offline, closed, timed out) is thrown as
- * `ERR_CONTINUATION_STORE_UNAVAILABLE`; a record over `maxRecordBytes` as
- * `ERR_CONTINUATION_TOO_LARGE`. With a per-owner quota the client needs `eval`, and
- * `maxRecordBytes` must not exceed `maxBytesPerOwner` (`TypeError` otherwise); a `set` without
- * an owner is charged to one shared owner. The store has no global cap of its own: configure
- * Redis with `maxmemory-policy noeviction` so Redis never evicts another owner's entry. When the client has no `error` listener one is attached, so a
- * lost connection cannot crash the process with an unhandled `error` event.
- */
-export function createRedisStore(options: RedisStoreOptions): ContinuationStore {
-  const client = options?.client
+/** {@link RedisStoreOptions} after {@link resolveRedisStoreOptions}: every field set, frozen. */
+export interface ResolvedRedisStoreOptions {
+  readonly client: RedisLikeClient
+  readonly prefix: string
+  readonly maxRecordBytes: number
+  /** `false` when the per-owner entry quota is off. */
+  readonly maxEntriesPerOwner: number | false
+  /** `false` when the per-owner byte quota is off. */
+  readonly maxBytesPerOwner: number | false
+  readonly commandTimeoutMs: number
+  readonly onError: (error: unknown) => void
+}
+
+function clientOption(value: unknown, name: string): void {
   for (const method of ['get', 'set', 'del'] as const) {
-    if (typeof client?.[method] !== 'function')
-      throw new TypeError(`client.${method} must be a function`)
+    if (typeof (value as Record<string, unknown> | null)?.[method] !== 'function') {
+      throw new TypeError(`${name}.${method} must be a function`)
+    }
   }
-  const prefix = options.prefix ?? REDIS_STORE_DEFAULTS.prefix
-  if (typeof prefix !== 'string' || prefix.length > 256) {
-    throw new TypeError('prefix must be a string of at most 256 characters')
+}
+
+function prefixOption(value: unknown, name: string): void {
+  if (typeof value !== 'string' || value.length > 256) {
+    throw new TypeError(`${name} must be a string of at most 256 characters`)
   }
-  const quota = resolveOwnerQuota(options, REDIS_STORE_DEFAULTS)
-  const maxRecordBytes = assertPositiveInteger(
-    'maxRecordBytes',
-    options.maxRecordBytes ??
-      Math.min(REDIS_STORE_DEFAULTS.maxRecordBytes, quota.maxBytes || Number.MAX_SAFE_INTEGER),
-  )
+}
+
+const VALIDATORS: OptionValidators<RedisStoreOptions> = {
+  client: clientOption,
+  prefix: prefixOption,
+  maxRecordBytes: integerOption(),
+  maxEntriesPerOwner: quotaOption,
+  maxBytesPerOwner: quotaOption,
+  commandTimeoutMs: integerOption(),
+  onError: functionOption,
+}
+
+const brand = createResolvedBrand<ResolvedRedisStoreOptions>()
+
+/**
+ * Validates once, fills defaults and freezes; an object this function returned is returned as
+ * it is. The default `maxRecordBytes` is lowered to `maxBytesPerOwner` when that is smaller.
+ * Throws a `TypeError` naming the option on an unknown option, a missing client or one without
+ * `get`/`set`/`del` (or without `eval` while a per-owner quota is on), a bad limit, or a
+ * `maxRecordBytes` above `maxBytesPerOwner`.
+ */
+export function resolveRedisStoreOptions(
+  options: RedisStoreOptions | ResolvedRedisStoreOptions,
+): ResolvedRedisStoreOptions {
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'createRedisStore')
+  const client = options?.client
+  clientOption(client, 'client')
+  const d = REDIS_STORE_DEFAULTS
+  const quota = resolveOwnerQuota(options, d)
+  const maxRecordBytes =
+    options.maxRecordBytes ?? Math.min(d.maxRecordBytes, quota.maxBytes || Number.MAX_SAFE_INTEGER)
   if (quota.maxBytes !== 0 && maxRecordBytes > quota.maxBytes) {
     throw new TypeError('maxRecordBytes must not exceed maxBytesPerOwner')
   }
-  const quotaOn = quota.maxEntries !== 0 || quota.maxBytes !== 0
-  if (quotaOn && typeof client.eval !== 'function') {
+  if ((quota.maxEntries !== 0 || quota.maxBytes !== 0) && typeof client.eval !== 'function') {
     throw new TypeError('client.eval must be a function while a per-owner quota is on')
   }
-  const timeoutMs = assertPositiveInteger(
-    'commandTimeoutMs',
-    options.commandTimeoutMs ?? REDIS_STORE_DEFAULTS.commandTimeoutMs,
+  return brand.mark(
+    Object.freeze({
+      client,
+      prefix: options.prefix ?? d.prefix,
+      maxRecordBytes,
+      maxEntriesPerOwner: quota.maxEntries === 0 ? false : quota.maxEntries,
+      maxBytesPerOwner: quota.maxBytes === 0 ? false : quota.maxBytes,
+      commandTimeoutMs: options.commandTimeoutMs ?? d.commandTimeoutMs,
+      onError: options.onError ?? (() => {}),
+    }),
   )
-  const onError = options.onError ?? (() => {})
-  if (typeof onError !== 'function') throw new TypeError('onError must be a function')
+}
+
+/**
+ * A {@link ContinuationStore} on Redis. Throws a `TypeError` at construction on bad options
+ * (see {@link resolveRedisStoreOptions}). Every failure of the client (offline, closed, timed
+ * out) is thrown as `ERR_CONTINUATION_STORE_UNAVAILABLE`; a record over `maxRecordBytes` as
+ * `ERR_CONTINUATION_TOO_LARGE`. A `set` without an owner is charged to one shared owner. The
+ * store has no global cap of its own: configure Redis with `maxmemory-policy noeviction` so
+ * Redis never evicts another owner's entry. When the client has no `error` listener one is
+ * attached, so a lost connection cannot crash the process with an unhandled `error` event.
+ */
+export function createRedisStore(
+  options: RedisStoreOptions | ResolvedRedisStoreOptions,
+): ContinuationStore {
+  const resolved = resolveRedisStoreOptions(options)
+  const { client, prefix, maxRecordBytes, onError } = resolved
+  const timeoutMs = resolved.commandTimeoutMs
+  // 0 is "off" inside the store, as the quota script reads it.
+  const quota = {
+    maxEntries: resolved.maxEntriesPerOwner || 0,
+    maxBytes: resolved.maxBytesPerOwner || 0,
+  }
+  const quotaOn = quota.maxEntries !== 0 || quota.maxBytes !== 0
   if (typeof client.on === 'function' && (client.listenerCount?.('error') ?? 0) === 0) {
     client.on('error', (error) => {
       try {

@@ -1,8 +1,9 @@
-// Scoped resolution (ADR-011 §3): a name composed from caller input is looked up in the route's
+// Scoped resolution: a name composed from caller input is looked up in the route's
 // own surface table and nowhere else. There is no global registry lookup and no fallback scan,
 // so a name mounted on another route and a name that exists nowhere do the same work (one
 // composition, one Map lookup) and get the same frozen refusal.
 
+import { createResolvedBrand } from '@tollgate/json-budget'
 import { composeToolName, isToolName } from './names.js'
 import type { ToolDescriptor } from './registry.js'
 import { holdsAll, isRouteView, type Permissions, type RouteView } from './route-view.js'
@@ -35,20 +36,29 @@ export interface ResolvedTarget {
   readonly tool: ToolDescriptor
 }
 
-/** The one refusal of scoped resolution, whatever the reason (frozen; serialize it as is). */
-export const TOOL_NOT_FOUND: Readonly<{ ok: false; code: 'ERR_TOOL_NOT_FOUND'; message: string }> =
-  Object.freeze({ ok: false, code: 'ERR_TOOL_NOT_FOUND', message: 'Unknown tool.' } as const)
+/**
+ * The one refusal of scoped resolution, whatever the reason: one frozen object (its `error`
+ * frozen too), so its serialization is byte-identical for every reason.
+ */
+export const TOOL_NOT_FOUND: Readonly<{
+  ok: false
+  error: Readonly<{ code: 'ERR_TOOL_NOT_FOUND'; message: string }>
+}> = Object.freeze({
+  ok: false,
+  error: Object.freeze({ code: 'ERR_TOOL_NOT_FOUND', message: 'Unknown tool.' } as const),
+} as const)
 
 /** The result of {@link resolveScoped}. */
 export type ScopedResolution =
   | { readonly ok: true; readonly target: ResolvedTarget }
   | typeof TOOL_NOT_FOUND
 
-const issued = new WeakSet<ResolvedTarget>()
+// Only a target this function returned may be minted for: a look-alike object is never one.
+const issued = createResolvedBrand<ResolvedTarget>()
 
 /** Whether `value` is a target returned by {@link resolveScoped} in this copy of the package. */
 export function isResolvedTarget(value: unknown): value is ResolvedTarget {
-  return typeof value === 'object' && value !== null && issued.has(value as ResolvedTarget)
+  return issued.has(value)
 }
 
 /**
@@ -91,6 +101,6 @@ export function resolveScoped(
   if (!holdsAll(tool, permissions)) return TOOL_NOT_FOUND
   const kind = request.kind
   const target: ResolvedTarget = Object.freeze({ name, kind, dispatcher, action, tool })
-  issued.add(target)
+  issued.mark(target)
   return Object.freeze({ ok: true as const, target })
 }

@@ -1,13 +1,15 @@
-// A route's surface (ADR-011 §3–§4, ADR-010): the tools mounted on one route, narrowed by the
+// A route's surface: the tools mounted on one route, narrowed by the
 // allow/deny carve-outs and the tier ceiling, then by the caller's capabilities per request.
 // Built once from a registry and frozen; a configuration change is a new view.
 
+import { checkOptions, type OptionValidators } from '@tollgate/json-budget'
 import { compilePatterns, matchesAny, type NamePattern } from './patterns.js'
 import { type Tier, type ToolDescriptor, type ToolRegistry, tierRank } from './registry.js'
 
 /**
  * The capabilities the caller holds on this request, as a `Set` or an array. A missing value is
- * read as "holds none" (fail closed), never as "skip the capability check" (ADR-011 §7.6).
+ * read as "holds none" (fail closed), never as "skip the capability check": a caller whose
+ * capabilities could not be read must not be served more than one holding none.
  */
 export type Permissions = ReadonlySet<string> | readonly string[]
 
@@ -63,13 +65,37 @@ export function isRouteView(value: unknown): value is RouteView {
   return typeof value === 'object' && value !== null && internals.has(value as RouteView)
 }
 
+// The pattern lists are compiled (and each pattern checked) once, below; here only their shape.
+function patternList(value: unknown, name: string): void {
+  if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of patterns`)
+}
+
+const VALIDATORS: OptionValidators<RouteViewOptions> = {
+  name: (value, name) => {
+    if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
+      throw new TypeError(`${name} must be a string of 1–256 characters`)
+    }
+  },
+  registry: (value, name) => {
+    if (typeof (value as { get?: unknown } | null)?.get !== 'function') {
+      throw new TypeError(`${name} must come from createToolRegistry()`)
+    }
+  },
+  mount: patternList,
+  allow: patternList,
+  deny: patternList,
+  ceiling: (value) => void tierRank(value as Tier),
+}
+
 /**
  * Builds a route's immutable surface from a registry. Throws a `TypeError` at construction on
- * a missing name or registry, a pattern outside the grammar, or an unknown ceiling. Patterns that
- * match nothing are allowed (a route may mount a tool a later registry adds).
+ * an unknown option, a missing name or registry, a pattern outside the grammar, or an unknown
+ * ceiling. Patterns that match nothing are allowed (a route may mount a tool a later registry
+ * adds).
  */
 export function createRouteView(options: RouteViewOptions): RouteView {
-  if (options === null || typeof options !== 'object') throw new TypeError('options required')
+  if (options === undefined) throw new TypeError('createRouteView: options must be an object')
+  checkOptions(options, VALIDATORS, 'createRouteView')
   const { name, registry, ceiling } = options
   if (typeof name !== 'string' || name.length === 0 || name.length > 256) {
     throw new TypeError('name must be a string of 1–256 characters')
@@ -108,7 +134,7 @@ export function createRouteView(options: RouteViewOptions): RouteView {
 }
 
 // The static dimensions, each evaluated on its own: membership by the mount patterns, the
-// allow/deny carve-outs, then the ceiling. A ceiling-only check is not sufficient (§4): two
+// allow/deny carve-outs, then the ceiling. A ceiling-only check is not sufficient: two
 // routes with one ceiling may expose different surfaces.
 function exclusion(
   tool: ToolDescriptor,

@@ -64,6 +64,11 @@ export function assertPositiveInteger(name: string, value: unknown): number {
   return value
 }
 
+/** A validator for a per-owner quota option: a positive safe integer, or `false` (off). */
+export function quotaOption(value: unknown, name: string): void {
+  if (value !== false) assertPositiveInteger(name, value)
+}
+
 /** A per-owner quota; `0` means that dimension is off. */
 export interface OwnerQuota {
   readonly maxEntries: number

@@ -253,7 +253,7 @@ describe('pinoAuditSink', () => {
     const t = target(team, group('documents', 'get'))
     expect(await service.mint({ ownerKey: 'o', target: t, payload: 'pp' })).toEqual({
       ok: false,
-      code: 'ERR_CONTINUATION_TOO_LARGE',
+      error: { code: 'ERR_CONTINUATION_TOO_LARGE', limit: 1 },
     })
     expect(calls).toEqual([
       [
@@ -344,5 +344,10 @@ describe('resolveScoped', () => {
     for (const request of [undefined, null, {}, { kind: 'other', name: 'admin.stats' }]) {
       expect(resolveScoped(team, request as never, ALL)).toBe(TOOL_NOT_FOUND)
     }
+    expect(Object.isFrozen(TOOL_NOT_FOUND.error)).toBe(true)
+    expect(TOOL_NOT_FOUND).toStrictEqual({
+      ok: false,
+      error: { code: 'ERR_TOOL_NOT_FOUND', message: 'Unknown tool.' },
+    })
   })
 })

@@ -57,7 +57,7 @@ async function handle(path: string, credential: string, body: Record<string, unk
     target: r.target,
     payload: heavyPayload(),
   })
-  if (!minted.ok) return { status: 503, body: { code: minted.code } }
+  if (!minted.ok) return { status: 503, body: { error: minted.error } }
   return { status: 200, body: { token: minted.token } }
 }
 

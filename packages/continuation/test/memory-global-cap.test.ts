@@ -71,7 +71,7 @@ describe('createMemoryStore global caps with per-owner quotas', () => {
     }
     expect(await service.mint({ ownerKey: 'c', target: t, payload: heavyPayload() })).toEqual({
       ok: false,
-      code: 'ERR_CONTINUATION_STORE_FULL',
+      error: { code: 'ERR_CONTINUATION_STORE_FULL', limit: 2 },
     })
     expect(events.at(-1)).toMatchObject({
       event: 'continuation_mint_failed',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  CONTINUATION_DEFAULTS,
+  CONTINUATIONS_DEFAULTS,
   type ContinuationAuditEvent,
   type ContinuationStore,
   createContinuations,
@@ -40,7 +40,7 @@ describe('createContinuations', () => {
       thresholdBytes: o.thresholdBytes,
       ttlMs: o.ttlMs,
       maxPayloadBytes: o.maxPayloadBytes,
-    }).toEqual(CONTINUATION_DEFAULTS)
+    }).toEqual(CONTINUATIONS_DEFAULTS)
   })
 })
 
@@ -88,7 +88,7 @@ describe('mint', () => {
       target: t,
       payload: `${MARKER}${'a'.repeat(101 - MARKER.length)}`,
     })
-    expect(r).toEqual({ ok: false, code: 'ERR_CONTINUATION_TOO_LARGE' })
+    expect(r).toEqual({ ok: false, error: { code: 'ERR_CONTINUATION_TOO_LARGE', limit: 100 } })
     expect(events.at(-1)).toMatchObject({ event: 'continuation_mint_failed', bytes: 101 })
     expect(JSON.stringify(events)).not.toContain(MARKER)
   })
@@ -100,7 +100,7 @@ describe('mint', () => {
       target: target(team, group('documents', 'get')),
       payload: 'a'.repeat(400),
     })
-    expect(r).toEqual({ ok: false, code: 'ERR_CONTINUATION_TOO_LARGE' })
+    expect(r).toEqual({ ok: false, error: { code: 'ERR_CONTINUATION_TOO_LARGE', limit: 300 } })
   })
 
   it('reports ERR_CONTINUATION_STORE_UNAVAILABLE when the store fails, without throwing', async () => {
@@ -115,7 +115,7 @@ describe('mint', () => {
       target: target(team, group('documents', 'get')),
       payload: 'p',
     })
-    expect(r).toEqual({ ok: false, code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' })
+    expect(r).toEqual({ ok: false, error: { code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' } })
   })
 
   it('throws a TypeError for a target not returned by resolveScoped()', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CONTINUATION_DEFAULTS, MEMORY_STORE_DEFAULTS } from '../src/index.js'
+import { CONTINUATIONS_DEFAULTS, MEMORY_STORE_DEFAULTS } from '../src/index.js'
 import { REDIS_STORE_DEFAULTS } from '../src/redis.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
@@ -19,9 +19,9 @@ const pick = (rows: Record<string, string>, keys: readonly string[]) =>
   Object.fromEntries(keys.map((k) => [k, /^\d+$/.test(rows[k] ?? '') ? Number(rows[k]) : rows[k]]))
 
 describe('README options table', () => {
-  it('matches CONTINUATION_DEFAULTS, MEMORY_STORE_DEFAULTS and REDIS_STORE_DEFAULTS', () => {
+  it('matches CONTINUATIONS_DEFAULTS, MEMORY_STORE_DEFAULTS and REDIS_STORE_DEFAULTS', () => {
     const sets = [
-      ['createContinuations', CONTINUATION_DEFAULTS],
+      ['createContinuations', CONTINUATIONS_DEFAULTS],
       ['createMemoryStore', MEMORY_STORE_DEFAULTS],
       ['createRedisStore', REDIS_STORE_DEFAULTS],
     ] as const

@@ -176,7 +176,7 @@ describe('redeem', () => {
     expect(refusals()).toEqual(['continuation_capability_revoked'])
   })
 
-  // Kills named mutant "capability lens skipped" (class-dispatcher shape, §7.6).
+  // Kills named mutant "capability lens skipped" (class-dispatcher shape).
   it('refuses after the capability is revoked and serves while it is retained (class dispatcher)', async () => {
     const { service, refusals } = setup()
     const t = target(team, klass('export'), ['export'])
@@ -253,7 +253,7 @@ describe('redeem', () => {
     expect(
       await service.redeem(minted.token, { ownerKey: OWNER, route: pub, permissions: ALL }),
     ).toBe(CONTINUATION_REFUSED)
-    // Read off what the store actually holds (§7.4): the child and the action, not `knowledge`.
+    // Read off what the store actually holds: the child and the action, not `knowledge`.
     const { hashToken } = await import('../src/index.js')
     const stored = await store.get(hashToken(minted.token))
     const header = JSON.parse(String(stored).slice(0, String(stored).indexOf('\n')))
@@ -288,7 +288,7 @@ describe('redeem', () => {
       await service.redeem(minted.token, { ownerKey: 'owner-b', route: team, permissions: ALL }),
     ).toBe(CONTINUATION_REFUSED)
     expect(refusals()).toEqual(['continuation_owner_mismatch'])
-    // Route identity is not in the owner key (§6): the same owner is served on public too.
+    // Route identity is not in the owner key: the same owner is served on public too.
     expect(
       (await service.redeem(minted.token, { ownerKey: OWNER, route: pub, permissions: ALL })).ok,
     ).toBe(true)

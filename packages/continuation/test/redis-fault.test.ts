@@ -55,7 +55,7 @@ async function scenario(offlineQueue: boolean) {
     expect(events.at(-1)).toMatchObject({ reason: 'continuation_store_unavailable' })
     expect(await service.mint({ ownerKey: 'o', target: t, payload: heavyPayload() })).toEqual({
       ok: false,
-      code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+      error: { code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' },
     })
     await new Promise((r) => setTimeout(r, 100))
     expect(unhandled).toEqual([])
@@ -90,7 +90,7 @@ describe.runIf(hasRedisServer)('createRedisStore with a closed client', () => {
       const t = target(team, group('documents', 'get'))
       expect(await service.mint({ ownerKey: 'o', target: t, payload: 'p' })).toEqual({
         ok: false,
-        code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+        error: { code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' },
       })
       const { createToken } = await import('../src/index.js')
       expect(

@@ -97,6 +97,11 @@ describe('CONTINUATION_REFUSED', () => {
       )
     }
     expect(Object.isFrozen(CONTINUATION_REFUSED)).toBe(true)
+    expect(Object.isFrozen(CONTINUATION_REFUSED.error)).toBe(true)
+    expect(CONTINUATION_REFUSED).toStrictEqual({
+      ok: false,
+      error: { code: 'ERR_CONTINUATION_EXPIRED_OR_UNKNOWN', message: expect.any(String) },
+    })
   })
 
   it('refuses a non-string owner key at redemption as an owner mismatch, without throwing', async () => {

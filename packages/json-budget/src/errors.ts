@@ -1,4 +1,3 @@
-import { formatMessage } from './messages.js'
 import { type RefusalCodeSpec, refusalCodeSpec } from './refusal-codes.js'
 
 const BRAND = Symbol.for('tollgate.AdmissionError')
@@ -54,20 +53,25 @@ export class AdmissionError extends Error {
   readonly option: string | undefined
 
   /**
-   * `spec` is the owner's entry for `code` (each package's own `refuse` passes it from its
-   * table); without it the entry registered by `defineRefusalCodes` is used.
-   * @throws TypeError when no loaded package defines `code` (a programming error: each package
-   * builds its refusals through its own code table, which registers them).
+   * `spec` is the owner's entry for `code` (each package's `admissionError` passes the one in
+   * its table); without it the registered entry is used. Either way the code must be
+   * registered, so every `AdmissionError` is one {@link isAdmissionError} recognizes.
+   * @throws TypeError when no loaded package registered `code` (a programming error: each
+   *   package builds its refusals through its own code table, which registers them). The
+   *   message does not repeat the code.
    */
   constructor(
     code: AdmissionCode,
     details: AdmissionErrorDetails = {},
-    spec: RefusalCodeSpec | undefined = refusalCodeSpec(code),
+    spec: RefusalCodeSpec | undefined = undefined,
   ) {
-    const entry = spec
-    if (entry === undefined)
-      throw new TypeError(`unknown refusal code ${String(code).slice(0, 64)}`)
-    super(formatMessage(entry.message, details.limit, details.option ?? entry.option))
+    const registered = typeof code === 'string' ? refusalCodeSpec(code) : undefined
+    if (registered === undefined) {
+      throw new TypeError('AdmissionError: the code is not registered by any loaded package')
+    }
+    const entry = spec ?? registered
+    const option = details.option ?? entry.option
+    super(formatMessage(entry.message, details.limit, option))
     Object.defineProperty(this, BRAND, { value: true })
     this.name = 'AdmissionError'
     this.code = code
@@ -76,20 +80,15 @@ export class AdmissionError extends Error {
     this.observed = details.observed
     this.path = details.path
     this.offset = details.offset
-    this.option = details.option ?? entry.option
+    this.option = option
   }
 
   /** The plain-data form: code, status, message and the numeric details that are set. */
   toJSON(): AdmissionErrorJson {
-    const out: {
-      code: AdmissionCode
-      status?: number
-      message: string
-      limit?: number
-      observed?: number
-      path?: string
-      offset?: number
-    } = { code: this.code, message: this.message }
+    const out: { -readonly [K in keyof AdmissionErrorJson]: AdmissionErrorJson[K] } = {
+      code: this.code,
+      message: this.message,
+    }
     if (this.status !== undefined) out.status = this.status
     if (this.limit !== undefined) out.limit = this.limit
     if (this.observed !== undefined) out.observed = this.observed
@@ -111,4 +110,17 @@ export function isAdmissionError(error: unknown): error is AdmissionError {
     typeof (error as { code?: unknown }).code === 'string' &&
     refusalCodeSpec((error as { code: string }).code) !== undefined
   )
+}
+
+// A message is built only from the code's own words, the limit and the option name, never from
+// the input, so it cannot echo a caller's bytes and its length is bounded.
+function formatMessage(
+  what: string,
+  limit: number | undefined,
+  option: string | undefined,
+): string {
+  if (limit === undefined) return what
+  return option === undefined
+    ? `${what} (limit ${limit})`
+    : `${what} (limit ${limit}); raise ${option} to admit more`
 }

@@ -35,8 +35,9 @@ export const JSON_LIMITS_DEFAULTS: ResolvedJsonLimits = Object.freeze({
 })
 
 /**
- * The byte boundaries of DESIGN.md in one place, so every package reads the same figures.
- * A policy may lower any of them; none may be raised past its `*Ceiling`.
+ * Every package's byte boundaries in one place, so the REST body, the MCP body, the stdio line
+ * and the tool result are bounded by the same figures everywhere. A policy may lower any of
+ * them; none may be raised past its `*Ceiling`.
  */
 export const ADMISSION_DEFAULTS = Object.freeze({
   /** REST body, in bytes actually received. */
@@ -78,10 +79,8 @@ export function assertLimit(name: string, value: unknown, allowZero = false): nu
   return value
 }
 
-// Only `undefined` means "the default": a `null` or `0` is a configuration mistake to report.
-function orDefault(value: unknown, fallback: number): unknown {
-  return value === undefined ? fallback : value
-}
+/** The names of the three JSON limits, for options interfaces that extend {@link JsonLimitsOptions}. */
+export const JSON_LIMIT_KEYS = Object.freeze(['maxNodes', 'maxDepth', 'maxBytes'] as const)
 
 function describe(value: unknown): string {
   if (typeof value === 'number') return String(value)
@@ -93,38 +92,56 @@ brand.mark(JSON_LIMITS_DEFAULTS)
 
 /**
  * Fills {@link JsonLimitsOptions} from {@link JSON_LIMITS_DEFAULTS}, validates each field
- * (positive safe integer; `maxDepth` may be 0 to admit only a scalar) and freezes the
- * result. An object this function already returned (or `JSON_LIMITS_DEFAULTS`) is returned
- * as it is, without validating it again, so a hot path pays nothing per call. `ceiling`,
- * when given, caps what a caller may raise (checked on every call).
- * @throws TypeError on a negative, non-integer, NaN or over-ceiling limit.
+ * (positive safe integer; `maxDepth` may be 0 to admit only a scalar; only `undefined` means
+ * the default) and freezes the result. It reads the three limits and nothing else, so the
+ * options object of a function that bounds JSON can be passed whole. `undefined`, or an object
+ * that sets none of the three, resolves to `JSON_LIMITS_DEFAULTS` itself, and an object this function returned before is returned as
+ * it is, without validating it again, so a hot path that resolved once pays nothing per call.
+ * `ceiling`, when given, caps what a caller may set, and is checked on every call, a resolved
+ * object included.
+ * @throws TypeError naming the limit: a limit that is negative, fractional, `NaN`, not a
+ *   number or above `ceiling`, or `limits` that is not an object.
  */
 export function resolveJsonLimits(
-  limits: JsonLimitsOptions = {},
+  limits: JsonLimitsOptions | undefined = undefined,
   ceiling: ResolvedJsonLimits | undefined = undefined,
 ): ResolvedJsonLimits {
-  if (brand.has(limits) && ceiling === undefined) return limits
-  if (typeof limits !== 'object' || limits === null) {
-    throw new TypeError('limits must be an object')
-  }
-  const out = {
-    maxNodes: assertLimit('maxNodes', orDefault(limits.maxNodes, JSON_LIMITS_DEFAULTS.maxNodes)),
-    maxDepth: assertLimit(
-      'maxDepth',
-      orDefault(limits.maxDepth, JSON_LIMITS_DEFAULTS.maxDepth),
-      true,
-    ),
-    maxBytes: assertLimit('maxBytes', orDefault(limits.maxBytes, JSON_LIMITS_DEFAULTS.maxBytes)),
-  }
+  const resolved =
+    limits === undefined ? JSON_LIMITS_DEFAULTS : brand.has(limits) ? limits : fill(limits)
   if (ceiling !== undefined) {
     for (const key of JSON_LIMIT_KEYS) {
-      if (out[key] > ceiling[key]) {
-        throw new TypeError(`${key} may not exceed ${ceiling[key]}, got ${out[key]}`)
+      if (resolved[key] > ceiling[key]) {
+        throw new TypeError(`${key} may not exceed ${ceiling[key]}, got ${resolved[key]}`)
       }
     }
   }
-  return brand.mark(Object.freeze(out))
+  return resolved
 }
 
-/** The names of the three JSON limits, for options interfaces that extend {@link JsonLimitsOptions}. */
-export const JSON_LIMIT_KEYS = Object.freeze(['maxNodes', 'maxDepth', 'maxBytes'] as const)
+// Only `undefined` means "the default": a `null` or `0` is a configuration mistake to report.
+function orDefault(value: unknown, fallback: number): unknown {
+  return value === undefined ? fallback : value
+}
+
+function fill(limits: JsonLimitsOptions): ResolvedJsonLimits {
+  if (typeof limits !== 'object' || limits === null) {
+    throw new TypeError('limits must be an object')
+  }
+  const d = JSON_LIMITS_DEFAULTS
+  // Options that set no limit are the defaults: no object is built or marked for them, so a
+  // per-call `{ profile }` or `{}` costs nothing here.
+  if (
+    limits.maxNodes === undefined &&
+    limits.maxDepth === undefined &&
+    limits.maxBytes === undefined
+  ) {
+    return d
+  }
+  return brand.mark(
+    Object.freeze({
+      maxNodes: assertLimit('maxNodes', orDefault(limits.maxNodes, d.maxNodes)),
+      maxDepth: assertLimit('maxDepth', orDefault(limits.maxDepth, d.maxDepth), true),
+      maxBytes: assertLimit('maxBytes', orDefault(limits.maxBytes, d.maxBytes)),
+    }),
+  )
+}

@@ -1,4 +1,10 @@
 import { type JsonLimitsOptions, resolveJsonLimits } from './limits.js'
+import {
+  checkOptions,
+  integerOption,
+  type OptionValidators,
+  oneOfOption,
+} from './option-validators.js'
 import { walkJson } from './walk.js'
 
 /** Which transport a result is normalized for. */
@@ -20,6 +26,13 @@ export interface NormalizedResult {
   readonly bytes: number
 }
 
+const VALIDATORS: OptionValidators<NormalizeResultOptions> = {
+  profile: oneOfOption(['rest', 'mcp']),
+  maxNodes: integerOption(),
+  maxDepth: integerOption(true),
+  maxBytes: integerOption(),
+}
+
 const PROFILES = {
   rest: Object.freeze({ setsAsArrays: true, refuseSymbolKeys: true }),
   mcp: Object.freeze({ setsAsArrays: false, refuseSymbolKeys: true }),
@@ -37,15 +50,16 @@ const PROFILES = {
  * Pointer `path` to the first offender, rather than handed to a generic encoder that would
  * silently change it. It checks the transport value, not a declared return type.
  * @throws AdmissionError as above, or the graph-limit codes of `chargeJson`.
+ * @throws TypeError on a missing or unknown `profile`, an unknown option (the nested `limits`
+ *   of earlier versions among them, so limits are never silently dropped) or a bad limit.
  */
 export function normalizeResult(value: unknown, options: NormalizeResultOptions): NormalizedResult {
-  const mode = PROFILES[options?.profile]
-  if (mode === undefined) throw new TypeError("profile must be 'rest' or 'mcp'")
-  const limits = resolveJsonLimits({
-    maxNodes: options.maxNodes,
-    maxDepth: options.maxDepth,
-    maxBytes: options.maxBytes,
-  })
+  checkOptions(options, VALIDATORS, 'normalizeResult')
+  if (options === undefined || !Object.hasOwn(PROFILES, options.profile)) {
+    throw new TypeError("normalizeResult: profile must be 'rest' or 'mcp'")
+  }
+  const mode = PROFILES[options.profile]
+  const limits = resolveJsonLimits(options)
   const walked = walkJson(value, limits, mode)
   const out = walked.sawSet ? lowerSets(value) : value
   return { value: out, nodes: walked.nodes, depth: walked.depth, bytes: walked.bytes }

@@ -1,3 +1,5 @@
+import { assertLimit } from './limits.js'
+
 /**
  * One validator per option of `O`: it receives a value that is not `undefined` and throws a
  * `TypeError` naming the option when the value is wrong. Typed against the options interface,
@@ -40,20 +42,11 @@ export function checkOptions<O>(
 /** A validator: a positive safe integer (`allowZero` admits 0), as {@link assertLimit} checks. */
 export function integerOption(allowZero = false): (value: unknown, name: string) => void {
   return (value, name) => {
-    if (
-      typeof value !== 'number' ||
-      !Number.isSafeInteger(value) ||
-      value < 0 ||
-      (value === 0 && !allowZero)
-    ) {
-      throw new TypeError(
-        `${name} must be a ${allowZero ? 'non-negative' : 'positive'} safe integer`,
-      )
-    }
+    assertLimit(name, value, allowZero)
   }
 }
 
-/** A validator: one of `allowed` (compared with `===`). */
+/** A validator: one of `allowed` (compared with `===`); the message lists `allowed`, not the value. */
 export function oneOfOption<T>(allowed: readonly T[]): (value: unknown, name: string) => void {
   return (value, name) => {
     if (!allowed.includes(value as T)) {

@@ -142,7 +142,7 @@ describe('chargeJson against the implementation it replaced', () => {
       const mode = { setsAsArrays: profile === 'rest', refuseSymbolKeys: true }
       const limits = { maxDepth: 1000, maxNodes: 1_000_000, maxBytes: 64 * 1024 * 1024 }
       const run = (v: unknown) => () => {
-        const { nodes, depth, bytes } = normalizeResult(v, { profile, limits })
+        const { nodes, depth, bytes } = normalizeResult(v, { profile, ...limits })
         return { nodes, depth, bytes }
       }
       const ref = (v: unknown) => () => referenceWalk(v, limits, mode)

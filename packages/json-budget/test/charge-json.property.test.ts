@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
 import { chargeJson } from '../src/index.js'
 
-// An independent reference: recursive, written from the definitions in DESIGN.md.
+// An independent reference: recursive, written from the definitions of node, depth and compact size.
 function reference(value: unknown, level = 0): { nodes: number; depth: number } {
   if (Array.isArray(value)) {
     let nodes = 1

@@ -6,7 +6,6 @@ import {
   formatPointerSegment,
   JSON_LIMITS_DEFAULTS,
   resolveJsonLimits,
-  resolveJsonLimits,
 } from '../src/index.js'
 
 describe('resolveJsonLimits', () => {
@@ -71,14 +70,41 @@ describe('resolveJsonLimits', () => {
     const resolved = resolveJsonLimits({ maxDepth: 3 })
     expect(resolveJsonLimits(resolved)).toBe(resolved)
     expect(resolveJsonLimits(undefined)).toBe(JSON_LIMITS_DEFAULTS)
+    expect(resolveJsonLimits(JSON_LIMITS_DEFAULTS)).toBe(JSON_LIMITS_DEFAULTS)
+    expect(resolveJsonLimits({})).toBe(JSON_LIMITS_DEFAULTS)
+    expect(resolveJsonLimits({ maxNodes: undefined, profile: 'mcp' } as never)).toBe(
+      JSON_LIMITS_DEFAULTS,
+    )
     const partial = { maxDepth: 3 }
     const filled = resolveJsonLimits(partial)
     expect(filled).not.toBe(partial)
     expect(filled).toEqual(resolved)
     expect(() => resolveJsonLimits({ maxDepth: -1 })).toThrow(TypeError)
     // A look-alike that resolveJsonLimits never returned is validated, not trusted.
-    expect(() => resolveJsonLimits(Object.freeze({ maxNodes: -1, maxDepth: 1, maxBytes: 1 }))).toThrow(
-      TypeError,
-    )
+    expect(() =>
+      resolveJsonLimits(Object.freeze({ maxNodes: -1, maxDepth: 1, maxBytes: 1 })),
+    ).toThrow(TypeError)
+  })
+
+  it('checks the ceiling on every call, a resolved object included', () => {
+    const ceiling = resolveJsonLimits({ maxNodes: 10, maxDepth: 5, maxBytes: 100 })
+    const within = resolveJsonLimits({ maxNodes: 10, maxDepth: 5, maxBytes: 100 })
+    expect(resolveJsonLimits(within, ceiling)).toBe(within)
+    expect(() => resolveJsonLimits(undefined, ceiling)).toThrow(TypeError)
+    expect(() => resolveJsonLimits(JSON_LIMITS_DEFAULTS, ceiling)).toThrow(TypeError)
+    const above = resolveJsonLimits({ maxNodes: 11, maxDepth: 5, maxBytes: 100 })
+    expect(() => resolveJsonLimits(above, ceiling)).toThrow(/maxNodes/)
+    // Resolved once without a ceiling, the same object is still refused by one.
+    expect(resolveJsonLimits(above)).toBe(above)
+  })
+
+  it('reads only the three limits of a wider options object', () => {
+    const wider = { maxDepth: 2, duplicateKeys: 'refuse', profile: 'mcp' }
+    expect(resolveJsonLimits(wider)).toEqual({ ...JSON_LIMITS_DEFAULTS, maxDepth: 2 })
+  })
+
+  it('names the limit in its TypeError and treats only undefined as the default', () => {
+    expect(() => resolveJsonLimits({ maxBytes: null as never })).toThrow(/maxBytes/)
+    expect(() => resolveJsonLimits({ maxNodes: 0 })).toThrow(/maxNodes/)
   })
 })

@@ -79,15 +79,21 @@ describe('normalizeResult', () => {
   })
 
   it('applies the graph limits it is given at N and N+1', () => {
-    expect(normalizeResult([1, 2], { profile: 'mcp', limits: { maxNodes: 3 } }).nodes).toBe(3)
-    const error = refusal(() =>
-      normalizeResult([1, 2, 3], { profile: 'mcp', limits: { maxNodes: 3 } }),
-    )
+    expect(normalizeResult([1, 2], { profile: 'mcp', maxNodes: 3 }).nodes).toBe(3)
+    const error = refusal(() => normalizeResult([1, 2, 3], { profile: 'mcp', maxNodes: 3 }))
     expect(error.code).toBe('ERR_JSON_TOO_MANY_NODES')
     expect(error.limit).toBe(3)
   })
 
   it('rejects an unknown profile with a TypeError', () => {
     expect(() => normalizeResult(1, { profile: 'xml' as 'rest' })).toThrow(TypeError)
+    expect(() => normalizeResult(1, { profile: 'constructor' as 'rest' })).toThrow(TypeError)
+    expect(() => normalizeResult(1, {} as never)).toThrow(TypeError)
+    expect(() => normalizeResult(1, undefined as never)).toThrow(TypeError)
+  })
+
+  it('refuses an unknown option, the nested limits of earlier versions among them', () => {
+    const nested = { profile: 'mcp', limits: { maxNodes: 1 } } as never
+    expect(() => normalizeResult([1, 2, 3], nested)).toThrow(/unknown option limits/)
   })
 })

@@ -1,6 +1,6 @@
 // Every place the walk can refuse, with the details a caller branches on: code, limit, what was
 // observed and the bounded JSON Pointer path. Written for the survivors of the Stryker run
-// recorded in the README (mutants that changed a detail but not the code).
+// recorded in docs/mutation/json-budget.md (mutants that changed a detail but not the code).
 
 import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
@@ -173,14 +173,18 @@ describe('chargeJson', () => {
 describe('normalizeResult', () => {
   it('counts a Set by its size against maxNodes before reading it (rest profile)', () => {
     const value = new Set([1, 2])
-    expect(normalizeResult(value, { profile: 'rest', limits: { maxNodes: 3 } }).nodes).toBe(3)
-    expect(
-      refusal(() => normalizeResult(value, { profile: 'rest', limits: { maxNodes: 2 } })),
-    ).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 2, observed: 3, path: '' })
+    expect(normalizeResult(value, { profile: 'rest', maxNodes: 3 }).nodes).toBe(3)
+    expect(refusal(() => normalizeResult(value, { profile: 'rest', maxNodes: 2 }))).toMatchObject({
+      code: 'ERR_JSON_TOO_MANY_NODES',
+      limit: 2,
+      observed: 3,
+      path: '',
+    })
     const five = new Set([1, 2, 3, 4, 5])
-    expect(
-      refusal(() => normalizeResult([five], { profile: 'rest', limits: { maxNodes: 2 } })),
-    ).toMatchObject({ observed: 7, path: '/0' })
+    expect(refusal(() => normalizeResult([five], { profile: 'rest', maxNodes: 2 }))).toMatchObject({
+      observed: 7,
+      path: '/0',
+    })
   })
 
   it('lowers Sets at every depth, drops undefined members and leaves the input as it was', () => {
@@ -223,8 +227,8 @@ describe('normalizeResult', () => {
   it('throws a TypeError without options or with an unknown profile', () => {
     expect(() => normalizeResult(1, undefined as never)).toThrow(TypeError)
     expect(() => normalizeResult(1, { profile: 'json' as never })).toThrow(TypeError)
-    expect(normalizeResult(1, { profile: 'mcp', limits: { maxBytes: 1 } }).bytes).toBe(1)
-    expect(() => normalizeResult(12, { profile: 'mcp', limits: { maxBytes: 1 } })).toThrow(
+    expect(normalizeResult(1, { profile: 'mcp', maxBytes: 1 }).bytes).toBe(1)
+    expect(() => normalizeResult(12, { profile: 'mcp', maxBytes: 1 })).toThrow(
       expect.objectContaining({ code: 'ERR_JSON_TOO_LARGE' }),
     )
   })

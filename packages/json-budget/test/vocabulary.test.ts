@@ -1,87 +1,87 @@
-// The refusal vocabulary as data: the code table is stable once released (codes are added,
-// never renamed), so every row is pinned here; messages are checked for what they must hold
-// (a distinct text per code, the limit and the option to raise), never for their wording.
-// Written for the survivors of the Stryker run recorded in the README.
+// The refusal vocabulary as data: json-budget's code table is stable once released (codes are
+// added, never renamed), so every row is pinned here; messages are checked for what they must
+// hold (a distinct text per code, the limit and the option to raise), never for their wording.
+// The codes of the other packages are pinned by their own tests. Written for the survivors of
+// the Stryker run recorded in docs/mutation/json-budget.md.
 import { describe, expect, it } from 'vitest'
 import {
-  ADMISSION_CODE_LIST,
-  ADMISSION_CODES,
   ADMISSION_DEFAULTS,
   AdmissionError,
   assertLimit,
   chargeJson,
+  defineRefusalCodes,
   formatPointer,
   formatPointerSegment,
   isAdmissionError,
+  JSON_BUDGET_CODES,
   JSON_LIMITS_DEFAULTS,
+  type JsonBudgetCode,
   jsonStringByteLength,
   MAX_POINTER_LENGTH,
   MAX_POINTER_SEGMENT,
   numberByteLength,
+  refusalCodeSpec,
   resolveJsonLimits,
-  statusForCode,
 } from '../src/index.js'
 
-// RFC 9110 reason phrases (422 under its RFC 9110 name), and nginx's 499 for a client abort.
-const TITLES: Record<string, string> = {
-  400: 'Bad Request',
-  403: 'Forbidden',
-  408: 'Request Timeout',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-  undefined: 'Client Closed Request',
+// Each code with its status, RFC 9110 reason phrase (422 under its RFC 9110 name) and the
+// option of json-budget a caller raises (one of `JsonLimitsOptions`, or none).
+const ROWS: Record<JsonBudgetCode, readonly [number, string, string | undefined]> = {
+  ERR_JSON_TOO_DEEP: [422, 'Unprocessable Content', 'maxDepth'],
+  ERR_JSON_TOO_MANY_NODES: [422, 'Unprocessable Content', 'maxNodes'],
+  ERR_JSON_TOO_LARGE: [413, 'Payload Too Large', 'maxBytes'],
+  ERR_JSON_UNSUPPORTED_VALUE: [500, 'Internal Server Error', undefined],
 }
+const CODES = Object.keys(ROWS) as JsonBudgetCode[]
 
-const OPTIONS = {
-  ERR_BODY_TOO_LARGE: 'maxBytes',
-  ERR_BODY_INVALID_LENGTH: 'Content-Length',
-  ERR_BODY_MEDIA_TYPE: 'types',
-  ERR_BODY_ENCODING: 'encodings',
-  ERR_BODY_INFLATION_RATIO: 'maxInflationRatio',
-  ERR_BODY_TIMEOUT: 'timeoutMs',
-  ERR_BODY_ABORTED: undefined,
-  ERR_ADMISSION_BUSY: 'maxInFlightBytes',
-  ERR_HOST_NOT_ALLOWED: 'allowedHosts',
-  ERR_ORIGIN_NOT_ALLOWED: 'allowedOrigins',
-  ERR_LINE_TOO_LARGE: 'maxLineBytes',
-  ERR_JSON_INVALID_UTF8: undefined,
-  ERR_JSON_SYNTAX: undefined,
-  ERR_JSON_TOO_DEEP: 'maxDepth',
-  ERR_JSON_TOO_MANY_NODES: 'maxNodes',
-  ERR_JSON_TOO_LARGE: 'maxBytes',
-  ERR_JSON_UNSUPPORTED_VALUE: undefined,
-  ERR_JSON_DUPLICATE_KEY: 'duplicateKeys',
-  ERR_JSON_PROTO_KEY: 'protoKeys',
-  ERR_JSON_STRING_TOO_LONG: 'maxStringBytes',
-  ERR_JSON_NUMBER_TOO_LONG: 'maxNumberLength',
-  ERR_JSON_BOM: 'bom',
-  ERR_BODY_INCOMPLETE: undefined,
-  ERR_JSON_NOT_OBJECT_OR_ARRAY: 'strict',
-  ERR_BODY_VERIFY_FAILED: 'verify',
-  ERR_ADMISSION_PRINCIPAL_BUSY: 'principalShare',
-} as const
+// A code with no status (nobody left to answer), registered by this test only.
+const GONE = defineRefusalCodes('@tollgate/json-budget-test', {
+  ERR_TEST_VOCABULARY_GONE: {
+    status: undefined,
+    title: 'Client Closed Request',
+    option: undefined,
+    message: 'the test client went away',
+  },
+})
 
-describe('ADMISSION_CODES', () => {
-  it('holds every released code, in order, with the option a caller raises', () => {
-    expect(ADMISSION_CODE_LIST).toEqual(Object.keys(OPTIONS))
-    for (const code of ADMISSION_CODE_LIST) expect(ADMISSION_CODES[code].option).toBe(OPTIONS[code])
-    expect(Object.isFrozen(ADMISSION_CODE_LIST)).toBe(true)
+describe('JSON_BUDGET_CODES', () => {
+  it('holds every released code, in order, with its status, title and the option a caller raises', () => {
+    expect(Object.keys(JSON_BUDGET_CODES)).toEqual(CODES)
+    for (const code of CODES) {
+      const [status, title, option] = ROWS[code]
+      expect(JSON_BUDGET_CODES[code]).toEqual({
+        status,
+        title,
+        option,
+        message: expect.any(String),
+      })
+    }
   })
 
-  it('titles each code with the reason phrase of its status', () => {
-    for (const code of ADMISSION_CODE_LIST) {
-      expect(ADMISSION_CODES[code].title).toBe(TITLES[String(statusForCode(code))])
+  it('is frozen, row by row, and registered under json-budget', () => {
+    expect(Object.isFrozen(JSON_BUDGET_CODES)).toBe(true)
+    for (const code of CODES) {
+      expect(Object.isFrozen(JSON_BUDGET_CODES[code])).toBe(true)
+      expect(refusalCodeSpec(code)).toMatchObject({
+        code,
+        owner: '@tollgate/json-budget',
+        ...JSON_BUDGET_CODES[code],
+      })
+    }
+  })
+
+  it('names only options of JsonLimitsOptions', () => {
+    for (const code of CODES) {
+      const option = JSON_BUDGET_CODES[code].option
+      if (option !== undefined) expect(Object.keys(JSON_LIMITS_DEFAULTS)).toContain(option)
     }
   })
 })
 
 describe('AdmissionError', () => {
   it('has a distinct, non-empty message for each code', () => {
-    const messages = ADMISSION_CODE_LIST.map((code) => new AdmissionError(code).message)
-    expect(new Set(messages).size).toBe(ADMISSION_CODE_LIST.length)
+    const messages = CODES.map((code) => new AdmissionError(code).message)
+    expect(new Set(messages).size).toBe(CODES.length)
     for (const m of messages) expect(m.length).toBeGreaterThan(0)
   })
 
@@ -99,20 +99,21 @@ describe('AdmissionError', () => {
     expect(limited.message).toContain('maxBytes')
     expect(other.message).toContain('toolResultBytes')
     expect(other.message).not.toContain('maxBytes')
-    const noOption = new AdmissionError('ERR_JSON_SYNTAX', { limit: 7 })
+    const noOption = new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE', { limit: 7 })
     expect(noOption.message).toContain('7')
     expect(noOption.message).not.toContain('undefined')
   })
 
   it('is named AdmissionError and serializes only the details that are set', () => {
-    const aborted = new AdmissionError('ERR_BODY_ABORTED')
-    expect(aborted.name).toBe('AdmissionError')
-    expect(aborted).toBeInstanceOf(Error)
-    expect(aborted.toJSON()).toStrictEqual({ code: 'ERR_BODY_ABORTED', message: aborted.message })
-    const zero = new AdmissionError('ERR_JSON_SYNTAX', { offset: 0, path: '' })
+    const gone = new AdmissionError('ERR_TEST_VOCABULARY_GONE', {}, GONE.ERR_TEST_VOCABULARY_GONE)
+    expect(gone.name).toBe('AdmissionError')
+    expect(gone).toBeInstanceOf(Error)
+    expect(gone.status).toBeUndefined()
+    expect(gone.toJSON()).toStrictEqual({ code: 'ERR_TEST_VOCABULARY_GONE', message: gone.message })
+    const zero = new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE', { offset: 0, path: '' })
     expect(zero.toJSON()).toStrictEqual({
-      code: 'ERR_JSON_SYNTAX',
-      status: 422,
+      code: 'ERR_JSON_UNSUPPORTED_VALUE',
+      status: 500,
       message: zero.message,
       path: '',
       offset: 0,
@@ -122,22 +123,22 @@ describe('AdmissionError', () => {
 
 describe('isAdmissionError', () => {
   it('rejects a branded object whose code is not a string or is inherited from Object', () => {
-    const forged = new AdmissionError('ERR_JSON_SYNTAX')
+    const forged = new AdmissionError('ERR_JSON_TOO_DEEP')
     Object.defineProperty(forged, 'code', { value: 42 })
     expect(isAdmissionError(forged)).toBe(false)
-    const inherited = new AdmissionError('ERR_JSON_SYNTAX')
+    const inherited = new AdmissionError('ERR_JSON_TOO_DEEP')
     Object.defineProperty(inherited, 'code', { value: 'toString' })
     expect(isAdmissionError(inherited)).toBe(false)
-    const coerced = new AdmissionError('ERR_JSON_SYNTAX')
-    Object.defineProperty(coerced, 'code', { value: { toString: () => 'ERR_JSON_SYNTAX' } })
+    const coerced = new AdmissionError('ERR_JSON_TOO_DEEP')
+    Object.defineProperty(coerced, 'code', { value: { toString: () => 'ERR_JSON_TOO_DEEP' } })
     expect(isAdmissionError(coerced)).toBe(false)
-    expect(isAdmissionError('ERR_JSON_SYNTAX')).toBe(false)
+    expect(isAdmissionError('ERR_JSON_TOO_DEEP')).toBe(false)
     expect(isAdmissionError(undefined)).toBe(false)
   })
 })
 
 describe('ADMISSION_DEFAULTS', () => {
-  it('holds the byte boundaries of DESIGN.md', () => {
+  it('holds the byte boundary of every transport', () => {
     const MiB = 1024 * 1024
     expect(ADMISSION_DEFAULTS).toMatchObject({
       restBodyBytes: 64 * MiB,

@@ -31,12 +31,13 @@ export interface PreflightPolicies {
   /**
    * Longest string (key or value) admitted, in raw input bytes between its quotes (escapes
    * counted as written). A string of exactly this many bytes is admitted; one more byte is
-   * refused with `ERR_JSON_STRING_TOO_LONG`. Default: none.
+   * refused with `ERR_JSON_STRING_TOO_LONG`. `Infinity` is no cap. Default: none (`Infinity`).
    */
   readonly maxStringBytes?: number
   /**
    * Longest number admitted, in characters as written (sign, digits, `.`, `e`, exponent sign).
-   * One more character is refused with `ERR_JSON_NUMBER_TOO_LONG`. Default: none.
+   * One more character is refused with `ERR_JSON_NUMBER_TOO_LONG`. `Infinity` is no cap.
+   * Default: none (`Infinity`).
    */
   readonly maxNumberLength?: number
   /**
@@ -77,14 +78,23 @@ export const PREFLIGHT_DEFAULTS: ResolvedPreflightOptions = Object.freeze({
   bom: 'refuse',
 })
 
+// `Infinity` (what the defaults hold) is admitted as "no cap", so a copy of resolved options,
+// `{ ...PREFLIGHT_DEFAULTS, maxNodes: 10 }`, resolves again.
+function capOption(allowZero: boolean): (value: unknown, name: string) => void {
+  const integer = integerOption(allowZero)
+  return (value, name) => {
+    if (value !== Number.POSITIVE_INFINITY) integer(value, name)
+  }
+}
+
 const VALIDATORS: OptionValidators<PreflightOptions> = {
   maxNodes: integerOption(),
   maxDepth: integerOption(true),
   maxBytes: integerOption(),
   duplicateKeys: oneOfOption(['allow', 'refuse']),
   protoKeys: oneOfOption(['allow', 'refuse']),
-  maxStringBytes: integerOption(true),
-  maxNumberLength: integerOption(),
+  maxStringBytes: capOption(true),
+  maxNumberLength: capOption(false),
   bom: oneOfOption(['refuse', 'strip']),
 }
 
@@ -94,19 +104,19 @@ brand.mark(PREFLIGHT_DEFAULTS)
 /**
  * Validates the limits (as json-budget's `resolveJsonLimits` does) and the policies once and
  * freezes them, so a server resolves at start-up and creates a cheap scanner per request with
- * `createPreflight(resolved)`. An object this function returned is returned as it is.
- * @throws TypeError on an unknown option, a bad limit or a bad policy value.
+ * `createPreflight(resolved)`. An object this function returned (or `PREFLIGHT_DEFAULTS`) is
+ * returned as it is; any other object, a copy of resolved options included, is validated.
+ * @throws TypeError naming the option: an unknown option (`preflight: unknown option <name>`),
+ *   a bad limit or a bad policy value.
  */
 export function resolvePreflightOptions(
-  options: PreflightOptions | ResolvedPreflightOptions = {},
+  options: PreflightOptions | ResolvedPreflightOptions | undefined = undefined,
 ): ResolvedPreflightOptions {
+  if (options === undefined) return PREFLIGHT_DEFAULTS
   if (brand.has(options)) return options
   checkOptions(options, VALIDATORS, 'preflight')
-  const limits = resolveJsonLimits({
-    maxNodes: options.maxNodes,
-    maxDepth: options.maxDepth,
-    maxBytes: options.maxBytes,
-  })
+  // Reads the three limits only; an unknown key was refused just above.
+  const limits = resolveJsonLimits(options)
   return brand.mark(
     Object.freeze({
       ...limits,

@@ -46,7 +46,7 @@ describe('preflight duplicateKeys policy', () => {
   it('finds a duplicate of a long key split across many chunks', () => {
     const key = 'k'.repeat(300)
     const doc = utf8(`{"${key}":1,"${key}":2}`)
-    const scanner = createPreflight({}, DUP)
+    const scanner = createPreflight(DUP)
     let error: unknown
     try {
       for (let i = 0; i < doc.length; i += 7) scanner.push(doc.subarray(i, i + 7))
@@ -120,7 +120,7 @@ describe('preflight protoKeys policy', () => {
     // Control on: refused before anything parses or merges it.
     let merged = false
     expect(() => {
-      preflight(body, {}, PROTO)
+      preflight(body, PROTO)
       merged = true
     }).toThrow(expect.objectContaining({ code: 'ERR_JSON_PROTO_KEY', offset: 1 }))
     expect(merged).toBe(false)
@@ -160,7 +160,7 @@ describe('preflight maxStringBytes policy', () => {
   })
 
   it('refuses during push, before the string ends', () => {
-    const scanner = createPreflight({}, { maxStringBytes: 1000 })
+    const scanner = createPreflight({ maxStringBytes: 1000 })
     scanner.push(utf8('["'))
     expect(() => scanner.push(utf8('x'.repeat(1001)))).toThrow(
       expect.objectContaining({ code: 'ERR_JSON_STRING_TOO_LONG', offset: 1002, limit: 1000 }),
@@ -194,7 +194,7 @@ describe('preflight maxNumberLength policy', () => {
   })
 
   it('refuses during push, before the number ends', () => {
-    const scanner = createPreflight({}, { maxNumberLength: 20 })
+    const scanner = createPreflight({ maxNumberLength: 20 })
     scanner.push(utf8('[1'))
     expect(() => scanner.push(utf8('0'.repeat(50)))).toThrow(
       expect.objectContaining({ code: 'ERR_JSON_NUMBER_TOO_LONG', offset: 21 }),

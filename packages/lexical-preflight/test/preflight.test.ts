@@ -1,7 +1,12 @@
-import { ADMISSION_CODES, isAdmissionError, JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
+import { isAdmissionError, JSON_BUDGET_CODES, JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
 import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
-import { createPreflight, preflight, resolvePreflightOptions } from '../src/index.js'
+import {
+  createPreflight,
+  PREFLIGHT_DEFAULTS,
+  preflight,
+  resolvePreflightOptions,
+} from '../src/index.js'
 import { byteCuts, run, utf8, verdict } from './helpers/preflight-runs.js'
 
 /** Every two-chunk split of `bytes` and the byte-by-byte run, with the same outcome as one shot. */
@@ -99,7 +104,7 @@ describe('preflight', () => {
     expect(everySplit(doc, { maxBytes: 9 })).toMatchObject({ ok: true, bytes: 9 })
     const over = everySplit(doc, { maxBytes: 8 })
     expect(over).toEqual({ ok: false, code: 'ERR_JSON_TOO_LARGE', offset: 8, limit: 8 })
-    expect(ADMISSION_CODES.ERR_JSON_TOO_LARGE.status).toBe(413)
+    expect(JSON_BUDGET_CODES.ERR_JSON_TOO_LARGE.status).toBe(413)
   })
 
   it('refuses a grammar error inside the admitted bytes before the byte limit', () => {
@@ -229,7 +234,7 @@ describe('createPreflight', () => {
     ]
     for (const text of inputs) {
       const error = refusal(() =>
-        preflight(utf8(text), {}, { duplicateKeys: 'refuse', protoKeys: 'refuse' }),
+        preflight(utf8(text), { duplicateKeys: 'refuse', protoKeys: 'refuse' }),
       )
       expect(error.message).not.toContain(marker)
       expect(JSON.stringify(error.toJSON())).not.toContain(marker)
@@ -352,40 +357,74 @@ describe('preflight refusals', () => {
 
 describe('resolvePreflightOptions', () => {
   it('throws a TypeError for a bad limit or policy at construction', () => {
-    const bad: [object, object][] = [
-      [{ maxNodes: -1 }, {}],
-      [{ maxDepth: 1.5 }, {}],
-      [{ maxBytes: Number.NaN }, {}],
-      [{}, { maxStringBytes: -1 }],
-      [{}, { maxNumberLength: 0 }],
-      [{}, { duplicateKeys: 'yes' }],
-      [{}, { protoKeys: true }],
-      [{}, { bom: 'allow' }],
-      [{}, { maxStringByte: 10 }],
+    const bad: object[] = [
+      { maxNodes: -1 },
+      { maxDepth: 1.5 },
+      { maxBytes: Number.NaN },
+      { maxStringBytes: -1 },
+      { maxNumberLength: 0 },
+      { duplicateKeys: 'yes' },
+      { protoKeys: true },
+      { bom: 'allow' },
+      { maxNodes: null },
     ]
-    for (const [limits, policies] of bad) {
-      expect(() => resolvePreflightOptions(limits, policies)).toThrow(TypeError)
-      expect(() => createPreflight(limits, policies)).toThrow(TypeError)
+    for (const options of bad) {
+      expect(() => resolvePreflightOptions(options)).toThrow(TypeError)
+      expect(() => createPreflight(options)).toThrow(TypeError)
     }
+  })
+
+  it('refuses an unknown option by name, the nested limits and policies of earlier versions among them', () => {
+    expect(() => resolvePreflightOptions({ maxStringByte: 10 } as never)).toThrow(
+      'preflight: unknown option maxStringByte',
+    )
+    expect(() => createPreflight({ limits: { maxDepth: 1 } } as never)).toThrow(
+      'preflight: unknown option limits',
+    )
+    expect(() => preflight(utf8('[]'), { policies: {} } as never)).toThrow(
+      'preflight: unknown option policies',
+    )
+    expect(() => resolvePreflightOptions(null as never)).toThrow(TypeError)
+  })
+
+  it('takes limits and policies as one flat object', () => {
+    const options = resolvePreflightOptions({ maxNodes: 7, bom: 'strip' })
+    expect(options).toMatchObject({ maxNodes: 7, bom: 'strip' })
+    const bom = Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8('[1]')])
+    expect(preflight(bom, { maxNodes: 2, bom: 'strip' })).toEqual({ nodes: 2, depth: 1, bytes: 6 })
+    expect(refusal(() => createPreflight({ maxNodes: 1, bom: 'strip' }).push(bom)).code).toBe(
+      'ERR_JSON_TOO_MANY_NODES',
+    )
   })
 
   it('returns frozen options with every default filled', () => {
     const options = resolvePreflightOptions()
+    expect(options).toBe(PREFLIGHT_DEFAULTS)
     expect(Object.isFrozen(options)).toBe(true)
-    expect(Object.isFrozen(options.policies)).toBe(true)
-    expect(options.limits).toEqual(JSON_LIMITS_DEFAULTS)
-    expect(options.policies).toEqual({
+    expect(PREFLIGHT_DEFAULTS).toEqual({
+      ...JSON_LIMITS_DEFAULTS,
       duplicateKeys: 'allow',
       protoKeys: 'allow',
       maxStringBytes: Number.POSITIVE_INFINITY,
       maxNumberLength: Number.POSITIVE_INFINITY,
       bom: 'refuse',
     })
+    const filled = resolvePreflightOptions({ protoKeys: 'refuse' })
+    expect(Object.isFrozen(filled)).toBe(true)
+    expect(filled).toEqual({ ...PREFLIGHT_DEFAULTS, protoKeys: 'refuse' })
   })
 
-  it('does not treat a look-alike object as resolved options', () => {
-    const fake = { limits: { maxDepth: 1 }, policies: {} }
-    // Read as (partial) limits, so the look-alike's inner limits do not apply.
-    expect(preflight(utf8('[[]]'), fake as never).depth).toBe(2)
+  it('returns what it resolved as it is, and validates a look-alike again', () => {
+    const resolved = resolvePreflightOptions({ maxDepth: 1 })
+    expect(resolvePreflightOptions(resolved)).toBe(resolved)
+    const lookAlike = { ...resolved, maxDepth: -1 }
+    expect(() => resolvePreflightOptions(lookAlike)).toThrow(TypeError)
+    // A copy of resolved options (Infinity where a cap is unset) is validated and admitted.
+    const copy = resolvePreflightOptions({ ...PREFLIGHT_DEFAULTS, maxNodes: 10 })
+    expect(copy).not.toBe(PREFLIGHT_DEFAULTS)
+    expect(copy).toEqual({ ...PREFLIGHT_DEFAULTS, maxNodes: 10 })
+    expect(() => resolvePreflightOptions({ maxNumberLength: Number.NEGATIVE_INFINITY })).toThrow(
+      TypeError,
+    )
   })
 })

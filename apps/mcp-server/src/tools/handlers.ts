@@ -81,7 +81,7 @@ export function createHandlers(server: ServerContext, session: SessionContext) {
     const r = resolveScoped(session.route.view, request, caps)
     if (r.ok) return r.target
     audit('call_refused', { reason: 'tool_not_found', kind: request.kind, ...where })
-    return refusal(TOOL_NOT_FOUND)
+    return refusal(TOOL_NOT_FOUND.error)
   }
 
   /** The resources of `knowledge` this caller can list on this route (what search and status describe). */

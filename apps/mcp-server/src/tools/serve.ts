@@ -33,7 +33,7 @@ export async function serveValue(
     target,
     payload: text,
   })
-  if (!minted.ok) return refusal(minted.code)
+  if (!minted.ok) return refusal(minted.error.code)
   return jsonText(
     JSON.stringify({ continuation: { token: minted.token, bytes: Buffer.byteLength(text) } }),
   )
@@ -56,5 +56,5 @@ export async function redeem(
     route: session.route.view,
     permissions: capabilities,
   })
-  return served.ok ? jsonText(served.payload) : refusal(CONTINUATION_REFUSED)
+  return served.ok ? jsonText(served.payload) : refusal(CONTINUATION_REFUSED.error)
 }

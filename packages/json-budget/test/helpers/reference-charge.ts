@@ -2,7 +2,11 @@
 // paths (walk.ts, string-cost.ts and number-cost.ts at commit 89ad8f2), so the differential
 // properties compare today's chargeJson with the implementation it replaced.
 import { AdmissionError } from '../../src/errors.js'
-import { type JsonLimitsOptions, type ResolvedJsonLimits, resolveJsonLimits } from '../../src/limits.js'
+import {
+  type JsonLimitsOptions,
+  type ResolvedJsonLimits,
+  resolveJsonLimits,
+} from '../../src/limits.js'
 import { formatPointer } from '../../src/pointer.js'
 
 const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })

@@ -21,7 +21,8 @@ export function run(
   limits: JsonLimitsOptions = WIDE,
   policies: PreflightPolicies = {},
 ): Outcome & { at: number } {
-  const scanner = createPreflight(limits, policies)
+  // One flat options object: the limits and the policies are top-level keys side by side.
+  const scanner = createPreflight({ ...limits, ...policies })
   let at = 0
   try {
     let from = 0

@@ -1,0 +1,149 @@
+// The validator tables every package builds its options check from, and the brand that marks
+// what a resolver returned.
+import { describe, expect, it } from 'vitest'
+import {
+  booleanOption,
+  checkOptions,
+  createResolvedBrand,
+  functionOption,
+  integerOption,
+  knownOptions,
+  type OptionValidators,
+  oneOfOption,
+} from '../src/index.js'
+
+interface WidgetOptions {
+  readonly maxWidgets?: number
+  readonly mode?: 'fast' | 'safe'
+  readonly strict?: boolean
+  readonly onWidget?: () => void
+}
+
+const VALIDATORS: OptionValidators<WidgetOptions> = {
+  maxWidgets: integerOption(),
+  mode: oneOfOption(['fast', 'safe']),
+  strict: booleanOption,
+  onWidget: functionOption,
+}
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn()
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError)
+    return (error as Error).message
+  }
+  throw new Error('expected a TypeError')
+}
+
+describe('checkOptions', () => {
+  it('admits undefined, an empty object and every valid option', () => {
+    expect(() => checkOptions(undefined, VALIDATORS, 'widgets')).not.toThrow()
+    expect(() => checkOptions({}, VALIDATORS, 'widgets')).not.toThrow()
+    expect(() =>
+      checkOptions(
+        { maxWidgets: 3, mode: 'safe', strict: true, onWidget: () => {} },
+        VALIDATORS,
+        'widgets',
+      ),
+    ).not.toThrow()
+  })
+
+  it('names an unknown option and the function, cut to 64 characters', () => {
+    expect(messageOf(() => checkOptions({ maxWidget: 3 }, VALIDATORS, 'widgets'))).toBe(
+      'widgets: unknown option maxWidget',
+    )
+    const long = `${'x'.repeat(64)}TAIL`
+    const message = messageOf(() => checkOptions({ [long]: 1 }, VALIDATORS, 'widgets'))
+    expect(message).toContain('x'.repeat(64))
+    expect(message).not.toContain('TAIL')
+  })
+
+  it('skips an option whose value is undefined, and never calls its validator', () => {
+    let called = false
+    const spy: OptionValidators<{ readonly a?: number }> = {
+      a: () => {
+        called = true
+      },
+    }
+    expect(() => checkOptions({ a: undefined }, spy, 'spy')).not.toThrow()
+    expect(called).toBe(false)
+    expect(() => checkOptions({ maxWidgets: undefined }, VALIDATORS, 'widgets')).not.toThrow()
+  })
+
+  it('refuses options that are not an object', () => {
+    for (const bad of [null, 1, 'maxWidgets', true, [], () => {}]) {
+      expect(messageOf(() => checkOptions(bad, VALIDATORS, 'widgets'))).toBe(
+        'widgets: options must be an object',
+      )
+    }
+  })
+
+  it('passes each value to its own validator with the option name', () => {
+    expect(messageOf(() => checkOptions({ maxWidgets: 0 }, VALIDATORS, 'w'))).toContain(
+      'maxWidgets',
+    )
+    expect(messageOf(() => checkOptions({ mode: 'slow' }, VALIDATORS, 'w'))).toContain('mode')
+    expect(messageOf(() => checkOptions({ strict: 1 }, VALIDATORS, 'w'))).toContain('strict')
+    expect(messageOf(() => checkOptions({ onWidget: 'f' }, VALIDATORS, 'w'))).toContain('onWidget')
+  })
+
+  it('does not take an inherited name for a known option', () => {
+    expect(() => checkOptions({ toString: 1 }, VALIDATORS, 'w')).toThrow(TypeError)
+    expect(() => checkOptions({ constructor: 1 }, VALIDATORS, 'w')).toThrow(TypeError)
+  })
+})
+
+describe('knownOptions', () => {
+  it('is the set of the table keys', () => {
+    expect([...knownOptions(VALIDATORS)]).toEqual(['maxWidgets', 'mode', 'strict', 'onWidget'])
+  })
+})
+
+describe('the validators', () => {
+  it('integerOption admits a positive safe integer, and 0 only when allowed', () => {
+    const positive = integerOption()
+    const nonNegative = integerOption(true)
+    expect(() => positive(1, 'n')).not.toThrow()
+    expect(() => positive(Number.MAX_SAFE_INTEGER, 'n')).not.toThrow()
+    expect(() => nonNegative(0, 'n')).not.toThrow()
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '1', null]) {
+      expect(() => positive(bad, 'n')).toThrow(TypeError)
+    }
+    expect(() => nonNegative(-1, 'n')).toThrow(TypeError)
+  })
+
+  it('oneOfOption admits exactly the listed values and lists them, not the value', () => {
+    const mode = oneOfOption(['fast', 'safe'])
+    expect(() => mode('fast', 'mode')).not.toThrow()
+    const message = messageOf(() => mode('secret-value', 'mode'))
+    expect(message).toContain('"fast"')
+    expect(message).not.toContain('secret-value')
+    expect(() => mode('FAST', 'mode')).toThrow(TypeError)
+  })
+
+  it('booleanOption and functionOption admit their type only', () => {
+    expect(() => booleanOption(false, 'b')).not.toThrow()
+    expect(() => booleanOption('false', 'b')).toThrow(TypeError)
+    expect(() => functionOption(() => {}, 'f')).not.toThrow()
+    expect(() => functionOption({}, 'f')).toThrow(TypeError)
+  })
+})
+
+describe('createResolvedBrand', () => {
+  it('knows only the objects it marked, not look-alikes or another brand’s', () => {
+    const brand = createResolvedBrand<{ readonly n: number }>()
+    const other = createResolvedBrand<{ readonly n: number }>()
+    const marked = brand.mark(Object.freeze({ n: 1 }))
+    expect(brand.has(marked)).toBe(true)
+    expect(brand.has({ n: 1 })).toBe(false)
+    expect(other.has(marked)).toBe(false)
+    for (const value of [null, undefined, 1, 'x']) expect(brand.has(value)).toBe(false)
+  })
+
+  it('returns the object it marks', () => {
+    const brand = createResolvedBrand<{ readonly n: number }>()
+    const value = { n: 2 }
+    expect(brand.mark(value)).toBe(value)
+  })
+})
