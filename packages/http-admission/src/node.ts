@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http'
 import { isAdmissionError } from '@tollgate/json-budget'
 import { type AdmitResult, admitBody, skippedResult } from './core.js'
 import {
-  ensureResolved,
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
+  resolveHttpAdmissionOptions,
 } from './options.js'
 import { principalKeyOf } from './principal-shares.js'
 import { classifyHead } from './request-head.js'
@@ -19,7 +19,7 @@ export async function admitNodeRequest(
   req: IncomingMessage,
   options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
 ): Promise<AdmitResult> {
-  const o = ensureResolved(options)
+  const o = resolveHttpAdmissionOptions(options)
   const headers = req.headers
   let plan: ReturnType<typeof classifyHead>
   try {

@@ -2,9 +2,9 @@ import type { AdmissionError } from '@tollgate/json-budget'
 import { isAdmissionError } from '@tollgate/json-budget'
 import { type AdmitResult, admitBody, skippedResult } from './core.js'
 import {
-  ensureResolved,
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
+  resolveHttpAdmissionOptions,
 } from './options.js'
 import { principalKeyOf } from './principal-shares.js'
 import { isBusyCode, type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
@@ -31,7 +31,7 @@ export async function admitWebRequest(
   request: Request,
   options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
 ): Promise<WebAdmitResult> {
-  const o = ensureResolved(options)
+  const o = resolveHttpAdmissionOptions(options)
   let cancel = () => {
     request.body?.cancel().catch(() => {})
   }

@@ -1,7 +1,8 @@
 // One test per Content-Length case, each asserting the code and what its message says, so a
 // short body is never again reported as a malformed header.
 import { describe, expect, it } from 'vitest'
-import { admitBody, createInFlightBudget, parseContentLength } from '../src/index.js'
+import { parseContentLength } from '../src/content-length.js'
+import { admitBody, createInFlightBudget } from '../src/index.js'
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield Buffer.from(part)

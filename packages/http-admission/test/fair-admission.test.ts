@@ -3,15 +3,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { AdmissionError } from '@tollgate/json-budget'
 import { afterEach, describe, expect, it } from 'vitest'
+import { DEFAULT_IN_FLIGHT_BYTES } from '../src/budget.js'
+import { toHttpError } from '../src/http-error.js'
 import {
   type AdmitResult,
   admitNodeRequest,
   createInFlightBudget,
-  DEFAULT_IN_FLIGHT_BYTES,
   type HttpAdmissionOptions,
-  resolveOptions,
+  resolveHttpAdmissionOptions,
   sendRefusal,
-  toHttpError,
 } from '../src/index.js'
 import { head, listen, RawClient, type Running, sleep, until } from './support/net.js'
 
@@ -25,7 +25,7 @@ afterEach(async () => {
 
 /** A server whose handler (the sentinel) runs only for admitted bodies. */
 async function serve(options: HttpAdmissionOptions) {
-  const o = resolveOptions(options)
+  const o = resolveHttpAdmissionOptions(options)
   const state = { handled: 0, started: 0, results: [] as AdmitResult[] }
   running = await listen(async (req: IncomingMessage, res: ServerResponse) => {
     state.started++

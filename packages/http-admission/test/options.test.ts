@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest'
 import {
   createInFlightBudget,
   defaultInFlightBudget,
-  HTTP_ADMISSION_CEILINGS,
   HTTP_ADMISSION_DEFAULTS,
   type HttpAdmissionOptions,
-  resolveOptions,
+  resolveHttpAdmissionOptions,
 } from '../src/index.js'
+import { HTTP_ADMISSION_CEILINGS } from '../src/options.js'
 
-describe('resolveOptions', () => {
+describe('resolveHttpAdmissionOptions', () => {
   it('fills every default and freezes the result', () => {
-    const o = resolveOptions()
+    const o = resolveHttpAdmissionOptions()
     expect(o).toMatchObject({ ...HTTP_ADMISSION_DEFAULTS, budget: defaultInFlightBudget })
     expect(o.maxBytes).toBe(64 * 1024 * 1024)
     expect(Object.isFrozen(o)).toBe(true)
@@ -18,12 +18,12 @@ describe('resolveOptions', () => {
   })
 
   it('admits maxBytes at its 64 MiB ceiling and refuses one byte more with a TypeError', () => {
-    expect(resolveOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes).toBe(
-      64 * 1024 * 1024,
-    )
-    expect(() => resolveOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes + 1 })).toThrow(
-      TypeError,
-    )
+    expect(
+      resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes,
+    ).toBe(64 * 1024 * 1024)
+    expect(() =>
+      resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes + 1 }),
+    ).toThrow(TypeError)
   })
 
   it.each([
@@ -42,15 +42,18 @@ describe('resolveOptions', () => {
     [{ inflate: 'yes' }],
     [{ budget: {} }],
     [{ renderRefusal: 'problem' }],
-    [{ policies: { duplicateKeys: 'maybe' } }],
+    [{ duplicateKeys: 'maybe' }],
+    [{ maxStringBytes: -1 }],
+    [{ bom: 'keep' }],
+    [{ policies: { bom: 'strip' } }],
     [{ maxbytes: 10 }],
   ])('throws a TypeError at construction for %j', (options) => {
-    expect(() => resolveOptions(options as never)).toThrow(TypeError)
+    expect(() => resolveHttpAdmissionOptions(options as never)).toThrow(TypeError)
   })
 
   it('lowers limits per route and takes an isolated budget', () => {
     const budget = createInFlightBudget(1024)
-    const o = resolveOptions({
+    const o = resolveHttpAdmissionOptions({
       maxBytes: 10,
       maxDepth: 0,
       budget,
@@ -95,7 +98,7 @@ describe('createInFlightBudget', () => {
   })
 })
 
-describe('resolveOptions (fair admission)', () => {
+describe('resolveHttpAdmissionOptions (fair admission)', () => {
   it('validates minBytesPerSecond, minRateGraceMs, principal, maxBodiesPerPrincipal and principalShare', () => {
     for (const bad of [
       { minBytesPerSecond: 0 },
@@ -107,11 +110,12 @@ describe('resolveOptions (fair admission)', () => {
       { principalShare: 1.5 },
       { principalShare: true },
     ]) {
-      expect(() => resolveOptions(bad as HttpAdmissionOptions), JSON.stringify(bad)).toThrow(
-        TypeError,
-      )
+      expect(
+        () => resolveHttpAdmissionOptions(bad as HttpAdmissionOptions),
+        JSON.stringify(bad),
+      ).toThrow(TypeError)
     }
-    const off = resolveOptions({
+    const off = resolveHttpAdmissionOptions({
       minBytesPerSecond: false,
       minRateGraceMs: 0,
       maxBodiesPerPrincipal: false,
@@ -124,6 +128,6 @@ describe('resolveOptions (fair admission)', () => {
       principalShare: false,
       principal: undefined,
     })
-    expect(resolveOptions({ principalShare: 1 }).principalShare).toBe(1)
+    expect(resolveHttpAdmissionOptions({ principalShare: 1 }).principalShare).toBe(1)
   })
 })

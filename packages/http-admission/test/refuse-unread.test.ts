@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LINGER_LIMITS, refuseUnread } from '../src/index.js'
+import { refuseUnread } from '../src/index.js'
+import { LINGER_LIMITS } from '../src/respond.js'
 import {
   chunk,
   head,
