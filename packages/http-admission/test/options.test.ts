@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import {
+  admission,
   createInFlightBudget,
   defaultInFlightBudget,
   HTTP_ADMISSION_DEFAULTS,
   type HttpAdmissionOptions,
+  json,
   resolveHttpAdmissionOptions,
+  resolveJsonOptions,
 } from '../src/index.js'
 import { HTTP_ADMISSION_CEILINGS } from '../src/options.js'
 
@@ -129,5 +132,53 @@ describe('resolveHttpAdmissionOptions (fair admission)', () => {
       principal: undefined,
     })
     expect(resolveHttpAdmissionOptions({ principalShare: 1 }).principalShare).toBe(1)
+  })
+})
+
+describe('resolveHttpAdmissionOptions (one scheme)', () => {
+  it.each([
+    [{ maxBytes: 0 }, 'maxBytes'],
+    [{ limit: 'lots' }, 'limit'],
+    [{ duplicateKeys: 'maybe' }, 'duplicateKeys'],
+    [{ maxNumberLength: 0 }, 'maxNumberLength'],
+    [{ bom: 'keep' }, 'bom'],
+    [{ budget: {} }, 'budget'],
+    [{ principalShare: 2 }, 'principalShare'],
+    [{ maxbytes: 10 }, 'maxbytes'],
+    [{ policies: { bom: 'strip' } }, 'policies'],
+  ])('names the wrong option of %j in the TypeError of admission() and json()', (options, name) => {
+    for (const construct of [admission, json]) {
+      expect(() => construct(options as never)).toThrow(TypeError)
+      expect(() => construct(options as never)).toThrow(name)
+    }
+  })
+
+  it('returns an object it resolved as it is, and validates a look-alike again', () => {
+    const resolved = resolveHttpAdmissionOptions({ maxBytes: 10 })
+    expect(resolveHttpAdmissionOptions(resolved)).toBe(resolved)
+    expect(() => resolveHttpAdmissionOptions({ ...resolved } as never)).toThrow(TypeError)
+    const dropIn = resolveJsonOptions({ limit: '1kb' })
+    expect(resolveJsonOptions(dropIn)).toBe(dropIn)
+    expect(dropIn).toMatchObject({ maxBytes: 1024, otherTypes: 'pass', onRefusal: 'next' })
+    expect(() => resolveJsonOptions({ ...dropIn } as never)).toThrow(TypeError)
+  })
+
+  it('takes the preflight policies as top-level options and hands them to the preflight', () => {
+    const policies = {
+      duplicateKeys: 'refuse',
+      protoKeys: 'refuse',
+      maxStringBytes: 5,
+      maxNumberLength: 3,
+      bom: 'strip',
+    } as const
+    const o = resolveHttpAdmissionOptions({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 })
+    expect(o).toMatchObject(policies)
+    expect(o.preflight).toMatchObject({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 })
+    expect(resolveHttpAdmissionOptions().preflight).toMatchObject({
+      duplicateKeys: 'allow',
+      protoKeys: 'allow',
+      maxStringBytes: Number.POSITIVE_INFINITY,
+      bom: 'refuse',
+    })
   })
 })
