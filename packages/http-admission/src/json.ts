@@ -82,21 +82,25 @@ export function resolveJsonOptions(
   options: JsonOptions | ResolvedHttpAdmissionOptions = {},
 ): ResolvedHttpAdmissionOptions {
   if (brand.has(options)) return options
+  let input: unknown = options
   if (typeof options === 'object' && options !== null) {
     for (const key of Object.keys(options)) {
       if (Object.hasOwn(HTTP_ADMISSION_VALIDATORS, key) && !Object.hasOwn(VALIDATORS, key)) {
         throw new TypeError(`${key} is an option of admission(), not json()`)
       }
     }
+    // body-parser reads `type || default` and `limit || default`, so an empty or false `type`
+    // and a null `limit` mean the default there, and so here.
+    const { type, limit } = options as { type?: unknown; limit?: unknown }
+    input = { ...options, type: type || undefined, limit: limit ?? undefined }
   }
-  checkOptions(options, VALIDATORS, 'json')
-  const { defaultCharset: _charset, experimentalZstd: _zstd, ...rest } = options ?? {}
+  checkOptions<JsonOptions>(input, VALIDATORS, 'json')
+  const { defaultCharset: _charset, experimentalZstd: _zstd, ...rest } = input ?? {}
   return brand.mark(
     resolveHttpAdmissionOptions({
       ...rest,
       limit: rest.limit ?? (rest.maxBytes === undefined ? JSON_DEFAULTS.limit : undefined),
-      // body-parser reads `type || default`, so an empty string or false means the default.
-      type: rest.type || JSON_DEFAULTS.type,
+      type: rest.type ?? JSON_DEFAULTS.type,
       strict: rest.strict ?? JSON_DEFAULTS.strict,
       inflate: rest.inflate ?? JSON_DEFAULTS.inflate,
       otherTypes: 'pass',

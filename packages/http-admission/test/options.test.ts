@@ -163,6 +163,15 @@ describe('resolveHttpAdmissionOptions (one scheme)', () => {
     expect(() => resolveJsonOptions({ ...dropIn } as never)).toThrow(TypeError)
   })
 
+  it("reads json()'s empty or false type and null limit as body-parser does: the defaults", () => {
+    for (const options of [{ type: '' }, { type: false }, { limit: null }]) {
+      expect(resolveJsonOptions(options as never), JSON.stringify(options)).toMatchObject({
+        maxBytes: 102_400,
+        types: ['application/json'],
+      })
+    }
+  })
+
   it('takes the preflight policies as top-level options and hands them to the preflight', () => {
     const policies = {
       duplicateKeys: 'refuse',
