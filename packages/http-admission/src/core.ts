@@ -2,13 +2,10 @@ import { type AdmissionError, isAdmissionError } from '@tollgate/json-budget'
 import { createBodyScanner, decodeBody } from './body-scanner.js'
 import { admissionError } from './codes.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
-import {
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
-} from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
 import { openPrincipalShare, type PrincipalShare } from './principal-shares.js'
 import { type BodySource, readSource, type SourceRead } from './read-source.js'
+import { resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /** What the transport says about the body, besides its bytes. */
 export interface AdmitContext {

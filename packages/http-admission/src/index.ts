@@ -18,7 +18,6 @@ export {
   type HttpAdmissionOptions,
   type OnRefusal,
   type ResolvedHttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
   type VerifyBody,
 } from './options.js'
 export { type PrincipalOf, principalUsage } from './principal-shares.js'
@@ -30,6 +29,7 @@ export {
   toProblem,
 } from './problem.js'
 export type { BodySource } from './read-source.js'
+export { resolveHttpAdmissionOptions } from './resolve-options.js'
 export {
   closeAfterResponse,
   refuseUnread,

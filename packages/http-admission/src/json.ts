@@ -5,12 +5,8 @@ import {
   type OptionValidators,
 } from '@tollgate/json-budget'
 import { type AdmissionMiddleware, createAdmissionMiddleware } from './middleware.js'
-import {
-  HTTP_ADMISSION_VALIDATORS,
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
-} from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
+import { HTTP_ADMISSION_VALIDATORS, resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /**
  * Options of {@link json}: body-parser's (`inflate`, `limit`, `reviver`, `strict`, `type`,

@@ -5,11 +5,8 @@ import { admissionError } from './codes.js'
 import { toBodyParserError, toHttpError } from './http-error.js'
 import { matchMediaType } from './media-type.js'
 import { admitNodeRequest } from './node.js'
-import {
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
-} from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
+import { resolveHttpAdmissionOptions } from './resolve-options.js'
 import { closeAfterResponse, sendRefusal } from './respond.js'
 
 /** The request fields the middleware sets, as `express.json()` and body-parser set them. */

@@ -1,13 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import { isAdmissionError } from '@tollgate/json-budget'
 import { type AdmitResult, admitBody, skippedResult } from './core.js'
-import {
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
-} from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
 import { principalKeyOf } from './principal-shares.js'
 import { classifyHead } from './request-head.js'
+import { resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /**
  * Admits the JSON body of a `node:http` request. Methods in `passMethods`, requests without a

@@ -3,7 +3,7 @@
 import { AdmissionError } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { HTTP_ADMISSION_CODES, HTTP_ADMISSION_DEFAULTS } from '../src/index.js'
-import { HTTP_ADMISSION_VALIDATORS } from '../src/options.js'
+import { HTTP_ADMISSION_VALIDATORS } from '../src/resolve-options.js'
 
 // The option names: the validator table is typed against HttpAdmissionOptions (a key without a
 // validator does not compile), so its keys are the interface's keys.
