@@ -4,7 +4,7 @@ import type { Server } from 'node:http'
 import { type AddressInfo, connect, type Socket } from 'node:net'
 import {
   createInFlightBudget,
-  DEFAULT_IN_FLIGHT_BYTES,
+  defaultInFlightBudget,
   principalUsage,
 } from '@tollgate/http-admission'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -132,7 +132,7 @@ describe('idle sockets and shares', () => {
   it('serves a POST before a 5 s deadline while 256 idle sockets declaring 1 MiB are held', async () => {
     // 256 addresses, one idle socket each (so the per-address shares do not help): only the
     // bytes-held rule keeps the 256 MiB budget free.
-    const budget = createInFlightBudget(DEFAULT_IN_FLIGHT_BYTES)
+    const budget = createInFlightBudget(defaultInFlightBudget.maxBytes)
     const port = await start({ budget })
     const idle: Client[] = []
     const addresses: string[] = []

@@ -2,13 +2,10 @@ import { type AdmissionError, isAdmissionError } from '@tollgate/json-budget'
 import { createBodyScanner, decodeBody } from './body-scanner.js'
 import { admissionError } from './codes.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
-import {
-  ensureResolved,
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-} from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
 import { openPrincipalShare, type PrincipalShare } from './principal-shares.js'
 import { type BodySource, readSource, type SourceRead } from './read-source.js'
+import { resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /** What the transport says about the body, besides its bytes. */
 export interface AdmitContext {
@@ -82,7 +79,7 @@ export async function admitBody(
   options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
   context: AdmitContext = {},
 ): Promise<AdmitResult> {
-  const o = ensureResolved(options)
+  const o = resolveHttpAdmissionOptions(options)
   const budget = o.budget
   let reserved = 0
   let share: PrincipalShare | undefined
@@ -114,12 +111,12 @@ export async function admitBody(
     }
 
     const preflight = createBodyScanner(o)
-    // With a trustworthy upper bound (a declared length, no encoding) the body is copied into
-    // one buffer of that size, so the bytes are held once rather than as chunks plus a concat.
-    // It is allocated (and its whole size reserved) only once half the declared length has
-    // arrived, so the buffer is never more than twice the bytes received: a liar who declares
-    // 64 MiB and trickles bytes holds what it sent, at most doubled. A body that arrives in one
-    // chunk is not copied.
+    // Without an encoding, a declared length bounds the body, so its chunks are gathered into
+    // one buffer of that size rather than kept as a list joined at the end (the join holds the
+    // bytes twice). That buffer is allocated, and its whole size reserved, only once half the
+    // declared length has arrived, so it is never more than twice the bytes received: a client
+    // that declares 64 MiB and trickles bytes holds what it sent, at most doubled. The first
+    // chunk never triggers it, so a body that arrives in one chunk is used as it came, uncopied.
     const copyInto = declared !== undefined && encoding === undefined
     let into: Buffer | undefined
     const chunks: Uint8Array[] = []

@@ -1,13 +1,22 @@
+import {
+  booleanOption,
+  checkOptions,
+  createResolvedBrand,
+  type OptionValidators,
+} from '@tollgate/json-budget'
 import { type AdmissionMiddleware, createAdmissionMiddleware } from './middleware.js'
-import type { HttpAdmissionOptions } from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
+import { HTTP_ADMISSION_VALIDATORS, resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /**
  * Options of {@link json}: body-parser's (`inflate`, `limit`, `reviver`, `strict`, `type`,
- * `verify`, `defaultCharset`, `experimentalZstd`) with body-parser's defaults, plus tollgate's
- * own limits (`maxNodes`, `maxDepth`, `policies`, `maxInflationRatio`, `timeoutMs`,
- * `idleTimeoutMs`, `budget`, `retryAfterSeconds`, `keepRaw`, or `maxBytes` instead of `limit`).
- * The options that would change what `express.json()` does with a request it does not parse
- * (`types`, `otherTypes`, `passMethods`, `onRefusal`, `renderRefusal`) belong to `admission()`.
+ * `verify`, `defaultCharset`, `experimentalZstd`) with body-parser's defaults
+ * ({@link JSON_DEFAULTS}), plus tollgate's own (`maxNodes`, `maxDepth`, the preflight policies
+ * `duplicateKeys`, `protoKeys`, `maxStringBytes`, `maxNumberLength` and `bom`,
+ * `maxInflationRatio`, `timeoutMs`, `idleTimeoutMs`, `budget`, `retryAfterSeconds`, `keepRaw`,
+ * the fair-admission options, or `maxBytes` instead of `limit`). The options that would change
+ * what `express.json()` does with a request it does not parse (`types`, `otherTypes`,
+ * `passMethods`, `onRefusal`, `renderRefusal`) belong to `admission()`.
  */
 export interface JsonOptions
   extends Omit<
@@ -28,7 +37,7 @@ export interface JsonOptions
 }
 
 /** body-parser's defaults, which {@link json} takes where `admission()` takes tollgate's. */
-export const JSON_DROP_IN_DEFAULTS = Object.freeze({
+export const JSON_DEFAULTS = Object.freeze({
   /** 100 KiB (`'100kb'`), body-parser's `limit`. */
   limit: 102_400,
   type: 'application/json',
@@ -36,7 +45,66 @@ export const JSON_DROP_IN_DEFAULTS = Object.freeze({
   inflate: true,
 })
 
-const ADMISSION_ONLY = new Set(['types', 'otherTypes', 'passMethods', 'onRefusal', 'renderRefusal'])
+const {
+  types: _types,
+  otherTypes: _otherTypes,
+  passMethods: _passMethods,
+  onRefusal: _onRefusal,
+  renderRefusal: _renderRefusal,
+  ...SHARED_VALIDATORS
+} = HTTP_ADMISSION_VALIDATORS
+
+const VALIDATORS: OptionValidators<JsonOptions> = {
+  ...SHARED_VALIDATORS,
+  defaultCharset: (value, name) => {
+    if (typeof value !== 'string' || !/^utf-?8$/i.test(value)) {
+      throw new TypeError(`${name} must be utf-8: JSON is UTF-8 (RFC 8259)`)
+    }
+  },
+  experimentalZstd: booleanOption,
+}
+
+const brand = createResolvedBrand<ResolvedHttpAdmissionOptions>()
+
+/**
+ * Validates {@link JsonOptions} once and resolves them to what {@link json} runs with:
+ * body-parser's defaults filled in, other media types passed through unread
+ * (`otherTypes: 'pass'`), every method read (`passMethods: []`) and refusals handed to
+ * `next(err)` (`onRefusal: 'next'`). An object this function returned is returned as it is.
+ * @throws TypeError naming the option: an unknown or bad option, a `defaultCharset` other than
+ * UTF-8, or an `admission()`-only option (even set to `undefined`).
+ */
+export function resolveJsonOptions(
+  options: JsonOptions | ResolvedHttpAdmissionOptions = {},
+): ResolvedHttpAdmissionOptions {
+  if (brand.has(options)) return options
+  let input: unknown = options
+  if (typeof options === 'object' && options !== null) {
+    for (const key of Object.keys(options)) {
+      if (Object.hasOwn(HTTP_ADMISSION_VALIDATORS, key) && !Object.hasOwn(VALIDATORS, key)) {
+        throw new TypeError(`${key} is an option of admission(), not json()`)
+      }
+    }
+    // body-parser reads `type || default` and `limit || default`, so an empty or false `type`
+    // and a null `limit` mean the default there, and so here.
+    const { type, limit } = options as { type?: unknown; limit?: unknown }
+    input = { ...options, type: type || undefined, limit: limit ?? undefined }
+  }
+  checkOptions<JsonOptions>(input, VALIDATORS, 'json')
+  const { defaultCharset: _charset, experimentalZstd: _zstd, ...rest } = input ?? {}
+  return brand.mark(
+    resolveHttpAdmissionOptions({
+      ...rest,
+      limit: rest.limit ?? (rest.maxBytes === undefined ? JSON_DEFAULTS.limit : undefined),
+      type: rest.type ?? JSON_DEFAULTS.type,
+      strict: rest.strict ?? JSON_DEFAULTS.strict,
+      inflate: rest.inflate ?? JSON_DEFAULTS.inflate,
+      otherTypes: 'pass',
+      passMethods: [],
+      onRefusal: 'next',
+    }),
+  )
+}
 
 /**
  * A drop-in for `express.json()` / `bodyParser.json()`: `app.use(express.json())` becomes
@@ -50,43 +118,8 @@ const ADMISSION_ONLY = new Set(['types', 'otherTypes', 'passMethods', 'onRefusal
  * and ratio, deadlines, the in-flight budget, and the connection closed after a refusal. The
  * differences are deliberate: only UTF-8, no `err.body`, and messages that never quote the
  * caller's bytes or header values.
- * @throws TypeError at construction on a bad or unknown option, a `defaultCharset` other than
- * UTF-8, or an `admission()`-only option.
+ * @throws TypeError at construction, as {@link resolveJsonOptions} does.
  */
 export function json(options: JsonOptions = {}): AdmissionMiddleware {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('options must be an object')
-  }
-  for (const key of Object.keys(options)) {
-    if (ADMISSION_ONLY.has(key)) {
-      throw new TypeError(`${key} is an option of admission(), not json()`)
-    }
-  }
-  const { defaultCharset, experimentalZstd, ...rest } = options
-  if (defaultCharset !== undefined && !/^utf-?8$/i.test(String(defaultCharset))) {
-    throw new TypeError('defaultCharset must be utf-8: JSON is UTF-8 (RFC 8259)')
-  }
-  if (experimentalZstd !== undefined && typeof experimentalZstd !== 'boolean') {
-    throw new TypeError('experimentalZstd must be a boolean')
-  }
-  const limit =
-    rest.limit === undefined || rest.limit === null
-      ? rest.maxBytes === undefined
-        ? JSON_DROP_IN_DEFAULTS.limit
-        : undefined
-      : rest.limit
-  return createAdmissionMiddleware(
-    {
-      ...rest,
-      limit,
-      // body-parser reads `type || default`, so an empty string or false means the default.
-      type: rest.type || JSON_DROP_IN_DEFAULTS.type,
-      strict: rest.strict ?? JSON_DROP_IN_DEFAULTS.strict,
-      inflate: rest.inflate ?? JSON_DROP_IN_DEFAULTS.inflate,
-      otherTypes: 'pass',
-      passMethods: [],
-      onRefusal: 'next',
-    },
-    true,
-  )
+  return createAdmissionMiddleware(options, resolveJsonOptions, true)
 }

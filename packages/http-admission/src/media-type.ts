@@ -1,11 +1,17 @@
+import { safeParse } from 'fast-content-type-parse'
 import { admissionError } from './codes.js'
 
 /**
- * Whether a `Content-Type` value names one of `types` (lower-case `type/subtype`, `type/*` or
- * `*\/*+suffix`) with no charset or a UTF-8 one. JSON is UTF-8 (RFC 8259 §8.1), so any other
- * charset is refused rather than decoded.
- * @returns `'match'`, `'other'` (a media type not in `types`, or none at all unless `types`
- * holds `*\/*`) or throws.
+ * Whether a `Content-Type` value names one of `types` (lower-case `type/subtype`, `type/*`,
+ * `*\/*+suffix` or `*\/*`) with no charset or a UTF-8 one. The header is parsed by
+ * `fast-content-type-parse` to RFC 9110 §8.3.1: type, subtype and parameter names compare
+ * case-insensitively, quoted parameter values are unquoted (a `;` inside quotes is part of the
+ * value), whitespace around `;` is allowed, and of repeated parameters the first counts (as the
+ * WHATWG MIME Sniffing standard reads them). A header that does not parse (no subtype, a
+ * parameter without a value, an unclosed quote) names no media type. JSON is UTF-8 (RFC 8259
+ * §8.1), so any other charset is refused rather than decoded.
+ * @returns `'match'`, or `'other'` (a media type not in `types`, a malformed header, or none at
+ * all unless `types` holds `*\/*`).
  * @throws AdmissionError `ERR_BODY_MEDIA_TYPE` for a matching type with a charset other than UTF-8.
  */
 export function matchMediaType(
@@ -17,25 +23,16 @@ export function matchMediaType(
   if (header === undefined || header === null || header === '') {
     return types.includes('*/*') ? 'match' : 'other'
   }
-  const [essence = '', ...params] = header.split(';')
-  const mediaType = essence.trim().toLowerCase()
+  const { type: mediaType, parameters } = safeParse(header)
+  // A malformed header parses to the empty type, which no pattern matches.
   const slash = mediaType.indexOf('/')
-  if (slash <= 0 || slash === mediaType.length - 1) return 'other'
+  if (slash <= 0) return 'other'
   const type = mediaType.slice(0, slash)
   const subtype = mediaType.slice(slash + 1)
   if (!types.some((pattern) => matches(pattern, type, subtype))) return 'other'
-  for (const param of params) {
-    const eq = param.indexOf('=')
-    if (eq < 0) continue
-    if (param.slice(0, eq).trim().toLowerCase() !== 'charset') continue
-    const charset = param
-      .slice(eq + 1)
-      .trim()
-      .replace(/^"(.*)"$/, '$1')
-      .toLowerCase()
-    if (charset !== 'utf-8' && charset !== 'utf8') {
-      throw admissionError('ERR_BODY_MEDIA_TYPE')
-    }
+  const charset = parameters.charset?.toLowerCase()
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw admissionError('ERR_BODY_MEDIA_TYPE')
   }
   return 'match'
 }

@@ -5,7 +5,8 @@ import { admissionError } from './codes.js'
 import { toBodyParserError, toHttpError } from './http-error.js'
 import { matchMediaType } from './media-type.js'
 import { admitNodeRequest } from './node.js'
-import { type HttpAdmissionOptions, resolveOptions } from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
+import { resolveHttpAdmissionOptions } from './resolve-options.js'
 import { closeAfterResponse, sendRefusal } from './respond.js'
 
 /** The request fields the middleware sets, as `express.json()` and body-parser set them. */
@@ -33,30 +34,31 @@ export type AdmissionMiddleware = (
  * `onRefusal: 'next'`, handed to `next(err)` with tollgate's status (422 for a parse or
  * structure refusal) and body-parser's `type`, `statusCode` and `expose`. `verify` and a
  * `type` function are applied here. For `express.json()`'s statuses and defaults, use `json()`.
- * @throws TypeError at construction on bad options (see `resolveOptions`).
+ * @throws TypeError at construction on bad options (see `resolveHttpAdmissionOptions`).
  */
 export function admission(options?: HttpAdmissionOptions): AdmissionMiddleware {
-  return createAdmissionMiddleware(options ?? {}, false)
+  return createAdmissionMiddleware(options ?? {}, resolveHttpAdmissionOptions, false)
 }
 
 const EMPTY = Buffer.alloc(0)
 
 /**
- * The middleware of {@link admission} and of `json()`. With `bodyParser` it behaves as
- * `express.json()` around the same admission: `req.body` starts `undefined`, an empty body
- * of the accepted type is `{}`, and refusals carry body-parser's statuses and messages.
+ * The middleware of {@link admission} and of `json()`, built from the options `resolve` turns
+ * `options` into. With `bodyParser` it behaves as `express.json()` around the same admission:
+ * `req.body` starts `undefined`, an empty body of the accepted type is `{}`, and refusals carry
+ * body-parser's statuses and messages.
  * @internal
  */
-export function createAdmissionMiddleware(
-  options: HttpAdmissionOptions,
+export function createAdmissionMiddleware<O extends HttpAdmissionOptions>(
+  options: O,
+  resolve: (options: O) => ResolvedHttpAdmissionOptions,
   bodyParser: boolean,
 ): AdmissionMiddleware {
   // verify needs the bytes; they are handed to it and kept as req.rawBody only with keepRaw.
-  const exposeRaw = options.keepRaw === true
-  const o =
-    options.verify !== undefined && !exposeRaw
-      ? resolveOptions({ ...options, keepRaw: true })
-      : resolveOptions(options)
+  const exposeRaw = options?.keepRaw === true
+  const o = resolve(
+    options?.verify !== undefined && !exposeRaw ? { ...options, keepRaw: true } : options,
+  )
   const retryAfterSeconds = o.retryAfterSeconds
 
   return function admissionMiddleware(req, res, next) {

@@ -1,13 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import { isAdmissionError } from '@tollgate/json-budget'
 import { type AdmitResult, admitBody, skippedResult } from './core.js'
-import {
-  ensureResolved,
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-} from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
 import { principalKeyOf } from './principal-shares.js'
 import { classifyHead } from './request-head.js'
+import { resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /**
  * Admits the JSON body of a `node:http` request. Methods in `passMethods`, requests without a
@@ -19,7 +16,7 @@ export async function admitNodeRequest(
   req: IncomingMessage,
   options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
 ): Promise<AdmitResult> {
-  const o = ensureResolved(options)
+  const o = resolveHttpAdmissionOptions(options)
   const headers = req.headers
   let plan: ReturnType<typeof classifyHead>
   try {

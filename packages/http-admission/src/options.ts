@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ADMISSION_DEFAULTS, assertLimit, JSON_LIMITS_DEFAULTS } from '@tollgate/json-budget'
 import {
-  type PreflightOptions,
+  ADMISSION_DEFAULTS,
+  type JsonLimitsOptions,
+  type ResolvedJsonLimits,
+} from '@tollgate/json-budget'
+import {
+  PREFLIGHT_DEFAULTS,
   type PreflightPolicies,
-  resolvePreflightOptions,
+  type ResolvedPreflightOptions,
 } from '@tollgate/lexical-preflight'
 import type { JsonReviver } from './body-scanner.js'
-import { defaultInFlightBudget, type InFlightBudget } from './budget.js'
-import { parseByteLimit } from './limit.js'
+import type { InFlightBudget } from './budget.js'
 import type { PrincipalOf } from './principal-shares.js'
 import type { RenderRefusal } from './problem.js'
 
@@ -17,8 +20,13 @@ export type BodyEncoding = 'gzip' | 'deflate' | 'br'
 /** What the middleware does with a refusal. */
 export type OnRefusal = 'respond' | 'next'
 
-/** Options of every adapter and of the core. Each is validated once, by {@link resolveOptions}. */
-export interface HttpAdmissionOptions {
+/**
+ * Options of every adapter and of the core, validated once by `resolveHttpAdmissionOptions`
+ * (`resolve-options.ts`). The JSON limits (`maxNodes`, `maxDepth`) and the preflight policies
+ * of `@tollgate/lexical-preflight` (`duplicateKeys`, `protoKeys`, `maxStringBytes`,
+ * `maxNumberLength`, `bom`) are top-level keys, with the preflight's defaults.
+ */
+export interface HttpAdmissionOptions extends JsonLimitsOptions, PreflightPolicies {
   /**
    * Largest body admitted, in bytes actually received (chunks are counted; `Content-Length`
    * is never trusted, but one above this is refused before reading). With `Content-Encoding`
@@ -26,15 +34,10 @@ export interface HttpAdmissionOptions {
    * lowered per route, never raised past {@link HTTP_ADMISSION_CEILINGS}.maxBytes (64 MiB).
    */
   readonly maxBytes?: number
-  /** Most JSON nodes (containers, scalars and keys). Default: 100,000. */
+  /** Most JSON nodes (containers, scalars and keys) in the body. Default: 100,000. */
   readonly maxNodes?: number
-  /** Most nested containers. Default: 64. */
+  /** Most nested containers in the body. Default: 64. */
   readonly maxDepth?: number
-  /**
-   * Preflight policies of `@tollgate/lexical-preflight` (duplicate keys, `__proto__` keys,
-   * string and number length, BOM). Default: its defaults (all allowed but a BOM).
-   */
-  readonly policies?: PreflightPolicies
   /**
    * Media types admitted: `type/subtype`, `type/*` or `*\/*+suffix`. The charset, when sent,
    * must be UTF-8. Default: `['application/json', '*\/*+json']`.
@@ -64,7 +67,7 @@ export interface HttpAdmissionOptions {
   readonly timeoutMs?: number
   /** Longest silence between two chunks in milliseconds → 408. Default: 10,000. */
   readonly idleTimeoutMs?: number
-  /** The in-flight byte budget shared by concurrent bodies. Default: {@link defaultInFlightBudget}. */
+  /** The in-flight byte budget shared by concurrent bodies. Default: `defaultInFlightBudget`. */
   readonly budget?: InFlightBudget
   /** Seconds sent in `Retry-After` with a 503 `ERR_ADMISSION_BUSY`. Default: 1. */
   readonly retryAfterSeconds?: number
@@ -147,14 +150,19 @@ export type VerifyBody = (
   encoding: string,
 ) => void
 
-/** The options after {@link resolveOptions}: every field set, validated and frozen. */
-export interface ResolvedHttpAdmissionOptions {
-  readonly maxBytes: number
-  readonly maxNodes: number
-  readonly maxDepth: number
-  readonly policies: PreflightPolicies
+/**
+ * The options after `resolveHttpAdmissionOptions` (`resolve-options.ts`): every field set,
+ * validated and frozen (`maxBytes` is the body cap, whichever of `maxBytes` and `limit` set it;
+ * `types` whichever of `types` and `type`).
+ */
+export interface ResolvedHttpAdmissionOptions
+  extends ResolvedJsonLimits,
+    Pick<
+      ResolvedPreflightOptions,
+      'duplicateKeys' | 'protoKeys' | 'maxStringBytes' | 'maxNumberLength' | 'bom'
+    > {
   /** The preflight's limits and policies, resolved once for every request. */
-  readonly preflight: PreflightOptions
+  readonly preflight: ResolvedPreflightOptions
   readonly types: readonly string[]
   readonly otherTypes: 'refuse' | 'pass'
   readonly passMethods: readonly string[]
@@ -180,11 +188,18 @@ export interface ResolvedHttpAdmissionOptions {
   readonly principalShare: number | false
 }
 
-/** The defaults {@link resolveOptions} fills in (the README's options table is checked against these). */
+/**
+ * The defaults `resolveHttpAdmissionOptions` (`resolve-options.ts`) fills in (the README's
+ * options table is checked against these). `budget` defaults to `defaultInFlightBudget`;
+ * `maxStringBytes` and `maxNumberLength` have none (no cap), and the hooks none.
+ */
 export const HTTP_ADMISSION_DEFAULTS = Object.freeze({
   maxBytes: ADMISSION_DEFAULTS.restBodyBytes,
-  maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
-  maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
+  maxNodes: PREFLIGHT_DEFAULTS.maxNodes,
+  maxDepth: PREFLIGHT_DEFAULTS.maxDepth,
+  duplicateKeys: PREFLIGHT_DEFAULTS.duplicateKeys,
+  protoKeys: PREFLIGHT_DEFAULTS.protoKeys,
+  bom: PREFLIGHT_DEFAULTS.bom,
   types: Object.freeze(['application/json', '*/*+json']) as readonly string[],
   otherTypes: 'refuse' as const,
   passMethods: Object.freeze(['GET', 'HEAD', 'DELETE', 'OPTIONS']) as readonly string[],
@@ -203,231 +218,7 @@ export const HTTP_ADMISSION_DEFAULTS = Object.freeze({
   principalShare: 0.25 as number | false,
 })
 
-/** Highest values an option may be set to. */
+/** Highest values an option may be set to: `maxBytes` (and `limit`) at most 64 MiB. */
 export const HTTP_ADMISSION_CEILINGS = Object.freeze({
   maxBytes: ADMISSION_DEFAULTS.restBodyBytesCeiling,
 })
-
-const TYPE_PATTERN = /^(?:[a-z0-9!#$&^_.+-]+|\*)\/(?:[a-z0-9!#$&^_.+-]+|\*|\*\+[a-z0-9!#$&^_.-]+)$/
-
-/**
- * Fills defaults, validates every option and freezes the result, so bad configuration fails
- * at start-up rather than on the first request.
- * @throws TypeError on an unknown option, a non-positive or non-integer limit, `maxBytes`
- * above its ceiling, a malformed media type, or a `budget` that is not an {@link InFlightBudget}.
- */
-export function resolveOptions(options: HttpAdmissionOptions = {}): ResolvedHttpAdmissionOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('options must be an object')
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`unknown option ${JSON.stringify(key.slice(0, 64))}`)
-  }
-  const d = HTTP_ADMISSION_DEFAULTS
-  const dropIn = resolveDropInOptions(options)
-  const maxBytes = assertLimit('maxBytes', options.maxBytes ?? dropIn.limit ?? d.maxBytes)
-  if (maxBytes > HTTP_ADMISSION_CEILINGS.maxBytes) {
-    throw new TypeError(
-      `maxBytes may not exceed ${HTTP_ADMISSION_CEILINGS.maxBytes}, got ${maxBytes}`,
-    )
-  }
-  const types = (options.types ?? dropIn.types ?? d.types).map((t) => {
-    if (typeof t !== 'string' || !TYPE_PATTERN.test(t.toLowerCase())) {
-      throw new TypeError('types must hold media types such as application/json or */*+json')
-    }
-    return t.toLowerCase()
-  })
-  const passMethods = (options.passMethods ?? d.passMethods).map((m) => {
-    if (typeof m !== 'string' || !/^[A-Za-z]+$/.test(m)) {
-      throw new TypeError('passMethods must hold HTTP method names')
-    }
-    return m.toUpperCase()
-  })
-  const budget = options.budget ?? defaultInFlightBudget
-  if (
-    typeof budget !== 'object' ||
-    budget === null ||
-    typeof budget.tryAcquire !== 'function' ||
-    typeof budget.release !== 'function'
-  ) {
-    throw new TypeError('budget must be an InFlightBudget (see createInFlightBudget)')
-  }
-  const policies = options.policies ?? {}
-  if (typeof policies !== 'object' || policies === null) {
-    throw new TypeError('policies must be an object')
-  }
-  const maxNodes = assertLimit('maxNodes', options.maxNodes ?? d.maxNodes)
-  const maxDepth = assertLimit('maxDepth', options.maxDepth ?? d.maxDepth, true)
-  const resolved: ResolvedHttpAdmissionOptions = Object.freeze({
-    maxBytes,
-    maxNodes,
-    maxDepth,
-    policies: Object.freeze({ ...policies }),
-    preflight: resolvePreflightOptions({ ...policies, maxBytes, maxNodes, maxDepth }),
-    types: Object.freeze(types),
-    otherTypes: oneOf('otherTypes', options.otherTypes ?? d.otherTypes, ['refuse', 'pass']),
-    passMethods: Object.freeze(passMethods),
-    inflate: bool('inflate', options.inflate ?? d.inflate),
-    maxInflationRatio: assertLimit(
-      'maxInflationRatio',
-      options.maxInflationRatio ?? d.maxInflationRatio,
-    ),
-    timeoutMs: assertLimit('timeoutMs', options.timeoutMs ?? d.timeoutMs),
-    idleTimeoutMs: assertLimit('idleTimeoutMs', options.idleTimeoutMs ?? d.idleTimeoutMs),
-    budget,
-    retryAfterSeconds: assertLimit(
-      'retryAfterSeconds',
-      options.retryAfterSeconds ?? d.retryAfterSeconds,
-      true,
-    ),
-    keepRaw: bool('keepRaw', options.keepRaw ?? d.keepRaw),
-    onRefusal: oneOf('onRefusal', options.onRefusal ?? d.onRefusal, ['respond', 'next']),
-    renderRefusal: fnOrUndefined('renderRefusal', options.renderRefusal),
-    strict: dropIn.strict,
-    reviver: dropIn.reviver,
-    verify: dropIn.verify,
-    typeFilter: dropIn.typeFilter,
-    // Fair admission.
-    minBytesPerSecond: limitOrFalse(
-      'minBytesPerSecond',
-      options.minBytesPerSecond ?? d.minBytesPerSecond,
-    ),
-    minRateGraceMs: assertLimit('minRateGraceMs', options.minRateGraceMs ?? d.minRateGraceMs, true),
-    principal: fnOrUndefined('principal', options.principal),
-    maxBodiesPerPrincipal: limitOrFalse(
-      'maxBodiesPerPrincipal',
-      options.maxBodiesPerPrincipal ?? d.maxBodiesPerPrincipal,
-    ),
-    principalShare: shareOrFalse('principalShare', options.principalShare ?? d.principalShare),
-  })
-  RESOLVED.add(resolved)
-  return resolved
-}
-
-const RESOLVED = new WeakSet<object>()
-
-/** Returns `options` as is when it came from {@link resolveOptions}, otherwise resolves it. */
-export function ensureResolved(
-  options: HttpAdmissionOptions | ResolvedHttpAdmissionOptions | undefined,
-): ResolvedHttpAdmissionOptions {
-  if (options !== undefined && RESOLVED.has(options)) return options as ResolvedHttpAdmissionOptions
-  return resolveOptions(options as HttpAdmissionOptions | undefined)
-}
-
-const KNOWN = new Set([
-  'maxBytes',
-  'maxNodes',
-  'maxDepth',
-  'policies',
-  'types',
-  'otherTypes',
-  'passMethods',
-  'inflate',
-  'maxInflationRatio',
-  'timeoutMs',
-  'idleTimeoutMs',
-  'budget',
-  'retryAfterSeconds',
-  'keepRaw',
-  'onRefusal',
-  'renderRefusal',
-  'strict',
-  'reviver',
-  'verify',
-  'type',
-  'limit',
-  // Fair admission.
-  'minBytesPerSecond',
-  'minRateGraceMs',
-  'principal',
-  'maxBodiesPerPrincipal',
-  'principalShare',
-])
-
-function bool(name: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean`)
-  return value
-}
-
-function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) {
-    throw new TypeError(`${name} must be one of ${allowed.join(', ')}`)
-  }
-  return value as T
-}
-
-function fnOrUndefined<T>(name: string, value: T | undefined): T | undefined {
-  if (value !== undefined && typeof value !== 'function') {
-    throw new TypeError(`${name} must be a function`)
-  }
-  return value
-}
-
-// The body-parser-named options, validated together: `limit` and `type` are other spellings of
-// `maxBytes` and `types`, so giving both spellings is a configuration mistake.
-function resolveDropInOptions(options: HttpAdmissionOptions): {
-  limit: number | undefined
-  types: readonly string[] | undefined
-  typeFilter: ((req: IncomingMessage) => unknown) | undefined
-  strict: boolean
-  reviver: JsonReviver | undefined
-  verify: VerifyBody | undefined
-} {
-  if (options.limit !== undefined && options.maxBytes !== undefined) {
-    throw new TypeError('limit and maxBytes are the same option; give one')
-  }
-  if (options.type !== undefined && options.types !== undefined) {
-    throw new TypeError('type and types are the same option; give one')
-  }
-  const limit = options.limit === undefined ? undefined : parseByteLimit('limit', options.limit)
-  let types: readonly string[] | undefined
-  let typeFilter: ((req: IncomingMessage) => unknown) | undefined
-  const type = options.type
-  if (typeof type === 'function') {
-    typeFilter = type
-    types = ['*/*']
-  } else if (type !== undefined) {
-    const list: readonly unknown[] = typeof type === 'string' ? [type] : type
-    if (!Array.isArray(list)) throw new TypeError('type must be a string, an array or a function')
-    types = list.map(typeShorthand)
-  }
-  return {
-    limit,
-    types,
-    typeFilter,
-    strict: bool('strict', options.strict ?? HTTP_ADMISSION_DEFAULTS.strict),
-    reviver: fnOrUndefined('reviver', options.reviver),
-    verify: verifyHook(options.verify),
-  }
-}
-
-// type-is's shorthands that name JSON; other extension names would need a MIME database.
-function typeShorthand(type: unknown): string {
-  if (type === 'json') return 'application/json'
-  if (typeof type === 'string' && /^\+[a-z0-9!#$&^_.-]+$/i.test(type)) return `*/*${type}`
-  if (typeof type === 'string' && type.includes('/')) return type
-  throw new TypeError("type must hold media types, 'json' or '+suffix' (no extension lookup)")
-}
-
-// body-parser's own wording, which code that checks its configuration errors matches on.
-function verifyHook(value: unknown): VerifyBody | undefined {
-  if (value !== undefined && typeof value !== 'function') {
-    throw new TypeError('option verify must be function')
-  }
-  return value as VerifyBody | undefined
-}
-
-// Fair admission: a positive integer limit, or false to turn the control off.
-function limitOrFalse(name: string, value: unknown): number | false {
-  if (value === false) return false
-  return assertLimit(name, value as number)
-}
-
-// Fair admission: a fraction of the budget in (0, 1], or false.
-function shareOrFalse(name: string, value: unknown): number | false {
-  if (value === false) return false
-  if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
-    throw new TypeError(`${name} must be a number in (0, 1] or false`)
-  }
-  return value
-}

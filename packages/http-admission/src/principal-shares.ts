@@ -18,7 +18,7 @@ interface PrincipalEntry {
   bytes: number
 }
 
-/** The per-principal limits of one admission, as {@link resolveOptions} resolved them. */
+/** The per-principal limits of one admission, as {@link resolveHttpAdmissionOptions} resolved them. */
 export interface PrincipalLimits {
   /** Most bodies of one principal read at the same time, or `false` for no cap. */
   readonly maxBodiesPerPrincipal: number | false
@@ -101,7 +101,12 @@ export function openPrincipalShare(
   }
 }
 
-/** Bytes and bodies `key` holds on `budget` right now (for tests and metrics). */
+/**
+ * Bodies and bytes `key` holds on `budget` right now, as the per-principal shares count them
+ * (`bodies` against `maxBodiesPerPrincipal`, `bytes` against `principalShare`): for metrics,
+ * and for a test that waits until a set of requests is being admitted. A key with nothing in
+ * flight reads `{ bodies: 0, bytes: 0 }`.
+ */
 export function principalUsage(
   budget: InFlightBudget,
   key: string,

@@ -1,14 +1,11 @@
 import type { AdmissionError } from '@tollgate/json-budget'
 import { isAdmissionError } from '@tollgate/json-budget'
 import { type AdmitResult, admitBody, skippedResult } from './core.js'
-import {
-  ensureResolved,
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-} from './options.js'
+import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
 import { principalKeyOf } from './principal-shares.js'
 import { isBusyCode, type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
 import { classifyHead } from './request-head.js'
+import { resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /** A refused web request: the error and a ready `Response` to return. */
 export interface WebAdmitFailure {
@@ -31,7 +28,7 @@ export async function admitWebRequest(
   request: Request,
   options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
 ): Promise<WebAdmitResult> {
-  const o = ensureResolved(options)
+  const o = resolveHttpAdmissionOptions(options)
   let cancel = () => {
     request.body?.cancel().catch(() => {})
   }

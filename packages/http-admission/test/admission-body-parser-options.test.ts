@@ -12,7 +12,7 @@ import {
   admitBody,
   createInFlightBudget,
   type HttpAdmissionOptions,
-  resolveOptions,
+  resolveHttpAdmissionOptions,
 } from '../src/index.js'
 
 let running: Running | undefined
@@ -92,7 +92,7 @@ describe('admission(): strict', () => {
   it('reports a syntax error as ERR_JSON_SYNTAX before strictness, and looks past a stripped BOM', async () => {
     const syntax = await admitBody(chunks('x'), {})
     expect(syntax.ok ? undefined : syntax.error.code).toBe('ERR_JSON_SYNTAX')
-    const options = resolveOptions({ policies: { bom: 'strip' } })
+    const options = resolveHttpAdmissionOptions({ bom: 'strip' })
     const bom = Buffer.from([0xef, 0xbb, 0xbf])
     const object = await admitBody(chunks(bom.subarray(0, 1), bom.subarray(1), '{"a":1}'), options)
     expect(object).toMatchObject({ ok: true, value: { a: 1 } })

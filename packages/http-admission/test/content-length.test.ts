@@ -3,7 +3,8 @@
 import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
-import { admitBody, createInFlightBudget, parseContentLength } from '../src/index.js'
+import { parseContentLength } from '../src/content-length.js'
+import { admitBody, createInFlightBudget } from '../src/index.js'
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield Buffer.from(part)

@@ -1,10 +1,10 @@
 import { fc, test } from '@fast-check/vitest'
 import { strictJsonParse } from '@tollgate/test-kit/strict-json'
 import { describe, expect } from 'vitest'
-import { admitBody, resolveOptions } from '../src/index.js'
+import { admitBody, resolveHttpAdmissionOptions } from '../src/index.js'
 
 // Any JSON text, a top-level scalar included: strict (an object or array only) is off here.
-const options = resolveOptions({ strict: false })
+const options = resolveHttpAdmissionOptions({ strict: false })
 
 async function* split(bytes: Buffer, cuts: number[]): AsyncGenerator<Uint8Array> {
   let at = 0

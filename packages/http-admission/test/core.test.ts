@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { describe, expect, it } from 'vitest'
-import { admitBody, createInFlightBudget, resolveOptions } from '../src/index.js'
+import { admitBody, createInFlightBudget, resolveHttpAdmissionOptions } from '../src/index.js'
 
 async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield typeof part === 'string' ? Buffer.from(part) : part
@@ -43,7 +43,7 @@ describe('admitBody', () => {
   })
 
   it('admits a body of exactly maxBytes and refuses maxBytes + 1 with ERR_BODY_TOO_LARGE', async () => {
-    const options = resolveOptions({
+    const options = resolveHttpAdmissionOptions({
       maxBytes: 10,
       budget: createInFlightBudget(1024),
       strict: false,
@@ -310,7 +310,7 @@ describe('admitBody', () => {
 
   it('decodes a body whose BOM the bom: strip policy admits', async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')])
-    const stripped = await admitBody(chunks(body), { policies: { bom: 'strip' } })
+    const stripped = await admitBody(chunks(body), { bom: 'strip' })
     expect(stripped).toMatchObject({ ok: true, value: { a: 1 }, bytes: 10 })
     const refused = await admitBody(chunks(body), {})
     expect(!refused.ok && refused.error.code).toBe('ERR_JSON_BOM')

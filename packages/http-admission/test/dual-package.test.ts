@@ -3,7 +3,8 @@
 // must be one, not one per copy. Needs the package built (turbo builds before test).
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { defaultInFlightBudget, openPrincipalShare, principalUsage } from '../src/index.js'
+import { defaultInFlightBudget, principalUsage } from '../src/index.js'
+import { openPrincipalShare } from '../src/principal-shares.js'
 
 const cjs = createRequire(import.meta.url)('../dist/index.cjs') as typeof import('../src/index.js')
 const LIMITS = { maxBodiesPerPrincipal: 8, principalShare: 0.25 } as const

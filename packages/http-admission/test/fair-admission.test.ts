@@ -5,15 +5,15 @@ import { AdmissionError } from '@tollgate/json-budget'
 import { head, RawClient } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
+import { DEFAULT_IN_FLIGHT_BYTES } from '../src/budget.js'
+import { toHttpError } from '../src/http-error.js'
 import {
   type AdmitResult,
   admitNodeRequest,
   createInFlightBudget,
-  DEFAULT_IN_FLIGHT_BYTES,
   type HttpAdmissionOptions,
-  resolveOptions,
+  resolveHttpAdmissionOptions,
   sendRefusal,
-  toHttpError,
 } from '../src/index.js'
 import { sleep, until } from './helpers/wait.js'
 
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 /** A server whose handler (the sentinel) runs only for admitted bodies. */
 async function serve(options: HttpAdmissionOptions) {
-  const o = resolveOptions(options)
+  const o = resolveHttpAdmissionOptions(options)
   const state = { handled: 0, started: 0, results: [] as AdmitResult[] }
   running = await listen(async (req: IncomingMessage, res: ServerResponse) => {
     state.started++

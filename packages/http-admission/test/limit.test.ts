@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseByteLimit } from '../src/index.js'
+import { parseByteLimit } from '../src/limit.js'
 
 describe('parseByteLimit', () => {
   it('reads numbers as bytes and sizes in powers of 1024, any case, with or without a space', () => {

@@ -8,7 +8,7 @@ import {
   admitNodeRequest,
   createInFlightBudget,
   type HttpAdmissionOptions,
-  resolveOptions,
+  resolveHttpAdmissionOptions,
   sendRefusal,
 } from '../src/index.js'
 import { sleep, until } from './helpers/wait.js'
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 /** A server whose handler runs only for admitted bodies (the sentinel), recording every result. */
 async function serve(options: HttpAdmissionOptions) {
-  const o = resolveOptions(options)
+  const o = resolveHttpAdmissionOptions(options)
   const state = { handled: 0, results: [] as AdmitResult[], bytesRead: [] as number[] }
   running = await listen(async (req: IncomingMessage, res: ServerResponse) => {
     const result = await admitNodeRequest(req, o)

@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import {
+  admission,
   createInFlightBudget,
   defaultInFlightBudget,
-  HTTP_ADMISSION_CEILINGS,
   HTTP_ADMISSION_DEFAULTS,
   type HttpAdmissionOptions,
-  resolveOptions,
+  json,
+  resolveHttpAdmissionOptions,
+  resolveJsonOptions,
 } from '../src/index.js'
+import { HTTP_ADMISSION_CEILINGS } from '../src/options.js'
 
-describe('resolveOptions', () => {
+describe('resolveHttpAdmissionOptions', () => {
   it('fills every default and freezes the result', () => {
-    const o = resolveOptions()
+    const o = resolveHttpAdmissionOptions()
     expect(o).toMatchObject({ ...HTTP_ADMISSION_DEFAULTS, budget: defaultInFlightBudget })
     expect(o.maxBytes).toBe(64 * 1024 * 1024)
     expect(Object.isFrozen(o)).toBe(true)
@@ -18,12 +21,12 @@ describe('resolveOptions', () => {
   })
 
   it('admits maxBytes at its 64 MiB ceiling and refuses one byte more with a TypeError', () => {
-    expect(resolveOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes).toBe(
-      64 * 1024 * 1024,
-    )
-    expect(() => resolveOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes + 1 })).toThrow(
-      TypeError,
-    )
+    expect(
+      resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes,
+    ).toBe(64 * 1024 * 1024)
+    expect(() =>
+      resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes + 1 }),
+    ).toThrow(TypeError)
   })
 
   it.each([
@@ -42,15 +45,18 @@ describe('resolveOptions', () => {
     [{ inflate: 'yes' }],
     [{ budget: {} }],
     [{ renderRefusal: 'problem' }],
-    [{ policies: { duplicateKeys: 'maybe' } }],
+    [{ duplicateKeys: 'maybe' }],
+    [{ maxStringBytes: -1 }],
+    [{ bom: 'keep' }],
+    [{ policies: { bom: 'strip' } }],
     [{ maxbytes: 10 }],
   ])('throws a TypeError at construction for %j', (options) => {
-    expect(() => resolveOptions(options as never)).toThrow(TypeError)
+    expect(() => resolveHttpAdmissionOptions(options as never)).toThrow(TypeError)
   })
 
   it('lowers limits per route and takes an isolated budget', () => {
     const budget = createInFlightBudget(1024)
-    const o = resolveOptions({
+    const o = resolveHttpAdmissionOptions({
       maxBytes: 10,
       maxDepth: 0,
       budget,
@@ -95,7 +101,7 @@ describe('createInFlightBudget', () => {
   })
 })
 
-describe('resolveOptions (fair admission)', () => {
+describe('resolveHttpAdmissionOptions (fair admission)', () => {
   it('validates minBytesPerSecond, minRateGraceMs, principal, maxBodiesPerPrincipal and principalShare', () => {
     for (const bad of [
       { minBytesPerSecond: 0 },
@@ -107,11 +113,12 @@ describe('resolveOptions (fair admission)', () => {
       { principalShare: 1.5 },
       { principalShare: true },
     ]) {
-      expect(() => resolveOptions(bad as HttpAdmissionOptions), JSON.stringify(bad)).toThrow(
-        TypeError,
-      )
+      expect(
+        () => resolveHttpAdmissionOptions(bad as HttpAdmissionOptions),
+        JSON.stringify(bad),
+      ).toThrow(TypeError)
     }
-    const off = resolveOptions({
+    const off = resolveHttpAdmissionOptions({
       minBytesPerSecond: false,
       minRateGraceMs: 0,
       maxBodiesPerPrincipal: false,
@@ -124,6 +131,63 @@ describe('resolveOptions (fair admission)', () => {
       principalShare: false,
       principal: undefined,
     })
-    expect(resolveOptions({ principalShare: 1 }).principalShare).toBe(1)
+    expect(resolveHttpAdmissionOptions({ principalShare: 1 }).principalShare).toBe(1)
+  })
+})
+
+describe('resolveHttpAdmissionOptions (one scheme)', () => {
+  it.each([
+    [{ maxBytes: 0 }, 'maxBytes'],
+    [{ limit: 'lots' }, 'limit'],
+    [{ duplicateKeys: 'maybe' }, 'duplicateKeys'],
+    [{ maxNumberLength: 0 }, 'maxNumberLength'],
+    [{ bom: 'keep' }, 'bom'],
+    [{ budget: {} }, 'budget'],
+    [{ principalShare: 2 }, 'principalShare'],
+    [{ maxbytes: 10 }, 'maxbytes'],
+    [{ policies: { bom: 'strip' } }, 'policies'],
+  ])('names the wrong option of %j in the TypeError of admission() and json()', (options, name) => {
+    for (const construct of [admission, json]) {
+      expect(() => construct(options as never)).toThrow(TypeError)
+      expect(() => construct(options as never)).toThrow(name)
+    }
+  })
+
+  it('returns an object it resolved as it is, and validates a look-alike again', () => {
+    const resolved = resolveHttpAdmissionOptions({ maxBytes: 10 })
+    expect(resolveHttpAdmissionOptions(resolved)).toBe(resolved)
+    expect(() => resolveHttpAdmissionOptions({ ...resolved } as never)).toThrow(TypeError)
+    const dropIn = resolveJsonOptions({ limit: '1kb' })
+    expect(resolveJsonOptions(dropIn)).toBe(dropIn)
+    expect(dropIn).toMatchObject({ maxBytes: 1024, otherTypes: 'pass', onRefusal: 'next' })
+    expect(() => resolveJsonOptions({ ...dropIn } as never)).toThrow(TypeError)
+  })
+
+  it("reads json()'s empty or false type and null limit as body-parser does: the defaults", () => {
+    for (const options of [{ type: '' }, { type: false }, { limit: null }]) {
+      expect(resolveJsonOptions(options as never), JSON.stringify(options)).toMatchObject({
+        maxBytes: 102_400,
+        types: ['application/json'],
+      })
+    }
+  })
+
+  it('takes the preflight policies as top-level options and hands them to the preflight', () => {
+    const policies = {
+      duplicateKeys: 'refuse',
+      protoKeys: 'refuse',
+      maxStringBytes: 5,
+      maxNumberLength: 3,
+      bom: 'strip',
+    } as const
+    const o = resolveHttpAdmissionOptions({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 })
+    expect(o).toMatchObject(policies)
+    expect(o.preflight).toMatchObject({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 })
+    expect(resolveHttpAdmissionOptions().preflight).toMatchObject({
+      duplicateKeys: 'allow',
+      protoKeys: 'allow',
+      maxStringBytes: Number.POSITIVE_INFINITY,
+      bom: 'refuse',
+    })
   })
 })

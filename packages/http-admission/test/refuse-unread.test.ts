@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { chunk, head, RawClient, sendUntilAnswered } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LINGER_LIMITS, refuseUnread } from '../src/index.js'
+import { refuseUnread } from '../src/index.js'
+import { LINGER_LIMITS } from '../src/respond.js'
 import { until } from './helpers/wait.js'
 
 // An app that answers from the head alone (401 here) while the client streams an endless

@@ -1,7 +1,7 @@
 import {
   type HttpAdmissionOptions,
   type ResolvedHttpAdmissionOptions,
-  resolveOptions,
+  resolveHttpAdmissionOptions,
 } from '@tollgate/http-admission'
 import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
 
@@ -14,7 +14,11 @@ export interface McpHttpOptions
     HttpAdmissionOptions,
     | 'maxNodes'
     | 'maxDepth'
-    | 'policies'
+    | 'duplicateKeys'
+    | 'protoKeys'
+    | 'maxStringBytes'
+    | 'maxNumberLength'
+    | 'bom'
     | 'inflate'
     | 'maxInflationRatio'
     | 'timeoutMs'
@@ -115,7 +119,11 @@ const LOOPBACK_NAMES = Object.freeze(['localhost', '127.0.0.1', '[::1]'])
 const PASSED = new Set([
   'maxNodes',
   'maxDepth',
-  'policies',
+  'duplicateKeys',
+  'protoKeys',
+  'maxStringBytes',
+  'maxNumberLength',
+  'bom',
   'inflate',
   'maxInflationRatio',
   'timeoutMs',
@@ -176,7 +184,7 @@ export function resolveMcpHttpOptions(options: McpHttpOptions = {}): ResolvedMcp
       `maxBytes may not exceed ${DEFAULT_MCP_HTTP_OPTIONS.maxBytesCeiling}, got ${maxBytes}`,
     )
   }
-  const admission = resolveOptions({
+  const admission = resolveHttpAdmissionOptions({
     ...passed,
     maxBytes,
     // The SDK takes application/json only; anything else is refused before a byte is read.

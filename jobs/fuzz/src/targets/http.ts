@@ -1,7 +1,11 @@
 import { once } from 'node:events'
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { admitNodeRequest, resolveOptions, sendRefusal } from '@tollgate/http-admission'
+import {
+  admitNodeRequest,
+  resolveHttpAdmissionOptions,
+  sendRefusal,
+} from '@tollgate/http-admission'
 import fc from 'fast-check'
 import { anyDocument, anySplits, chunksOf } from '../arbitraries.js'
 import { ddmin } from '../ddmin.js'
@@ -19,8 +23,12 @@ export interface HttpInput {
 
 // Small enough that generated documents cross it, so 413 is exercised beside 422 and 200.
 const MAX_BYTES = 2_048
-const OPTIONS = resolveOptions({ maxBytes: MAX_BYTES, timeoutMs: 5_000, idleTimeoutMs: 5_000 })
-const LOOSE = resolveOptions({
+const OPTIONS = resolveHttpAdmissionOptions({
+  maxBytes: MAX_BYTES,
+  timeoutMs: 5_000,
+  idleTimeoutMs: 5_000,
+})
+const LOOSE = resolveHttpAdmissionOptions({
   maxBytes: MAX_BYTES,
   timeoutMs: 5_000,
   idleTimeoutMs: 5_000,
