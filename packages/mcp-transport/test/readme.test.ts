@@ -2,12 +2,12 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
-  DEFAULT_MCP_HTTP_OPTIONS,
-  DEFAULT_RESULT_BUDGET_OPTIONS,
-  DEFAULT_SESSION_POOL_OPTIONS,
-  DEFAULT_STDIO_OPTIONS,
+  BOUNDED_STDIO_DEFAULTS,
+  MCP_HTTP_DEFAULTS,
   MCP_PROTOCOL_VERSIONS,
+  RESULT_BUDGET_DEFAULTS,
   resolveMcpHttpOptions,
+  SESSION_POOL_DEFAULTS,
 } from '../src/index.js'
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
@@ -29,14 +29,14 @@ function table(heading: string): Record<string, unknown> {
 
 describe('README', () => {
   it('lists the exported defaults in the options tables', () => {
-    expect(table('BoundedStdioServerTransport')).toEqual({ ...DEFAULT_STDIO_OPTIONS })
-    expect(table('resultBudget')).toEqual({ ...DEFAULT_RESULT_BUDGET_OPTIONS })
+    expect(table('BoundedStdioServerTransport')).toEqual({ ...BOUNDED_STDIO_DEFAULTS })
+    expect(table('resultBudget')).toEqual({ ...RESULT_BUDGET_DEFAULTS })
     const http = resolveMcpHttpOptions().admission
-    expect(table('SessionPool')).toEqual({ ...DEFAULT_SESSION_POOL_OPTIONS })
+    expect(table('SessionPool')).toEqual({ ...SESSION_POOL_DEFAULTS })
     expect(table('resolveMcpHttpOptions')).toEqual({
-      maxBytes: DEFAULT_MCP_HTTP_OPTIONS.maxBytes,
-      host: DEFAULT_MCP_HTTP_OPTIONS.host,
-      releaseSdkJsonResponses: DEFAULT_MCP_HTTP_OPTIONS.releaseSdkJsonResponses,
+      maxBytes: MCP_HTTP_DEFAULTS.maxBytes,
+      host: MCP_HTTP_DEFAULTS.host,
+      releaseSdkJsonResponses: MCP_HTTP_DEFAULTS.releaseSdkJsonResponses,
       maxNodes: http.maxNodes,
       maxDepth: http.maxDepth,
       timeoutMs: http.timeoutMs,
