@@ -20,7 +20,8 @@ function table(heading: string): Record<string, unknown> {
   const rest = options.slice(start + heading.length + 5)
   const section = rest.slice(0, rest.search(/\n##/))
   const out: Record<string, unknown> = {}
-  for (const m of section.matchAll(/^\|\s*`(\w+)`\s*\|\s*`([^`]+)`/gm)) {
+  // Columns: option | type | default | what it does; a default in backticks is compared.
+  for (const m of section.matchAll(/^\|\s*`(\w+)`\s*\|[^|]*\|\s*`([^`]+)`/gm)) {
     const [, name, raw] = m as unknown as [string, string, string]
     out[name] = raw.startsWith("'") ? raw.slice(1, -1) : JSON.parse(raw)
   }
