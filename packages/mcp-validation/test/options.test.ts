@@ -51,7 +51,7 @@ describe('resolveInputValidationOptions', () => {
   it('matches the options table in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
     const row = (name: string) => {
-      const match = readme.match(new RegExp(`^\\| \`${name}\`\\s*\\| ([^|]+?)\\s*\\|`, 'm'))
+      const match = readme.match(new RegExp(`^\\| \`${name}\`\\s*\\|[^|]*\\| ([^|]+?)\\s*\\|`, 'm'))
       return match?.[1]?.trim()
     }
     expect(row('maxDepth')).toBe(String(INPUT_VALIDATION_DEFAULTS.maxDepth))
