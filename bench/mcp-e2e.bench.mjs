@@ -34,7 +34,7 @@ import { chargeJson } from '@tollgate/json-budget'
 import {
   checkToolCall,
   loadSchemaRegistry,
-  resolveOptions,
+  resolveInputValidationOptions,
   withInputValidation,
 } from '@tollgate/mcp-validation'
 import autocannon from 'autocannon'
@@ -222,7 +222,7 @@ async function throughput(anchor, guarded) {
     // Breakdown, in this process: what the guarded server adds per request that the anchor
     // does not do at all (the argument check with its charge, and the result budget's charge).
     const registry = loadSchemaRegistry(SCHEMAS)
-    const options = resolveOptions()
+    const options = resolveInputValidationOptions()
     const call = { name: 'echo', arguments: args }
     const result = { content: [{ type: 'text', text: args.text }] }
     rows.push({

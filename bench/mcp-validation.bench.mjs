@@ -4,11 +4,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { chargeJson } from '@tollgate/json-budget'
+import { chargeJson, resolveJsonLimits } from '@tollgate/json-budget'
 import {
   checkToolCall,
   createSchemaRegistry,
-  resolveOptions,
+  resolveInputValidationOptions,
   withInputValidation,
 } from '@tollgate/mcp-validation'
 import { machine, printTable, writeResults } from './lib.mjs'
@@ -108,7 +108,13 @@ function loopNs(fn) {
 
 const plain = await connect(false)
 const guarded = await connect(true)
-const options = resolveOptions()
+const options = resolveInputValidationOptions()
+// The same limits checkToolCall charges with, resolved once as it resolves them.
+const limits = resolveJsonLimits({
+  maxDepth: options.maxDepth,
+  maxNodes: options.maxNodes,
+  maxBytes: options.maxBytes,
+})
 const rows = []
 for (const [instance, call] of Object.entries(inputs)) {
   for (const client of [plain, guarded]) {
@@ -130,7 +136,7 @@ for (const [instance, call] of Object.entries(inputs)) {
   const anchorNs = median(anchors)
   const subjectNs = median(subjects)
   const checkNs = loopNs(() => checkToolCall(registry, call, options))
-  const chargeNs = loopNs(() => chargeJson(call.arguments, options.limits))
+  const chargeNs = loopNs(() => chargeJson(call.arguments, limits))
   rows.push({
     instance,
     bytes: Buffer.byteLength(JSON.stringify(call.arguments)),

@@ -1,7 +1,8 @@
 // ADR-0031 live: the real server over Streamable HTTP, a raw client that ignores the schemas.
 import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { checkSchemaAgreement, loadSchemaRegistry } from '@tollgate/mcp-validation'
+import { loadSchemaRegistry } from '@tollgate/mcp-validation'
+import { checkSchemaAgreement } from '@tollgate/mcp-validation/agreement'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RawSession, RawStdio, resultJson, toolResult } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'

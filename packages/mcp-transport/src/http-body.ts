@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { admitNodeRequest } from '@tollgate/http-admission'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
-import { assertResolvedMcpHttpOptions, type ResolvedMcpHttpOptions } from './http-options.js'
+import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
 import { refuseMcpRequest } from './http-refusal.js'
 
 /** What {@link admitMcpBody} gives back: the parsed body, or the refusal it has answered. */
@@ -28,7 +28,7 @@ export async function admitMcpBody(
   res: ServerResponse,
   options: ResolvedMcpHttpOptions,
 ): Promise<AdmittedMcpBody> {
-  assertResolvedMcpHttpOptions('admitMcpBody', options)
+  requireResolved('admitMcpBody', options)
   if ((req as { _body?: unknown })._body === true) {
     throw new TypeError('the request body was already read by another parser (express.json?)')
   }

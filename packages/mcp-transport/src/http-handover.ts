@@ -2,7 +2,7 @@
 // gets the admitted body, so it reads nothing again, and the SDK 1.32.2 JSON-response entries
 // it keeps are released on that same object, whose private maps the release reads.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { assertResolvedMcpHttpOptions, type ResolvedMcpHttpOptions } from './http-options.js'
+import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
 import { releaseFinishedJsonResponses } from './sdk-json-retention.js'
 
 /** What a request is handed to: the SDK's `StreamableHTTPServerTransport` itself. */
@@ -26,7 +26,7 @@ export async function handleMcpRequest(
   body: unknown,
   options: ResolvedMcpHttpOptions,
 ): Promise<void> {
-  assertResolvedMcpHttpOptions('handleMcpRequest', options)
+  requireResolved('handleMcpRequest', options)
   if (typeof transport?.handleRequest !== 'function') {
     throw new TypeError('transport must be the SDK StreamableHTTPServerTransport itself')
   }

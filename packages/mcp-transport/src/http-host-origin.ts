@@ -4,11 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
-import {
-  assertResolvedMcpHttpOptions,
-  isLoopbackHost,
-  type ResolvedMcpHttpOptions,
-} from './http-options.js'
+import { isLoopbackHost, type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
 import { refuseMcpRequest } from './http-refusal.js'
 
 /**
@@ -65,7 +61,7 @@ export function guardHostAndOrigin(
   res: ServerResponse,
   options: ResolvedMcpHttpOptions,
 ): boolean {
-  assertResolvedMcpHttpOptions('guardHostAndOrigin', options)
+  requireResolved('guardHostAndOrigin', options)
   const denied = checkHostAndOrigin(req, options)
   if (denied === undefined) return true
   refuseMcpRequest(res, denied, options)

@@ -3,7 +3,14 @@ import {
   type ResolvedHttpAdmissionOptions,
   resolveHttpAdmissionOptions,
 } from '@tollgate/http-admission'
-import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
+import {
+  ADMISSION_DEFAULTS,
+  booleanOption,
+  checkOptions,
+  createResolvedBrand,
+  integerOption,
+  type OptionValidators,
+} from '@tollgate/json-budget'
 
 /**
  * Options of the Streamable HTTP steps ({@link resolveMcpHttpOptions}) and of the composed
@@ -100,56 +107,86 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
 ])
 
 /**
- * The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on, and the
- * SDK's finished JSON-response entries released after each POST.
+ * The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on, the
+ * SDK's finished JSON-response entries released after each POST, and the SDK's protocol
+ * versions. The body admission defaults (nodes, depth, deadlines, ...) are http-admission's.
  */
-export const DEFAULT_MCP_HTTP_OPTIONS: Readonly<{
-  maxBytes: number
-  maxBytesCeiling: number
-  host: string
-  releaseSdkJsonResponses: boolean
-}> = Object.freeze({
+export const MCP_HTTP_DEFAULTS: Readonly<
+  Required<
+    Pick<
+      McpHttpOptions,
+      'maxBytes' | 'host' | 'releaseSdkJsonResponses' | 'supportedProtocolVersions'
+    >
+  >
+> = Object.freeze({
   maxBytes: ADMISSION_DEFAULTS.mcpHttpBodyBytes,
-  maxBytesCeiling: ADMISSION_DEFAULTS.mcpHttpBodyBytesCeiling,
   host: '127.0.0.1',
   releaseSdkJsonResponses: true,
+  supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
 })
 
 const LOOPBACK_NAMES = Object.freeze(['localhost', '127.0.0.1', '[::1]'])
-const PASSED = new Set([
-  'maxNodes',
-  'maxDepth',
-  'duplicateKeys',
-  'protoKeys',
-  'maxStringBytes',
-  'maxNumberLength',
-  'bom',
-  'inflate',
-  'maxInflationRatio',
-  'timeoutMs',
-  'idleTimeoutMs',
-  'budget',
-  'retryAfterSeconds',
-  // Fair admission (http-admission): the minimum data rate, and per-principal shares of the
-  // in-flight budget keyed by whatever the app says a request's principal is.
-  'minBytesPerSecond',
-  'minRateGraceMs',
-  'principal',
-  'maxBodiesPerPrincipal',
-  'principalShare',
-])
-const OWN = new Set([
+
+// Validated by http-admission's resolver (which names the option); listed here so the set of
+// names this function takes is the table's keys.
+const byAdmission = (): void => {}
+
+function stringList(value: unknown, name: string): void {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
+    throw new TypeError(`${name} must be an array of non-empty strings`)
+  }
+}
+
+const VALIDATORS: OptionValidators<McpHttpOptions> = {
+  maxNodes: byAdmission,
+  maxDepth: byAdmission,
+  duplicateKeys: byAdmission,
+  protoKeys: byAdmission,
+  maxStringBytes: byAdmission,
+  maxNumberLength: byAdmission,
+  bom: byAdmission,
+  inflate: byAdmission,
+  maxInflationRatio: byAdmission,
+  timeoutMs: byAdmission,
+  idleTimeoutMs: byAdmission,
+  budget: byAdmission,
+  retryAfterSeconds: byAdmission,
+  minBytesPerSecond: byAdmission,
+  minRateGraceMs: byAdmission,
+  principal: byAdmission,
+  maxBodiesPerPrincipal: byAdmission,
+  principalShare: byAdmission,
+  maxBytes: (value, name) => {
+    integerOption()(value, name)
+    const ceiling = ADMISSION_DEFAULTS.mcpHttpBodyBytesCeiling
+    if ((value as number) > ceiling) {
+      throw new TypeError(`${name} may not exceed ${ceiling}, got ${value as number}`)
+    }
+  },
+  host: (value, name) => {
+    if (typeof value !== 'string' || value.length === 0) {
+      throw new TypeError(`${name} must be a non-empty string`)
+    }
+  },
+  allowedHosts: stringList,
+  allowedOrigins: stringList,
+  releaseSdkJsonResponses: booleanOption,
+  supportedProtocolVersions: stringList,
+}
+
+// The options passed through to http-admission's resolver, the table's own keys excepted.
+const OWN: ReadonlySet<string> = new Set([
   'maxBytes',
   'host',
   'allowedHosts',
   'allowedOrigins',
   'releaseSdkJsonResponses',
   'supportedProtocolVersions',
-])
+] satisfies (keyof McpHttpOptions)[])
 
-// Options objects that came out of resolveMcpHttpOptions, so a step handed raw options (or a
-// look-alike) fails loudly instead of running with no limits.
-const RESOLVED = new WeakSet<object>()
+// Marks what resolveMcpHttpOptions returned, so a step handed raw options (or a look-alike)
+// fails loudly instead of running with no limits.
+const brand = createResolvedBrand<ResolvedMcpHttpOptions>()
 
 /** True for `localhost`, an address in 127.0.0.0/8, or `::1` (bracketed or not). */
 export function isLoopbackHost(host: string): boolean {
@@ -164,85 +201,68 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Validates {@link McpHttpOptions} once, at construction, and freezes them.
+ * Validates {@link McpHttpOptions} once, at construction, fills {@link MCP_HTTP_DEFAULTS} and
+ * freezes the result; an object this function returned is returned as it is.
  * @throws TypeError on an unknown option, a bad limit, `maxBytes` above 64 MiB, a malformed
  *   host or origin in the allow-lists, a `releaseSdkJsonResponses` that is not a boolean, or a
  *   `supportedProtocolVersions` that is not an array of non-empty strings.
  */
-export function resolveMcpHttpOptions(options: McpHttpOptions = {}): ResolvedMcpHttpOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('options must be an object')
-  }
+export function resolveMcpHttpOptions(
+  options: McpHttpOptions | ResolvedMcpHttpOptions = {},
+): ResolvedMcpHttpOptions {
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'resolveMcpHttpOptions')
+  const input: McpHttpOptions = options ?? {}
   const passed: Record<string, unknown> = {}
-  for (const key of Object.keys(options)) {
-    if (PASSED.has(key)) passed[key] = options[key as keyof McpHttpOptions]
-    else if (!OWN.has(key)) throw new TypeError(`unknown option ${key.slice(0, 32)}`)
+  for (const key of Object.keys(input)) {
+    if (!OWN.has(key)) passed[key] = input[key as keyof McpHttpOptions]
   }
-  const maxBytes = assertLimit('maxBytes', options.maxBytes ?? DEFAULT_MCP_HTTP_OPTIONS.maxBytes)
-  if (maxBytes > DEFAULT_MCP_HTTP_OPTIONS.maxBytesCeiling) {
-    throw new TypeError(
-      `maxBytes may not exceed ${DEFAULT_MCP_HTTP_OPTIONS.maxBytesCeiling}, got ${maxBytes}`,
-    )
-  }
+  const d = MCP_HTTP_DEFAULTS
   const admission = resolveHttpAdmissionOptions({
     ...passed,
-    maxBytes,
+    maxBytes: input.maxBytes ?? d.maxBytes,
     // The SDK takes application/json only; anything else is refused before a byte is read.
     types: ['application/json'],
     otherTypes: 'refuse',
   })
-  const host = options.host ?? DEFAULT_MCP_HTTP_OPTIONS.host
-  if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a string')
-  const protect = isLoopbackHost(host)
+  const protect = isLoopbackHost(input.host ?? d.host)
   let allowedHosts: readonly string[] | undefined
-  if (options.allowedHosts !== undefined) {
-    allowedHosts = Object.freeze(list('allowedHosts', options.allowedHosts).map(hostnameOf))
+  if (input.allowedHosts !== undefined) {
+    allowedHosts = Object.freeze(input.allowedHosts.map(hostnameOf))
   } else if (protect) {
     allowedHosts = LOOPBACK_NAMES
   }
   let allowedOrigins: readonly string[] | 'loopback' | undefined
-  if (options.allowedOrigins !== undefined) {
-    allowedOrigins = Object.freeze(list('allowedOrigins', options.allowedOrigins).map(originOf))
-  } else if (protect || options.allowedHosts !== undefined) {
+  if (input.allowedOrigins !== undefined) {
+    allowedOrigins = Object.freeze(input.allowedOrigins.map(originOf))
+  } else if (protect || input.allowedHosts !== undefined) {
     allowedOrigins = 'loopback'
   }
-  const release =
-    options.releaseSdkJsonResponses ?? DEFAULT_MCP_HTTP_OPTIONS.releaseSdkJsonResponses
-  if (typeof release !== 'boolean') throw new TypeError('releaseSdkJsonResponses must be a boolean')
   const versions =
-    options.supportedProtocolVersions === undefined
-      ? MCP_PROTOCOL_VERSIONS
-      : Object.freeze([...list('supportedProtocolVersions', options.supportedProtocolVersions)])
-  const resolved = Object.freeze({
-    admission,
-    allowedHosts,
-    allowedOrigins,
-    releaseSdkJsonResponses: release,
-    supportedProtocolVersions: versions,
-  })
-  RESOLVED.add(resolved)
-  return resolved
+    input.supportedProtocolVersions === undefined
+      ? d.supportedProtocolVersions
+      : Object.freeze([...input.supportedProtocolVersions])
+  return brand.mark(
+    Object.freeze({
+      admission,
+      allowedHosts,
+      allowedOrigins,
+      releaseSdkJsonResponses: input.releaseSdkJsonResponses ?? d.releaseSdkJsonResponses,
+      supportedProtocolVersions: versions,
+    }),
+  )
 }
 
 /**
- * Asserts that `options` came from {@link resolveMcpHttpOptions} (the HTTP steps take resolved
- * options only, so they are validated once, at start-up).
- * @throws TypeError naming the step otherwise.
+ * Throws unless `options` came from {@link resolveMcpHttpOptions}: the HTTP steps take
+ * resolved options only, so they are validated once, at start-up. Internal to the steps.
+ * @throws TypeError naming the step.
  */
-export function assertResolvedMcpHttpOptions(
+export function requireResolved(
   step: string,
   options: unknown,
 ): asserts options is ResolvedMcpHttpOptions {
-  if (typeof options !== 'object' || options === null || !RESOLVED.has(options)) {
-    throw new TypeError(`${step} takes options from resolveMcpHttpOptions()`)
-  }
-}
-
-function list(name: string, value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
-    throw new TypeError(`${name} must be an array of non-empty strings`)
-  }
-  return value as string[]
+  if (!brand.has(options)) throw new TypeError(`${step} takes options from resolveMcpHttpOptions()`)
 }
 
 function hostnameOf(host: string): string {

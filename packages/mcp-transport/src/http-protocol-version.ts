@@ -3,7 +3,7 @@
 // value ("Unsupported protocol version: <value>") on POST, GET and DELETE: a refusal that
 // carries the caller's bytes back. Checked here first, the answer is one fixed body per server.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { assertResolvedMcpHttpOptions, type ResolvedMcpHttpOptions } from './http-options.js'
+import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
 import { refuseJsonRpcUnread } from './http-refusal.js'
 import { JSON_RPC_ERRORS } from './json-rpc.js'
 
@@ -35,7 +35,7 @@ export function guardProtocolVersion(
   res: ServerResponse,
   options: ResolvedMcpHttpOptions,
 ): boolean {
-  assertResolvedMcpHttpOptions('guardProtocolVersion', options)
+  requireResolved('guardProtocolVersion', options)
   if (isSupportedProtocolVersion(req, options.supportedProtocolVersions)) return true
   refuseJsonRpcUnread(res, 400, {
     code: JSON_RPC_ERRORS.serverError,

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http'
 import { type RenderRefusal, refuseUnread, sendRefusal } from '@tollgate/http-admission'
 import type { AdmissionError } from '@tollgate/json-budget'
-import type { JsonRpcErrorObject } from './decorator.js'
 import type { ResolvedMcpHttpOptions } from './http-options.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
+import type { JsonRpcErrorObject } from './transport-decorator.js'
 
 const STRUCTURE = new Set([
   'ERR_JSON_INVALID_UTF8',

@@ -1,5 +1,5 @@
 import type { AdmissionError } from '@tollgate/json-budget'
-import type { JsonRpcErrorObject } from './decorator.js'
+import type { JsonRpcErrorObject } from './transport-decorator.js'
 
 /** JSON-RPC 2.0 error codes the transport answers with. */
 export const JSON_RPC_ERRORS = Object.freeze({

@@ -1,7 +1,11 @@
 import { type AdmissionError, isAdmissionError } from '@tollgate/json-budget'
-import { createPreflight } from '@tollgate/lexical-preflight'
+import {
+  createPreflight,
+  type ResolvedPreflightOptions,
+  resolvePreflightOptions,
+} from '@tollgate/lexical-preflight'
 import { admissionError } from './codes.js'
-import type { ResolvedStdioOptions } from './stdio-options.js'
+import type { ResolvedBoundedStdioOptions } from './stdio-options.js'
 
 /** What the reader makes of the bytes: a line to parse, a refused line, or the end of input. */
 export type LineEvent =
@@ -27,7 +31,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
  * and a line that passes the cap is never buffered past it.
  */
 export class BoundedLineReader {
-  readonly #options: ResolvedStdioOptions
+  readonly #options: ResolvedBoundedStdioOptions
+  // The preflight options of every line, resolved once (the stdio options less their own keys).
+  readonly #preflightOptions: ResolvedPreflightOptions
   #chunks: Uint8Array[] = []
   #length = 0
   #last = -1
@@ -35,8 +41,20 @@ export class BoundedLineReader {
   #refused: AdmissionError | undefined
   #overflowed = false
 
-  constructor(options: ResolvedStdioOptions) {
+  constructor(options: ResolvedBoundedStdioOptions) {
     this.#options = options
+    const o = options
+    this.#preflightOptions = resolvePreflightOptions({
+      maxNodes: o.maxNodes,
+      maxDepth: o.maxDepth,
+      maxBytes: o.maxBytes,
+      duplicateKeys: o.duplicateKeys,
+      protoKeys: o.protoKeys,
+      bom: o.bom,
+      // `Infinity` is the resolved form of "no cap"; the preflight takes it as not set.
+      maxStringBytes: finite(o.maxStringBytes),
+      maxNumberLength: finite(o.maxNumberLength),
+    })
   }
 
   /** True once a line passed the cap: every later `push` is ignored. */
@@ -91,7 +109,7 @@ export class BoundedLineReader {
     this.#last = piece[piece.length - 1] ?? -1
     if (this.#refused !== undefined) return
     try {
-      this.#preflight ??= createPreflight(this.#options.preflight)
+      this.#preflight ??= createPreflight(this.#preflightOptions)
       this.#preflight.push(piece)
       this.#chunks.push(piece)
     } catch (error) {
@@ -133,4 +151,8 @@ export class BoundedLineReader {
       }
     }
   }
+}
+
+function finite(value: number): number | undefined {
+  return Number.isFinite(value) ? value : undefined
 }

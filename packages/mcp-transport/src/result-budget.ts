@@ -1,15 +1,18 @@
 import {
   ADMISSION_DEFAULTS,
   type AdmissionError,
-  assertLimit,
   chargeJson,
+  checkOptions,
+  createResolvedBrand,
+  integerOption,
   isAdmissionError,
   JSON_LIMITS_DEFAULTS,
+  type JsonLimitsOptions,
+  type OptionValidators,
   type ResolvedJsonLimits,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
-import { isJsonRpcRequest, TransportDecorator } from './decorator.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import type {
   JsonRpcMessage,
@@ -18,9 +21,14 @@ import type {
   RequestIdLike,
   TransportSendOptionsLike,
 } from './mcp-types.js'
+import { isJsonRpcRequest, TransportDecorator } from './transport-decorator.js'
 
-/** Options of {@link ResultBudgetTransport}. Every field is optional. */
-export interface ResultBudgetOptions {
+/**
+ * Options of {@link ResultBudgetTransport}. Every field is optional. The byte bound is
+ * `maxResultBytes` (the whole response, envelope included), so `maxBytes` is not an input here:
+ * the resolved options carry the result object's share of it as `maxBytes`.
+ */
+export interface ResultBudgetOptions extends Pick<JsonLimitsOptions, 'maxNodes' | 'maxDepth'> {
   /**
    * The budget of one `tools/call` response, in bytes of compact UTF-8 JSON. May be lowered,
    * never raised past 64 MiB. Default: 64 MiB.
@@ -37,61 +45,66 @@ export interface ResultBudgetOptions {
   readonly maxDepth?: number
 }
 
-/** The options after validation, frozen; `limits.maxBytes` is the result object's budget. */
-export interface ResolvedResultBudgetOptions {
+/**
+ * The options after {@link resolveResultBudgetOptions}: every field set, frozen. `maxBytes` is
+ * the result object's budget, `maxResultBytes` less `envelopeReserveBytes`.
+ */
+export interface ResolvedResultBudgetOptions extends ResolvedJsonLimits {
   readonly maxResultBytes: number
   readonly envelopeReserveBytes: number
-  readonly limits: ResolvedJsonLimits
 }
 
 /** The defaults: 64 MiB per result with 1 KiB reserved, 100,000 nodes, depth 64. */
-export const DEFAULT_RESULT_BUDGET_OPTIONS: Readonly<Required<ResultBudgetOptions>> = Object.freeze(
-  {
-    maxResultBytes: ADMISSION_DEFAULTS.toolResultBytes,
-    envelopeReserveBytes: ADMISSION_DEFAULTS.toolResultEnvelopeReserveBytes,
-    maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
-    maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
-  },
-)
+export const RESULT_BUDGET_DEFAULTS: Readonly<Required<ResultBudgetOptions>> = Object.freeze({
+  maxResultBytes: ADMISSION_DEFAULTS.toolResultBytes,
+  envelopeReserveBytes: ADMISSION_DEFAULTS.toolResultEnvelopeReserveBytes,
+  maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
+  maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
+})
 
-const KEYS = new Set(['maxResultBytes', 'envelopeReserveBytes', 'maxNodes', 'maxDepth'])
+const VALIDATORS: OptionValidators<ResultBudgetOptions> = {
+  maxResultBytes: (value, name) => {
+    integerOption()(value, name)
+    if ((value as number) > ADMISSION_DEFAULTS.toolResultBytes) {
+      throw new TypeError(
+        `${name} may not exceed ${ADMISSION_DEFAULTS.toolResultBytes}, got ${value as number}`,
+      )
+    }
+  },
+  envelopeReserveBytes: integerOption(true),
+  maxNodes: integerOption(),
+  maxDepth: integerOption(true),
+}
+
+const brand = createResolvedBrand<ResolvedResultBudgetOptions>()
 
 /**
- * Validates {@link ResultBudgetOptions} once and freezes them.
+ * Validates {@link ResultBudgetOptions} once, fills {@link RESULT_BUDGET_DEFAULTS} and freezes
+ * them; an object this function returned is returned as it is.
  * @throws TypeError on an unknown option, a bad number, a budget above 64 MiB, or a reserve not
  *   smaller than the budget.
  */
 export function resolveResultBudgetOptions(
-  options: ResultBudgetOptions = {},
+  options: ResultBudgetOptions | ResolvedResultBudgetOptions = {},
 ): ResolvedResultBudgetOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('options must be an object')
-  }
-  for (const key of Object.keys(options)) {
-    if (!KEYS.has(key)) throw new TypeError(`unknown option ${key.slice(0, 32)}`)
-  }
-  const d = DEFAULT_RESULT_BUDGET_OPTIONS
-  const maxResultBytes = assertLimit('maxResultBytes', options.maxResultBytes ?? d.maxResultBytes)
-  if (maxResultBytes > ADMISSION_DEFAULTS.toolResultBytes) {
-    throw new TypeError(
-      `maxResultBytes may not exceed ${ADMISSION_DEFAULTS.toolResultBytes}, got ${maxResultBytes}`,
-    )
-  }
-  const reserve = assertLimit(
-    'envelopeReserveBytes',
-    options.envelopeReserveBytes ?? d.envelopeReserveBytes,
-    true,
-  )
-  if (reserve >= maxResultBytes) {
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'resolveResultBudgetOptions')
+  const input: ResultBudgetOptions = options ?? {}
+  const d = RESULT_BUDGET_DEFAULTS
+  const maxResultBytes = input.maxResultBytes ?? d.maxResultBytes
+  const envelopeReserveBytes = input.envelopeReserveBytes ?? d.envelopeReserveBytes
+  if (envelopeReserveBytes >= maxResultBytes) {
     throw new TypeError('envelopeReserveBytes must be smaller than maxResultBytes')
   }
-  // Resolved once here; chargeJson recognises the object and does not validate it per result.
-  const limits = resolveJsonLimits({
-    maxNodes: options.maxNodes ?? d.maxNodes,
-    maxDepth: options.maxDepth ?? d.maxDepth,
-    maxBytes: maxResultBytes - reserve,
-  })
-  return Object.freeze({ maxResultBytes, envelopeReserveBytes: reserve, limits })
+  return brand.mark(
+    Object.freeze({
+      maxResultBytes,
+      envelopeReserveBytes,
+      maxNodes: input.maxNodes ?? d.maxNodes,
+      maxDepth: input.maxDepth ?? d.maxDepth,
+      maxBytes: maxResultBytes - envelopeReserveBytes,
+    }),
+  )
 }
 
 /**
@@ -113,12 +126,16 @@ export class ResultBudgetTransport<
 > extends TransportDecorator<T> {
   /** The validated options. */
   readonly options: ResolvedResultBudgetOptions
+  // Resolved once here; chargeJson recognises the object and does not validate it per result.
+  readonly #limits: ResolvedJsonLimits
   readonly #calls = new Map<RequestIdLike, number>()
   readonly #reads = new Map<RequestIdLike, number>()
 
-  constructor(inner: T, options: ResultBudgetOptions = {}) {
+  constructor(inner: T, options: ResultBudgetOptions | ResolvedResultBudgetOptions = {}) {
     super(inner)
     this.options = resolveResultBudgetOptions(options)
+    const { maxNodes, maxDepth, maxBytes } = this.options
+    this.#limits = resolveJsonLimits({ maxNodes, maxDepth, maxBytes })
   }
 
   protected override handleInbound(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
@@ -151,7 +168,7 @@ export class ResultBudgetTransport<
     if (read !== undefined && count === undefined) {
       // A resource read has no error-result shape: an oversized one becomes a JSON-RPC error.
       try {
-        chargeJson(m.result, this.options.limits)
+        chargeJson(m.result, this.#limits)
         return message
       } catch (error) {
         const refusal = isAdmissionError(error)
@@ -168,7 +185,7 @@ export class ResultBudgetTransport<
     // experimental `tasks/result` carries one; a cancelled call's late answer too).
     if (count === undefined && !looksLikeToolResult(m.result)) return message
     try {
-      chargeJson(m.result, this.options.limits)
+      chargeJson(m.result, this.#limits)
       return message
     } catch (error) {
       const refusal = isAdmissionError(error) ? error : admissionError('ERR_JSON_UNSUPPORTED_VALUE')
@@ -215,7 +232,7 @@ export function toolErrorResult(error: AdmissionError): {
  */
 export function resultBudget<T extends McpTransport>(
   inner: T,
-  options: ResultBudgetOptions = {},
+  options: ResultBudgetOptions | ResolvedResultBudgetOptions = {},
 ): ResultBudgetTransport<T> {
   return new ResultBudgetTransport(inner, options)
 }

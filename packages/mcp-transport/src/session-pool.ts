@@ -6,7 +6,12 @@
 //     with held-back bodies all pass the check (cap 5, 40 opened): a slot is reserved before
 //     the body is read and released if the initialize does not open a session.
 
-import { assertLimit } from '@tollgate/json-budget'
+import {
+  checkOptions,
+  createResolvedBrand,
+  integerOption,
+  type OptionValidators,
+} from '@tollgate/json-budget'
 
 /** Options of {@link SessionPool}. Every field is optional. */
 export interface SessionPoolOptions {
@@ -25,9 +30,48 @@ export interface SessionPoolOptions {
   readonly idleMs?: number | false
 }
 
+/** {@link SessionPoolOptions} after {@link resolveSessionPoolOptions}: every field set, frozen. */
+export interface ResolvedSessionPoolOptions {
+  readonly maxSessions: number
+  readonly maxSessionsPerKey: number
+  readonly idleMs: number | false
+}
+
 /** The defaults of {@link SessionPoolOptions} (`maxSessionsPerKey` is derived from `maxSessions`). */
-export const DEFAULT_SESSION_POOL_OPTIONS: Readonly<{ maxSessions: number; idleMs: number }> =
+export const SESSION_POOL_DEFAULTS: Readonly<{ maxSessions: number; idleMs: number }> =
   Object.freeze({ maxSessions: 1000, idleMs: 600_000 })
+
+const VALIDATORS: OptionValidators<SessionPoolOptions> = {
+  maxSessions: integerOption(),
+  maxSessionsPerKey: integerOption(),
+  idleMs: (value, name) => {
+    if (value !== false) integerOption()(value, name)
+  },
+}
+
+const brand = createResolvedBrand<ResolvedSessionPoolOptions>()
+
+/**
+ * Validates {@link SessionPoolOptions} once, fills {@link SESSION_POOL_DEFAULTS} (and
+ * `maxSessionsPerKey` from `maxSessions`) and freezes the result; an object this function
+ * returned is returned as it is.
+ * @throws TypeError on an unknown option or a limit that is not a positive safe integer.
+ */
+export function resolveSessionPoolOptions(
+  options: SessionPoolOptions | ResolvedSessionPoolOptions = {},
+): ResolvedSessionPoolOptions {
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'SessionPool')
+  const input: SessionPoolOptions = options ?? {}
+  const maxSessions = input.maxSessions ?? SESSION_POOL_DEFAULTS.maxSessions
+  return brand.mark(
+    Object.freeze({
+      maxSessions,
+      maxSessionsPerKey: input.maxSessionsPerKey ?? Math.ceil(maxSessions / 10),
+      idleMs: input.idleMs ?? SESSION_POOL_DEFAULTS.idleMs,
+    }),
+  )
+}
 
 /** Why {@link SessionPool.reserve} refused: the status to answer with and the limit reached. */
 export interface SessionRefusal {
@@ -88,25 +132,11 @@ export class SessionPool<T> {
   #slots = 0
 
   /** @throws TypeError on an unknown option or a limit that is not a positive safe integer. */
-  constructor(options: SessionPoolOptions = {}) {
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError('options must be an object')
-    }
-    for (const key of Object.keys(options)) {
-      if (!['maxSessions', 'maxSessionsPerKey', 'idleMs'].includes(key)) {
-        throw new TypeError(`unknown option ${key.slice(0, 32)}`)
-      }
-    }
-    this.maxSessions = assertLimit(
-      'maxSessions',
-      options.maxSessions ?? DEFAULT_SESSION_POOL_OPTIONS.maxSessions,
-    )
-    this.maxSessionsPerKey = assertLimit(
-      'maxSessionsPerKey',
-      options.maxSessionsPerKey ?? Math.ceil(this.maxSessions / 10),
-    )
-    const idle = options.idleMs ?? DEFAULT_SESSION_POOL_OPTIONS.idleMs
-    this.idleMs = idle === false ? false : assertLimit('idleMs', idle)
+  constructor(options: SessionPoolOptions | ResolvedSessionPoolOptions = {}) {
+    const resolved = resolveSessionPoolOptions(options)
+    this.maxSessions = resolved.maxSessions
+    this.maxSessionsPerKey = resolved.maxSessionsPerKey
+    this.idleMs = resolved.idleMs
   }
 
   /** Slots taken: open sessions and reservations not yet committed or released. */

@@ -1,12 +1,25 @@
-import { ADMISSION_DEFAULTS, assertLimit, type JsonLimitsOptions } from '@tollgate/json-budget'
 import {
+  ADMISSION_DEFAULTS,
+  checkOptions,
+  createResolvedBrand,
+  integerOption,
+  JSON_LIMITS_DEFAULTS,
+  type OptionValidators,
+  oneOfOption,
+} from '@tollgate/json-budget'
+import {
+  PREFLIGHT_DEFAULTS,
   type PreflightOptions,
-  type PreflightPolicies,
-  resolvePreflightOptions,
+  type ResolvedPreflightOptions,
 } from '@tollgate/lexical-preflight'
 
-/** Options of {@link BoundedStdioServerTransport}. Every field is optional. */
-export interface BoundedStdioOptions {
+/**
+ * Options of {@link BoundedStdioServerTransport}. Every field is optional. The JSON limits and
+ * the lexical-preflight policies (`duplicateKeys`, `protoKeys`, `maxStringBytes`,
+ * `maxNumberLength`, `bom`) are top-level keys; the byte bound is the line cap, so `maxBytes` is
+ * not an input here (the resolved options carry `maxLineBytes` as `maxBytes`).
+ */
+export interface BoundedStdioOptions extends Omit<PreflightOptions, 'maxBytes'> {
   /**
    * Largest line admitted, in bytes, its line ending (`\n`, or `\r\n`) included. A line of
    * exactly this many bytes is read; one more byte and the input stream ends with an
@@ -28,70 +41,99 @@ export interface BoundedStdioOptions {
    * Most nested containers in one line, the envelope's own object included. Default: 64.
    */
   readonly maxDepth?: number
-  /** Optional lexical policies (duplicate keys, `__proto__` keys, ...); see lexical-preflight. */
-  readonly policies?: PreflightPolicies
 }
 
-/** The options after validation: every field filled, frozen. */
-export interface ResolvedStdioOptions {
+/**
+ * The options after {@link resolveBoundedStdioOptions}: every field filled, frozen; the
+ * preflight options of each line, with `maxBytes` equal to `maxLineBytes`.
+ */
+export interface ResolvedBoundedStdioOptions extends ResolvedPreflightOptions {
   readonly maxLineBytes: number
   /** The option the caller set the cap with (`maxBufferSize` or `maxLineBytes`), for messages. */
   readonly lineBytesOption: 'maxLineBytes' | 'maxBufferSize'
-
-  readonly preflight: PreflightOptions
 }
 
-/** The defaults: 64 MiB lines, 100,000 nodes, depth 64. */
-export const DEFAULT_STDIO_OPTIONS: Readonly<{
+/**
+ * The defaults: 64 MiB lines, 100,000 nodes, depth 64, the preflight's policies (duplicate and
+ * `__proto__` keys allowed, a BOM refused; no string or number length cap).
+ */
+export const BOUNDED_STDIO_DEFAULTS: Readonly<{
   maxLineBytes: number
   maxNodes: number
   maxDepth: number
+  duplicateKeys: 'allow' | 'refuse'
+  protoKeys: 'allow' | 'refuse'
+  bom: 'refuse' | 'strip'
 }> = Object.freeze({
   maxLineBytes: ADMISSION_DEFAULTS.stdioLineBytes,
-  maxNodes: 100_000,
-  maxDepth: 64,
+  maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
+  maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
+  duplicateKeys: PREFLIGHT_DEFAULTS.duplicateKeys,
+  protoKeys: PREFLIGHT_DEFAULTS.protoKeys,
+  bom: PREFLIGHT_DEFAULTS.bom,
 })
 
-const KEYS = new Set(['maxLineBytes', 'maxBufferSize', 'maxNodes', 'maxDepth', 'policies'])
+const CEILING = ADMISSION_DEFAULTS.stdioLineBytesCeiling
+
+function lineCap(value: unknown, name: string): void {
+  integerOption()(value, name)
+  if ((value as number) > CEILING) {
+    throw new TypeError(`${name} may not exceed ${CEILING}, got ${value as number}`)
+  }
+}
+
+const VALIDATORS: OptionValidators<BoundedStdioOptions> = {
+  maxLineBytes: lineCap,
+  maxBufferSize: lineCap,
+  maxNodes: integerOption(),
+  maxDepth: integerOption(true),
+  duplicateKeys: oneOfOption(['allow', 'refuse']),
+  protoKeys: oneOfOption(['allow', 'refuse']),
+  maxStringBytes: integerOption(true),
+  maxNumberLength: integerOption(),
+  bom: oneOfOption(['refuse', 'strip']),
+}
+
+const brand = createResolvedBrand<ResolvedBoundedStdioOptions>()
 
 /**
- * Validates {@link BoundedStdioOptions} once, at construction, and freezes the result.
+ * Validates {@link BoundedStdioOptions} once, at construction, fills
+ * {@link BOUNDED_STDIO_DEFAULTS} and freezes the result; an object this function returned is
+ * returned as it is.
  * @throws TypeError on an unknown option, a non-positive or fractional limit, a
- *   `maxLineBytes` / `maxBufferSize` above the 64 MiB ceiling, or both set to different values.
+ *   `maxLineBytes` / `maxBufferSize` above the 64 MiB ceiling, both set to different values, or
+ *   a bad policy value.
  */
-export function resolveStdioOptions(options: BoundedStdioOptions = {}): ResolvedStdioOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('options must be an object')
-  }
-  for (const key of Object.keys(options)) {
-    if (!KEYS.has(key)) throw new TypeError(`unknown option ${key.slice(0, 32)}`)
-  }
+export function resolveBoundedStdioOptions(
+  options: BoundedStdioOptions | ResolvedBoundedStdioOptions = {},
+): ResolvedBoundedStdioOptions {
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'BoundedStdioServerTransport')
+  const input: BoundedStdioOptions = options ?? {}
   // `undefined` is "not set", as the SDK reads `options?.maxBufferSize`.
-  const viaBuffer = options.maxBufferSize !== undefined
+  const viaBuffer = input.maxBufferSize !== undefined
   const lineBytesOption =
-    viaBuffer && options.maxLineBytes === undefined ? 'maxBufferSize' : 'maxLineBytes'
-  const maxLineBytes = assertLimit(
-    lineBytesOption,
-    (lineBytesOption === 'maxBufferSize' ? options.maxBufferSize : options.maxLineBytes) ??
-      DEFAULT_STDIO_OPTIONS.maxLineBytes,
-  )
-  if (viaBuffer && lineBytesOption === 'maxLineBytes' && options.maxBufferSize !== maxLineBytes) {
+    viaBuffer && input.maxLineBytes === undefined ? 'maxBufferSize' : 'maxLineBytes'
+  const maxLineBytes =
+    (lineBytesOption === 'maxBufferSize' ? input.maxBufferSize : input.maxLineBytes) ??
+    BOUNDED_STDIO_DEFAULTS.maxLineBytes
+  if (viaBuffer && lineBytesOption === 'maxLineBytes' && input.maxBufferSize !== maxLineBytes) {
     throw new TypeError('maxBufferSize and maxLineBytes name the same cap; set one of them')
   }
-  if (maxLineBytes > ADMISSION_DEFAULTS.stdioLineBytesCeiling) {
-    throw new TypeError(
-      `${lineBytesOption} may not exceed ${ADMISSION_DEFAULTS.stdioLineBytesCeiling}, got ${maxLineBytes}`,
-    )
-  }
-  const limits: JsonLimitsOptions = {
-    maxNodes: options.maxNodes ?? DEFAULT_STDIO_OPTIONS.maxNodes,
-    maxDepth: options.maxDepth ?? DEFAULT_STDIO_OPTIONS.maxDepth,
-    // The line cap bounds the bytes; the scanner's own byte limit sits at the same figure.
-    maxBytes: maxLineBytes,
-  }
-  return Object.freeze({
-    maxLineBytes,
-    lineBytesOption,
-    preflight: resolvePreflightOptions({ ...options.policies, ...limits }),
-  })
+  const d = PREFLIGHT_DEFAULTS
+  return brand.mark(
+    Object.freeze({
+      maxLineBytes,
+      lineBytesOption,
+      maxNodes: input.maxNodes ?? BOUNDED_STDIO_DEFAULTS.maxNodes,
+      maxDepth: input.maxDepth ?? BOUNDED_STDIO_DEFAULTS.maxDepth,
+      // The line cap bounds the bytes; the scanner's own byte limit sits at the same figure.
+      maxBytes: maxLineBytes,
+      duplicateKeys: input.duplicateKeys ?? d.duplicateKeys,
+      protoKeys: input.protoKeys ?? d.protoKeys,
+      maxStringBytes: input.maxStringBytes ?? d.maxStringBytes,
+      maxNumberLength: input.maxNumberLength ?? d.maxNumberLength,
+      bom: input.bom ?? d.bom,
+    }),
+  )
 }

@@ -1,11 +1,15 @@
 import type { Readable, Writable } from 'node:stream'
-import { isJsonRpcRequest, type JsonRpcErrorObject } from './decorator.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import { isJsonRpcMessage } from './json-rpc-message.js'
 import { BoundedLineReader, type LineEvent } from './line-reader.js'
 import type { JsonRpcMessage, McpTransport, MessageExtra, RequestIdLike } from './mcp-types.js'
-import { type BoundedStdioOptions, resolveStdioOptions } from './stdio-options.js'
+import {
+  type BoundedStdioOptions,
+  type ResolvedBoundedStdioOptions,
+  resolveBoundedStdioOptions,
+} from './stdio-options.js'
 import { INVALID_MESSAGE_CODE, StdioRefusalError } from './stdio-refusal.js'
+import { isJsonRpcRequest, type JsonRpcErrorObject } from './transport-decorator.js'
 
 /**
  * A stdio server transport for either MCP SDK line (`@modelcontextprotocol/sdk` 1.32,
@@ -46,11 +50,11 @@ export class BoundedStdioServerTransport implements McpTransport {
   constructor(
     stdin: Readable = process.stdin,
     stdout: Writable = process.stdout,
-    options: BoundedStdioOptions = {},
+    options: BoundedStdioOptions | ResolvedBoundedStdioOptions = {},
   ) {
     this.#stdin = stdin
     this.#stdout = stdout
-    this.#reader = new BoundedLineReader(resolveStdioOptions(options))
+    this.#reader = new BoundedLineReader(resolveBoundedStdioOptions(options))
   }
 
   /** Starts reading stdin. The SDK's `server.connect()` calls this. */

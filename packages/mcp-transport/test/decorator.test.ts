@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { decorateTransport, isJsonRpcRequest, TransportDecorator } from '../src/index.js'
+import { isJsonRpcRequest, TransportDecorator } from '../src/decorator.js'
 // The SDK line of this run (1.32 or 2.x, see helpers/sdk-line.ts): the same bodies on both.
 import { Client, InMemoryTransport, McpServer, SDK } from './helpers/sdk-line.js'
 
@@ -61,6 +61,31 @@ class RefuseExtra extends TransportDecorator {
   }
 }
 
+/** A decorator whose hooks are given as functions (the tests' shorthand for a subclass). */
+interface Hooks {
+  inbound?: (message: JSONRPCMessage, deliver: () => void) => void
+  outbound?: (message: JSONRPCMessage) => JSONRPCMessage
+}
+
+class Hooked extends TransportDecorator {
+  readonly hooks: Hooks
+
+  constructor(inner: Transport, hooks: Hooks = {}) {
+    super(inner)
+    this.hooks = hooks
+  }
+
+  protected override handleInbound(message: JSONRPCMessage, extra: MessageExtraInfo | undefined) {
+    const deliver = () => this.deliver(message, extra)
+    if (this.hooks.inbound === undefined) return deliver()
+    this.hooks.inbound(message, deliver)
+  }
+
+  protected override handleOutbound(message: JSONRPCMessage) {
+    return this.hooks.outbound === undefined ? message : this.hooks.outbound(message)
+  }
+}
+
 describe('TransportDecorator', () => {
   it('answers a request itself so the server handler never runs', async () => {
     let decorator: RefuseExtra | undefined
@@ -86,7 +111,7 @@ describe('TransportDecorator', () => {
   it('passes extra through untouched and forwards sessionId and close', async () => {
     const extras: unknown[] = []
     const serverSide = fakeTransport()
-    const decorated = decorateTransport(serverSide, {})
+    const decorated = new Hooked(serverSide)
     const marker = { authInfo: { token: 't', clientId: 'c', scopes: [] } }
     decorated.onmessage = (_m, extra) => extras.push(extra)
     serverSide.onmessage?.({ jsonrpc: '2.0', method: 'ping', id: 1 }, marker)
@@ -120,7 +145,7 @@ describe('TransportDecorator', () => {
     const serverSide = fakeTransport()
     const order: string[] = []
     serverSide.onclose = () => order.push('inner')
-    const decorated = decorateTransport(serverSide, {})
+    const decorated = new Hooked(serverSide)
     decorated.onclose = () => order.push('outer')
     await decorated.close()
     expect(order).toEqual(['inner', 'outer'])
@@ -129,10 +154,10 @@ describe('TransportDecorator', () => {
   it('runs the inbound hook on each element of a batch the transport hands over', async () => {
     const [, serverSide] = InMemoryTransport.createLinkedPair()
     const seen: unknown[] = []
-    const decorated = decorateTransport(serverSide, {
-      inbound: (message, _extra, ctx) => {
+    const decorated = new Hooked(serverSide, {
+      inbound: (message, deliver) => {
         seen.push((message as { id?: unknown }).id)
-        ctx.deliver()
+        deliver()
       },
     })
     const delivered: unknown[] = []
@@ -147,16 +172,17 @@ describe('TransportDecorator', () => {
   })
 
   it('replaces an outbound message through the outbound hook', async () => {
-    const { client } = await connect((t) =>
-      decorateTransport(t, {
-        outbound: (message) => {
-          const m = message as { result?: { content?: unknown } }
-          if (m.result?.content !== undefined) {
-            return { ...message, result: { content: [{ type: 'text', text: 'replaced' }] } }
-          }
-          return message
-        },
-      }),
+    const { client } = await connect(
+      (t) =>
+        new Hooked(t, {
+          outbound: (message) => {
+            const m = message as { result?: { content?: unknown } }
+            if (m.result?.content !== undefined) {
+              return { ...message, result: { content: [{ type: 'text', text: 'replaced' }] } }
+            }
+            return message
+          },
+        }),
     )
     const result = await client.callTool({ name: 'echo', arguments: { a: 'x' } })
     expect(result.content).toEqual([{ type: 'text', text: 'replaced' }])
@@ -165,13 +191,15 @@ describe('TransportDecorator', () => {
 
   it('fails closed with -32603 when the inbound hook throws', async () => {
     const errors: Error[] = []
-    const { client, calls, decorated } = await connect((t) =>
-      decorateTransport(t, {
-        inbound: (message, _extra, ctx) => {
-          if (isJsonRpcRequest(message) && message.method === 'tools/call') throw new Error('boom')
-          ctx.deliver()
-        },
-      }),
+    const { client, calls, decorated } = await connect(
+      (t) =>
+        new Hooked(t, {
+          inbound: (message, deliver) => {
+            if (isJsonRpcRequest(message) && message.method === 'tools/call')
+              throw new Error('boom')
+            deliver()
+          },
+        }),
     )
     const prev = decorated.onerror
     decorated.onerror = (e) => {
@@ -188,10 +216,6 @@ describe('TransportDecorator', () => {
 
   it('refuses to decorate something that is not a transport', () => {
     expect(() => new TransportDecorator(null as unknown as Transport)).toThrow(TypeError)
-    expect(() =>
-      decorateTransport(InMemoryTransport.createLinkedPair()[1], {
-        inbound: 1 as unknown as undefined,
-      }),
-    ).toThrow(TypeError)
+    expect(() => new TransportDecorator({} as unknown as Transport)).toThrow(TypeError)
   })
 })

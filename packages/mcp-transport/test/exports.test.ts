@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { requiredFilesOf, resolvedUrlsOf } from './helpers/loaded-modules.js'
 
 const CJS = fileURLToPath(new URL('../dist/index.cjs', import.meta.url))
 
@@ -18,5 +19,27 @@ console.log(JSON.stringify({
     expect(out.sdk).toBe(false)
     expect(out.express).toBe(false)
     expect(out.count).toBeGreaterThan(1)
+  })
+})
+
+// The HTTP stack and the SDK client, as they appear in a resolved URL or a loaded file path.
+const HEAVY = [/[\\/]http-admission[\\/]/, /[\\/]lexical-preflight[\\/]/, /@modelcontextprotocol/]
+
+describe('the ./decorator subpath', () => {
+  it('loads neither the HTTP stack nor the MCP SDK (ESM and CJS)', () => {
+    const esm = resolvedUrlsOf('@tollgate/mcp-transport/decorator')
+    expect(esm.some((url) => url.endsWith('/mcp-transport/dist/decorator.js'))).toBe(true)
+    const cjs = requiredFilesOf('@tollgate/mcp-transport/decorator')
+    expect(cjs.some((file) => file.endsWith('decorator.cjs'))).toBe(true)
+    for (const loaded of [...esm, ...cjs]) {
+      for (const heavy of HEAVY) expect(loaded).not.toMatch(heavy)
+    }
+  })
+
+  it('is seen to load the HTTP stack when the root entry is imported instead', () => {
+    // The control: the same probe on the root entry sees http-admission and the preflight.
+    const esm = resolvedUrlsOf('@tollgate/mcp-transport')
+    expect(esm.some((url) => HEAVY[0]?.test(url))).toBe(true)
+    expect(esm.some((url) => HEAVY[1]?.test(url))).toBe(true)
   })
 })

@@ -6,7 +6,7 @@ import { fc, test } from '@fast-check/vitest'
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js'
 import * as v2 from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import { isJsonRpcMessage } from '../src/index.js'
+import { isJsonRpcMessage } from '../src/json-rpc-message.js'
 
 const v1Accepts = (value: unknown) => JSONRPCMessageSchema.safeParse(value).success
 const v2Accepts = (value: unknown) =>

@@ -2,7 +2,8 @@
 // child processes in stdio.test.ts).
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect } from 'vitest'
-import { BoundedLineReader, type LineEvent, resolveStdioOptions } from '../src/index.js'
+import { resolveBoundedStdioOptions } from '../src/index.js'
+import { BoundedLineReader, type LineEvent } from '../src/line-reader.js'
 
 type Seen = { kind: string; value?: unknown; code?: string }
 
@@ -57,7 +58,7 @@ describe('BoundedLineReader', () => {
         chunks.push(bytes.subarray(at, p))
         at = p
       }
-      const options = resolveStdioOptions({ maxLineBytes: cap })
+      const options = resolveBoundedStdioOptions({ maxLineBytes: cap })
       const whole = run(new BoundedLineReader(options), [bytes])
       const split = run(new BoundedLineReader(options), chunks)
       const want = expected(lines, cap)

@@ -2,12 +2,12 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
-  DEFAULT_MCP_HTTP_OPTIONS,
-  DEFAULT_RESULT_BUDGET_OPTIONS,
-  DEFAULT_SESSION_POOL_OPTIONS,
-  DEFAULT_STDIO_OPTIONS,
+  BOUNDED_STDIO_DEFAULTS,
+  MCP_HTTP_DEFAULTS,
   MCP_PROTOCOL_VERSIONS,
+  RESULT_BUDGET_DEFAULTS,
   resolveMcpHttpOptions,
+  SESSION_POOL_DEFAULTS,
 } from '../src/index.js'
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
@@ -20,7 +20,8 @@ function table(heading: string): Record<string, unknown> {
   const rest = options.slice(start + heading.length + 5)
   const section = rest.slice(0, rest.search(/\n##/))
   const out: Record<string, unknown> = {}
-  for (const m of section.matchAll(/^\|\s*`(\w+)`\s*\|\s*`([^`]+)`/gm)) {
+  // Columns: option | type | default | what it does; a default in backticks is compared.
+  for (const m of section.matchAll(/^\|\s*`(\w+)`\s*\|[^|]*\|\s*`([^`]+)`/gm)) {
     const [, name, raw] = m as unknown as [string, string, string]
     out[name] = raw.startsWith("'") ? raw.slice(1, -1) : JSON.parse(raw)
   }
@@ -29,14 +30,14 @@ function table(heading: string): Record<string, unknown> {
 
 describe('README', () => {
   it('lists the exported defaults in the options tables', () => {
-    expect(table('BoundedStdioServerTransport')).toEqual({ ...DEFAULT_STDIO_OPTIONS })
-    expect(table('resultBudget')).toEqual({ ...DEFAULT_RESULT_BUDGET_OPTIONS })
+    expect(table('BoundedStdioServerTransport')).toEqual({ ...BOUNDED_STDIO_DEFAULTS })
+    expect(table('resultBudget')).toEqual({ ...RESULT_BUDGET_DEFAULTS })
     const http = resolveMcpHttpOptions().admission
-    expect(table('SessionPool')).toEqual({ ...DEFAULT_SESSION_POOL_OPTIONS })
+    expect(table('SessionPool')).toEqual({ ...SESSION_POOL_DEFAULTS })
     expect(table('resolveMcpHttpOptions')).toEqual({
-      maxBytes: DEFAULT_MCP_HTTP_OPTIONS.maxBytes,
-      host: DEFAULT_MCP_HTTP_OPTIONS.host,
-      releaseSdkJsonResponses: DEFAULT_MCP_HTTP_OPTIONS.releaseSdkJsonResponses,
+      maxBytes: MCP_HTTP_DEFAULTS.maxBytes,
+      host: MCP_HTTP_DEFAULTS.host,
+      releaseSdkJsonResponses: MCP_HTTP_DEFAULTS.releaseSdkJsonResponses,
       maxNodes: http.maxNodes,
       maxDepth: http.maxDepth,
       timeoutMs: http.timeoutMs,

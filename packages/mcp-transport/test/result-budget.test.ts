@@ -4,11 +4,7 @@
 // tool reports the longest JSON.stringify output since the last call (the sentinel that shows
 // whether the oversized result was ever serialized).
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  DEFAULT_RESULT_BUDGET_OPTIONS,
-  resolveResultBudgetOptions,
-  resultBudget,
-} from '../src/index.js'
+import { RESULT_BUDGET_DEFAULTS, resolveResultBudgetOptions, resultBudget } from '../src/index.js'
 import { type Msg, StdioChild } from './helpers/stdio-child.js'
 
 const MiB = 1024 * 1024
@@ -61,9 +57,9 @@ describe('ResultBudgetTransport', () => {
 describe('resolveResultBudgetOptions', () => {
   it('fills the defaults, keeps a lower budget and refuses one above 64 MiB', () => {
     const d = resolveResultBudgetOptions()
-    expect(d.maxResultBytes).toBe(DEFAULT_RESULT_BUDGET_OPTIONS.maxResultBytes)
-    expect(d.limits.maxBytes).toBe(BUDGET)
-    expect(resolveResultBudgetOptions({ maxResultBytes: MiB }).limits.maxBytes).toBe(MiB - 1024)
+    expect(d.maxResultBytes).toBe(RESULT_BUDGET_DEFAULTS.maxResultBytes)
+    expect(d.maxBytes).toBe(BUDGET)
+    expect(resolveResultBudgetOptions({ maxResultBytes: MiB }).maxBytes).toBe(MiB - 1024)
     expect(() => resolveResultBudgetOptions({ maxResultBytes: 64 * MiB + 1 })).toThrow(TypeError)
     expect(() => resolveResultBudgetOptions({ envelopeReserveBytes: 64 * MiB })).toThrow(TypeError)
     expect(() => resolveResultBudgetOptions({ maxResultBytes: -1 })).toThrow(TypeError)

@@ -4,26 +4,16 @@
 import type { Transport as V1Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { Transport as V2Transport } from '@modelcontextprotocol/server'
 import { describe, expect, it } from 'vitest'
-import {
-  BoundedStdioServerTransport,
-  decorateTransport,
-  resultBudget,
-  TransportDecorator,
-} from '../src/index.js'
+import { BoundedStdioServerTransport, resultBudget, TransportDecorator } from '../src/index.js'
 
 describe('the SDK Transport types', () => {
   it('accept the bounded transport and its decorators on both SDK lines', () => {
     const stdio = new BoundedStdioServerTransport()
-    const wrapped = [
-      stdio,
-      new TransportDecorator(stdio),
-      decorateTransport(stdio, {}),
-      resultBudget(stdio),
-    ]
+    const wrapped = [stdio, new TransportDecorator(stdio), resultBudget(stdio)]
     const v1: V1Transport[] = wrapped
     const v2: V2Transport[] = wrapped
-    expect(v1).toHaveLength(4)
-    expect(v2).toHaveLength(4)
+    expect(v1).toHaveLength(3)
+    expect(v2).toHaveLength(3)
   })
 
   it("wrap either line's transports", () => {

@@ -9,9 +9,9 @@ import {
   BoundedStdioServerTransport,
   INVALID_MESSAGE_CODE,
   type JsonRpcMessage,
-  SDK_OVERFLOW_MESSAGE,
   StdioRefusalError,
 } from '../src/index.js'
+import { SDK_OVERFLOW_MESSAGE } from '../src/stdio-refusal.js'
 
 const MiB = 1024 * 1024
 const MARKER = 'MARKER_7f3a9c'

@@ -2,7 +2,7 @@
 // built BoundedStdioServerTransport (or the SDK's own StdioServerTransport, the control) and
 // these tests write raw bytes to its stdin.
 import { afterEach, describe, expect, it } from 'vitest'
-import { DEFAULT_STDIO_OPTIONS, resolveStdioOptions } from '../src/index.js'
+import { BOUNDED_STDIO_DEFAULTS, resolveBoundedStdioOptions } from '../src/index.js'
 import { type Msg, StdioChild } from './helpers/stdio-child.js'
 
 const MiB = 1024 * 1024
@@ -274,14 +274,14 @@ describe('StdioServerTransport (the SDK control, without tollgate)', () => {
   })
 })
 
-describe('resolveStdioOptions', () => {
+describe('resolveBoundedStdioOptions', () => {
   it('fills the defaults and refuses maxLineBytes above 64 MiB or below 1', () => {
-    expect(resolveStdioOptions().maxLineBytes).toBe(DEFAULT_STDIO_OPTIONS.maxLineBytes)
-    expect(resolveStdioOptions({ maxLineBytes: 64 * MiB }).maxLineBytes).toBe(64 * MiB)
-    expect(() => resolveStdioOptions({ maxLineBytes: 64 * MiB + 1 })).toThrow(TypeError)
-    expect(() => resolveStdioOptions({ maxLineBytes: 0 })).toThrow(TypeError)
-    expect(() => resolveStdioOptions({ maxLineBytes: 1.5 })).toThrow(TypeError)
-    expect(() => resolveStdioOptions({ bogus: 1 } as never)).toThrow(TypeError)
-    expect(Object.isFrozen(resolveStdioOptions())).toBe(true)
+    expect(resolveBoundedStdioOptions().maxLineBytes).toBe(BOUNDED_STDIO_DEFAULTS.maxLineBytes)
+    expect(resolveBoundedStdioOptions({ maxLineBytes: 64 * MiB }).maxLineBytes).toBe(64 * MiB)
+    expect(() => resolveBoundedStdioOptions({ maxLineBytes: 64 * MiB + 1 })).toThrow(TypeError)
+    expect(() => resolveBoundedStdioOptions({ maxLineBytes: 0 })).toThrow(TypeError)
+    expect(() => resolveBoundedStdioOptions({ maxLineBytes: 1.5 })).toThrow(TypeError)
+    expect(() => resolveBoundedStdioOptions({ bogus: 1 } as never)).toThrow(TypeError)
+    expect(Object.isFrozen(resolveBoundedStdioOptions())).toBe(true)
   })
 })

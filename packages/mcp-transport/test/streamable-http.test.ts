@@ -10,7 +10,7 @@ import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
-  DEFAULT_MCP_HTTP_OPTIONS,
+  MCP_HTTP_DEFAULTS,
   type McpHttpOptions,
   mcpExpressHandler,
   mcpHttpHandler,
@@ -310,7 +310,7 @@ describe('mcpHttpHandler controls removed (the SDK alone)', () => {
 describe('resolveMcpHttpOptions', () => {
   it('defaults to 4 MiB and loopback Host/Origin validation; none for 0.0.0.0', () => {
     const d = resolveMcpHttpOptions()
-    expect(d.admission.maxBytes).toBe(DEFAULT_MCP_HTTP_OPTIONS.maxBytes)
+    expect(d.admission.maxBytes).toBe(MCP_HTTP_DEFAULTS.maxBytes)
     expect(d.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]'])
     expect(d.allowedOrigins).toBe('loopback')
     const open = resolveMcpHttpOptions({ host: '0.0.0.0' })

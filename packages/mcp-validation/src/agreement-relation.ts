@@ -1,8 +1,8 @@
 import { Ajv07, Ajv2020 } from './ajv-load.js'
 import { admitsOnlyBmp } from './regex-modes.js'
 
-// The asymmetric relation of ADR-0031 decision 6, computed keyword by keyword: does the
-// published schema (a conjunction of schemas: itself and its allOf branches) admit only what
+// The asymmetric relation between a published schema and the handler's (the published side
+// may narrow, never widen), computed keyword by keyword: does the published schema (a conjunction of schemas: itself and its allOf branches) admit only what
 // the handler's derived schema admits? Sound rather than complete: where it cannot decide, it
 // reports `unsupported` instead of agreeing.
 

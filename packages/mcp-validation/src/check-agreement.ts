@@ -49,10 +49,9 @@ export interface AgreementReport {
 }
 
 /**
- * Import it from `@tollgate/mcp-validation/agreement`; the root entry's re-export is
- * deprecated and goes in the next minor release.
+ * Import it from `@tollgate/mcp-validation/agreement`.
  *
- * Checks the asymmetric relation of ADR-0031 decision 6 between a tool's published schema
+ * Checks the asymmetric relation between a tool's published schema
  * (bundled: `registry.bundled(tool)`) and the schema the SDK derives from its handler
  * (`deriveToolSchemas`). The published schema may narrow a value domain (pattern, range,
  * `maxLength`, an enum over a plain type), but:

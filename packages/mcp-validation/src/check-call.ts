@@ -1,26 +1,30 @@
 import { type AdmissionCode, chargeJson, isAdmissionError } from '@tollgate/json-budget'
 import { boundedLimit, boundedPointer, clampPointer, pointerSegments } from './bounded-text.js'
-import type { ResolvedInputValidationOptions } from './options.js'
+import { chargeLimitsOf, type ResolvedInputValidationOptions } from './options.js'
 import type { ArgumentsRefusal } from './refusal.js'
 import type { SchemaRegistry, SchemaViolation } from './registry.js'
+
+/** Why a `tools/call` was refused as naming no tool this route serves (audit only). */
+export interface UnknownToolError {
+  /** The tool is off the surface, unpublished, or not named by a string: one refusal for all. */
+  readonly code: 'ERR_TOOL_UNKNOWN'
+  /** Audit only, never answered: every unknown-tool refusal is the same bytes. */
+  readonly reason: 'off_surface' | 'unpublished' | 'malformed'
+  /** Length of the name when it was a string (audit only). */
+  readonly nameLength: number | undefined
+}
+
+/** Why a published tool's `arguments` were refused: a structural bound or its schema. */
+export interface ToolArgumentsError {
+  readonly code: 'ERR_TOOL_ARGUMENTS'
+  readonly tool: string
+  readonly refusal: ArgumentsRefusal
+}
 
 /** The verdict on one `tools/call`'s params. */
 export type ToolCallVerdict =
   | { readonly ok: true; readonly tool: string }
-  | {
-      readonly ok: false
-      readonly kind: 'unknown-tool'
-      /** Audit only, never answered: every unknown-tool refusal is the same bytes. */
-      readonly reason: 'off_surface' | 'unpublished' | 'malformed'
-      /** Length of the name when it was a string (audit only). */
-      readonly nameLength: number | undefined
-    }
-  | {
-      readonly ok: false
-      readonly kind: 'arguments'
-      readonly tool: string
-      readonly refusal: ArgumentsRefusal
-    }
+  | { readonly ok: false; readonly error: UnknownToolError | ToolArgumentsError }
 
 const OPTION_OF: Partial<Record<AdmissionCode, string>> = {
   ERR_JSON_TOO_DEEP: 'maxDepth',
@@ -59,12 +63,12 @@ const LIMIT_PARAM: Readonly<Record<string, string>> = {
 
 /**
  * Judges one `tools/call`'s `params` (a pure function; the decorator and tests share it):
- * a name off `options.surface` is `unknown-tool` before the registry is asked anything, so a
+ * a name off `options.surface` is `ERR_TOOL_UNKNOWN` before the registry is asked anything, so a
  * tool mounted on another route and a tool that exists nowhere take the same path and the
- * same single `Set` lookup; a name the registry does not know is `unknown-tool` too (fail
+ * same single `Set` lookup; a name the registry does not know is `ERR_TOOL_UNKNOWN` too (fail
  * closed); otherwise the arguments
  * (missing = `{}`) are charged against the bounds first, then validated against the tool's
- * published schema. A refusal holds the bounded pointer and the keyword with the schema's
+ * published schema (`ERR_TOOL_ARGUMENTS`). A refusal holds the bounded pointer and the keyword with the schema's
  * limit, never a value.
  */
 export function checkToolCall(
@@ -75,20 +79,20 @@ export function checkToolCall(
   const name =
     typeof params === 'object' && params !== null ? (params as { name?: unknown }).name : undefined
   if (typeof name !== 'string') {
-    return { ok: false, kind: 'unknown-tool', reason: 'malformed', nameLength: undefined }
+    return unknown('malformed', undefined)
   }
   // The route's surface first: nothing about a name off it (not even whether a schema exists
   // for it) may shape the answer or the work done.
   if (options.surface !== undefined && !options.surface.has(name)) {
-    return { ok: false, kind: 'unknown-tool', reason: 'off_surface', nameLength: name.length }
+    return unknown('off_surface', name.length)
   }
   if (!registry.has(name)) {
-    return { ok: false, kind: 'unknown-tool', reason: 'unpublished', nameLength: name.length }
+    return unknown('unpublished', name.length)
   }
   const raw = (params as { arguments?: unknown }).arguments
   const args = raw === undefined ? {} : raw
   try {
-    chargeJson(args, options.limits)
+    chargeJson(args, chargeLimitsOf(options))
   } catch (error) {
     if (!isAdmissionError(error)) throw error
     const refusal: ArgumentsRefusal = {
@@ -98,11 +102,22 @@ export function checkToolCall(
       limit: error.limit,
       pointer: clampPointer(error.path ?? ''),
     }
-    return { ok: false, kind: 'arguments', tool: name, refusal }
+    return refused(name, refusal)
   }
   const violation = registry.validate(name, args)
   if (violation === null) return { ok: true, tool: name }
-  return { ok: false, kind: 'arguments', tool: name, refusal: describeViolation(violation) }
+  return refused(name, describeViolation(violation))
+}
+
+function unknown(
+  reason: UnknownToolError['reason'],
+  nameLength: number | undefined,
+): ToolCallVerdict {
+  return { ok: false, error: { code: 'ERR_TOOL_UNKNOWN', reason, nameLength } }
+}
+
+function refused(tool: string, refusal: ArgumentsRefusal): ToolCallVerdict {
+  return { ok: false, error: { code: 'ERR_TOOL_ARGUMENTS', tool, refusal } }
 }
 
 function describeViolation(violation: SchemaViolation): ArgumentsRefusal {

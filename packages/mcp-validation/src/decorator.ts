@@ -8,12 +8,12 @@ import {
   type RequestIdLike,
   TransportDecorator,
   type TransportSendOptionsLike,
-} from '@tollgate/mcp-transport'
-import { checkToolCall, type ToolCallVerdict } from './check-call.js'
+} from '@tollgate/mcp-transport/decorator'
+import { checkToolCall, type ToolArgumentsError, type UnknownToolError } from './check-call.js'
 import {
   type InputValidationOptions,
   type ResolvedInputValidationOptions,
-  resolveOptions,
+  resolveInputValidationOptions,
 } from './options.js'
 import { REUSED_ID_ERROR, renderArgumentsRefusal, UNKNOWN_TOOL_ERROR } from './refusal.js'
 import type { RefusalEvent, RefusalReason } from './refusal-event.js'
@@ -37,7 +37,11 @@ export class InputValidationTransport<
   // own refusals never touch this table.
   readonly #inFlight = new Map<RequestIdLike, string>()
 
-  constructor(inner: T, registry: SchemaRegistry, options: InputValidationOptions = {}) {
+  constructor(
+    inner: T,
+    registry: SchemaRegistry,
+    options: InputValidationOptions | ResolvedInputValidationOptions = {},
+  ) {
     super(inner)
     if (
       typeof registry !== 'object' ||
@@ -49,7 +53,7 @@ export class InputValidationTransport<
       throw new TypeError('registry must be a SchemaRegistry (see loadSchemaRegistry)')
     }
     this.#registry = registry
-    this.#options = resolveOptions(options)
+    this.#options = resolveInputValidationOptions(options)
   }
 
   protected override handleInbound(
@@ -69,11 +73,12 @@ export class InputValidationTransport<
       if (!request) return
       const verdict = checkToolCall(this.#registry, message.params, this.#options)
       if (!verdict.ok) {
-        this.#audit(eventOf(verdict))
-        if (verdict.kind === 'unknown-tool') {
+        const refusal = verdict.error
+        this.#audit(eventOf(refusal))
+        if (refusal.code === 'ERR_TOOL_UNKNOWN') {
           return this.#answer({ jsonrpc: '2.0', id: message.id, error: UNKNOWN_TOOL_ERROR })
         }
-        const result = { ...renderArgumentsRefusal(verdict.tool, verdict.refusal) }
+        const result = { ...renderArgumentsRefusal(refusal.tool, refusal.refusal) }
         return this.#answer({ jsonrpc: '2.0', id: message.id, result })
       }
     } else if (method === 'notifications/cancelled') {
@@ -135,15 +140,15 @@ export class InputValidationTransport<
 }
 
 function eventOf(
-  verdict: Exclude<ToolCallVerdict, { ok: true }>,
+  error: UnknownToolError | ToolArgumentsError,
 ): Partial<RefusalEvent> & { reason: RefusalReason } {
-  if (verdict.kind === 'unknown-tool') {
-    return { reason: verdict.reason, nameLength: verdict.nameLength }
+  if (error.code === 'ERR_TOOL_UNKNOWN') {
+    return { reason: error.reason, nameLength: error.nameLength }
   }
-  const r = verdict.refusal
+  const r = error.refusal
   return r.kind === 'bounds'
-    ? { reason: 'bounds', tool: verdict.tool, code: r.code, pointer: r.pointer }
-    : { reason: 'schema', tool: verdict.tool, keyword: r.keyword, pointer: r.pointer }
+    ? { reason: 'bounds', tool: error.tool, code: r.code, pointer: r.pointer }
+    : { reason: 'schema', tool: error.tool, keyword: r.keyword, pointer: r.pointer }
 }
 
 /**
@@ -161,7 +166,7 @@ function eventOf(
 export function withInputValidation<T extends McpTransport>(
   transport: T,
   registry: SchemaRegistry,
-  options: InputValidationOptions = {},
+  options: InputValidationOptions | ResolvedInputValidationOptions = {},
 ): InputValidationTransport<T> {
   return new InputValidationTransport(transport, registry, options)
 }

@@ -1,6 +1,3 @@
-// Deprecated here (use `@tollgate/mcp-validation/agreement`); kept for one release because they
-// load nothing beyond Ajv. `deriveToolSchemas` is on the subpath only.
-
 export {
   boundedName,
   boundedPointer,
@@ -10,21 +7,17 @@ export {
 } from './bounded-text.js'
 export { bundleSchema } from './bundle.js'
 export {
-  type AgreementFinding,
-  type AgreementOptions,
-  type AgreementReport,
-  type AgreementRule,
-  checkSchemaAgreement,
-  type StringLengthUnit,
-  UNREAD_CONTEXT_KEYS,
-} from './check-agreement.js'
-export { checkToolCall, type ToolCallVerdict } from './check-call.js'
+  checkToolCall,
+  type ToolArgumentsError,
+  type ToolCallVerdict,
+  type UnknownToolError,
+} from './check-call.js'
 export { InputValidationTransport, withInputValidation } from './decorator.js'
 export {
-  DEFAULT_ARGUMENT_LIMITS,
+  INPUT_VALIDATION_DEFAULTS,
   type InputValidationOptions,
   type ResolvedInputValidationOptions,
-  resolveOptions,
+  resolveInputValidationOptions,
 } from './options.js'
 export { assertToolPopulation, checkToolPopulation, type PopulationReport } from './population.js'
 export {

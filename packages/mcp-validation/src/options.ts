@@ -1,5 +1,12 @@
 import {
+  booleanOption,
+  checkOptions,
+  createResolvedBrand,
+  functionOption,
+  integerOption,
   JSON_LIMITS_DEFAULTS,
+  type JsonLimitsOptions,
+  type OptionValidators,
   type ResolvedJsonLimits,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
@@ -8,19 +15,10 @@ import type { RefusalHook } from './refusal-event.js'
 const MiB = 1024 * 1024
 
 /**
- * The bounds the arguments of one `tools/call` are charged against before any validator sees
- * them: 32 nested containers, 10,000 nodes, 4 MiB of compact JSON. Every published schema is
- * far shallower and smaller; the bound is there so the validator's work is a function of
- * these numbers, not of what a caller sends.
+ * Options of {@link withInputValidation} and {@link checkToolCall}. The JSON limits bound the
+ * `arguments` of one `tools/call`, charged before any validator sees them.
  */
-export const DEFAULT_ARGUMENT_LIMITS: ResolvedJsonLimits = Object.freeze({
-  maxDepth: 32,
-  maxNodes: 10_000,
-  maxBytes: 4 * MiB,
-})
-
-/** Options of {@link withInputValidation} and {@link checkToolCall}. */
-export interface InputValidationOptions {
+export interface InputValidationOptions extends JsonLimitsOptions {
   /**
    * Most nested containers admitted in `arguments` (`{}` is depth 1). A depth equal to the
    * limit is admitted. Default: 32. May not exceed 64.
@@ -62,64 +60,87 @@ export interface InputValidationOptions {
 }
 
 /** {@link InputValidationOptions} with every default filled, validated and frozen. */
-export interface ResolvedInputValidationOptions {
-  readonly limits: ResolvedJsonLimits
+export interface ResolvedInputValidationOptions extends ResolvedJsonLimits {
   readonly rewriteToolsList: boolean
   /** The route's surface, or `undefined` for every published tool. */
   readonly surface: ReadonlySet<string> | undefined
   readonly onRefusal: RefusalHook | undefined
 }
 
-const KNOWN = new Set([
-  'maxDepth',
-  'maxNodes',
-  'maxBytes',
-  'rewriteToolsList',
-  'surface',
-  'onRefusal',
-])
+/**
+ * The defaults: 32 nested containers, 10,000 nodes, 4 MiB of compact JSON per `arguments`, and
+ * `tools/list` rewritten. Every published schema is far shallower and smaller; the bound is
+ * there so the validator's work is a function of these numbers, not of what a caller sends.
+ */
+export const INPUT_VALIDATION_DEFAULTS: Readonly<{
+  maxDepth: number
+  maxNodes: number
+  maxBytes: number
+  rewriteToolsList: boolean
+}> = Object.freeze({ maxDepth: 32, maxNodes: 10_000, maxBytes: 4 * MiB, rewriteToolsList: true })
+
+const VALIDATORS: OptionValidators<InputValidationOptions> = {
+  maxDepth: integerOption(true),
+  maxNodes: integerOption(),
+  maxBytes: integerOption(),
+  rewriteToolsList: booleanOption,
+  // Checked (and copied) by resolveSurface below, which needs the value anyway.
+  surface: () => {},
+  onRefusal: functionOption,
+}
+
+const brand = createResolvedBrand<ResolvedInputValidationOptions>()
 
 /**
- * Fills {@link InputValidationOptions} from the defaults, validates every field once and
- * freezes the result.
+ * Fills {@link InputValidationOptions} from {@link INPUT_VALIDATION_DEFAULTS}, validates every
+ * field once and freezes the result; an object this function returned is returned as it is.
  * @throws TypeError on an unknown option, a limit that is not a positive safe integer, a
  *   limit above its ceiling (`JSON_LIMITS_DEFAULTS`), a non-boolean `rewriteToolsList`, a
  *   `surface` that is a string or not an iterable of strings, or an `onRefusal` that is not a
  *   function.
  */
-export function resolveOptions(
-  options: InputValidationOptions = {},
+export function resolveInputValidationOptions(
+  options: InputValidationOptions | ResolvedInputValidationOptions = {},
 ): ResolvedInputValidationOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('options must be an object')
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new TypeError(`unknown option ${JSON.stringify(key.slice(0, 64))}`)
-  }
-  // resolveJsonLimits validates each field and refuses any above the shared ceiling; the object it
-  // returns is recognised by chargeJson, which then skips validating it on every call.
+  if (brand.has(options)) return options
+  checkOptions(options, VALIDATORS, 'withInputValidation')
+  const input: InputValidationOptions = options ?? {}
+  const d = INPUT_VALIDATION_DEFAULTS
+  // resolveJsonLimits refuses any limit above the shared ceiling; the object it returns is the
+  // one chargeJson recognises, so it is kept whole for the charge (see check-call.ts).
   const limits = resolveJsonLimits(
     {
-      maxDepth: options.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
-      maxNodes: options.maxNodes ?? DEFAULT_ARGUMENT_LIMITS.maxNodes,
-      maxBytes: options.maxBytes ?? DEFAULT_ARGUMENT_LIMITS.maxBytes,
+      maxDepth: input.maxDepth ?? d.maxDepth,
+      maxNodes: input.maxNodes ?? d.maxNodes,
+      maxBytes: input.maxBytes ?? d.maxBytes,
     },
     JSON_LIMITS_DEFAULTS,
   )
-  const rewriteToolsList = options.rewriteToolsList ?? true
-  if (typeof rewriteToolsList !== 'boolean') {
-    throw new TypeError('rewriteToolsList must be a boolean')
-  }
-  const onRefusal = options.onRefusal
-  if (onRefusal !== undefined && typeof onRefusal !== 'function') {
-    throw new TypeError('onRefusal must be a function')
-  }
-  return Object.freeze({
-    limits,
-    rewriteToolsList,
-    surface: resolveSurface(options.surface),
-    onRefusal,
+  const resolved = Object.freeze({
+    maxDepth: limits.maxDepth,
+    maxNodes: limits.maxNodes,
+    maxBytes: limits.maxBytes,
+    rewriteToolsList: input.rewriteToolsList ?? d.rewriteToolsList,
+    surface: resolveSurface(input.surface),
+    onRefusal: input.onRefusal,
   })
+  CHARGE_LIMITS.set(resolved, limits)
+  return brand.mark(resolved)
+}
+
+// The json-budget resolved limits of each resolved options object: chargeJson skips validating
+// those, where a flat options object would be validated again on every call.
+const CHARGE_LIMITS = new WeakMap<ResolvedInputValidationOptions, ResolvedJsonLimits>()
+
+/** The limits to charge `arguments` with, resolved once (internal to check-call.ts). */
+export function chargeLimitsOf(options: ResolvedInputValidationOptions): ResolvedJsonLimits {
+  return (
+    CHARGE_LIMITS.get(options) ??
+    resolveJsonLimits(
+      { maxDepth: options.maxDepth, maxNodes: options.maxNodes, maxBytes: options.maxBytes },
+      JSON_LIMITS_DEFAULTS,
+    )
+  )
 }
 
 function resolveSurface(surface: Iterable<string> | undefined): ReadonlySet<string> | undefined {

@@ -10,7 +10,7 @@ export interface PopulationReport {
 
 /**
  * Compares the registered tool names with the published ones as sets, both directions
- * (ADR-0031 decision 5): an addition on either side fails, and so does a removal.
+ * (a tool without a schema would be refused, a schema without a tool is dead): an addition on either side fails, and so does a removal.
  */
 export function checkToolPopulation(
   registered: Iterable<string>,

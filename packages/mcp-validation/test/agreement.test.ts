@@ -154,7 +154,6 @@ describe('the package entries', () => {
     const agreement = await import('../src/agreement.js')
     expect('deriveToolSchemas' in root).toBe(false)
     expect(agreement.deriveToolSchemas).toBeTypeOf('function')
-    // The deprecated root re-export is the same function as the subpath's.
-    expect(root.checkSchemaAgreement).toBe(agreement.checkSchemaAgreement)
+    expect('checkSchemaAgreement' in root).toBe(false)
   })
 })

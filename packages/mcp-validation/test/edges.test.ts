@@ -5,7 +5,7 @@ import {
   checkToolPopulation,
   createSchemaRegistry,
   DRAFT_2020_12,
-  resolveOptions,
+  resolveInputValidationOptions,
   withInputValidation,
 } from '../src/index.js'
 import { fixtureRegistry } from './helpers/raw-clients.js'
@@ -41,20 +41,20 @@ describe('withInputValidation', () => {
   })
 })
 
-describe('resolveOptions', () => {
+describe('resolveInputValidationOptions', () => {
   it('throws a TypeError on options that are not an object', () => {
-    expect(() => resolveOptions(null as never)).toThrow(/options must be an object/)
-    expect(() => resolveOptions(3 as never)).toThrow(/options must be an object/)
+    expect(() => resolveInputValidationOptions(null as never)).toThrow(/options must be an object/)
+    expect(() => resolveInputValidationOptions(3 as never)).toThrow(/options must be an object/)
   })
 
   it('names the unknown option, cut to 64 characters', () => {
-    expect(() => resolveOptions({ ['x'.repeat(100)]: 1 } as never)).toThrow(
-      `unknown option "${'x'.repeat(64)}"`,
+    expect(() => resolveInputValidationOptions({ ['x'.repeat(100)]: 1 } as never)).toThrow(
+      `unknown option ${'x'.repeat(64)}`,
     )
   })
 
   it('accepts rewriteToolsList false', () => {
-    expect(resolveOptions({ rewriteToolsList: false }).rewriteToolsList).toBe(false)
+    expect(resolveInputValidationOptions({ rewriteToolsList: false }).rewriteToolsList).toBe(false)
   })
 })
 

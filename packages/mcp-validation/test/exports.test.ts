@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { requiredFilesOf, resolvedUrlsOf } from './helpers/loaded-modules.js'
 
 const CJS = fileURLToPath(new URL('../dist/index.cjs', import.meta.url))
 
@@ -17,5 +18,32 @@ console.log(JSON.stringify({
     const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))
     expect(out.sdk).toBe(0)
     expect(out.count).toBeGreaterThan(1)
+  })
+})
+
+// The HTTP stack and the SDK client as they appear in a resolved URL or a loaded file path.
+const HTTP_STACK = [/[\\/]http-admission[\\/]/, /[\\/]lexical-preflight[\\/]/]
+const SDK_CLIENT = [/@modelcontextprotocol[\\/]sdk[\\/].*client/, /inMemory/]
+
+describe('the root entry', () => {
+  it('loads neither the HTTP stack nor the SDK Client and InMemoryTransport (ESM and CJS)', () => {
+    const esm = resolvedUrlsOf('@tollgate/mcp-validation')
+    // The probe sees the decorator base it does load, from mcp-transport's subpath.
+    expect(esm.some((url) => url.endsWith('/mcp-transport/dist/decorator.js'))).toBe(true)
+    const cjs = requiredFilesOf('@tollgate/mcp-validation')
+    expect(cjs.some((file) => file.endsWith('decorator.cjs'))).toBe(true)
+    for (const loaded of [...esm, ...cjs]) {
+      for (const heavy of [...HTTP_STACK, ...SDK_CLIENT]) expect(loaded).not.toMatch(heavy)
+    }
+  })
+
+  it('sees the HTTP stack and the SDK client when they are loaded (the probe works)', () => {
+    // The control: the same probe, on what the root entry used to load through its imports.
+    const transport = resolvedUrlsOf('@tollgate/mcp-transport')
+    for (const heavy of HTTP_STACK) expect(transport.some((url) => heavy.test(url))).toBe(true)
+    const client = resolvedUrlsOf('@modelcontextprotocol/sdk/client/index.js')
+    expect(client.some((url) => SDK_CLIENT[0]?.test(url))).toBe(true)
+    const memory = resolvedUrlsOf('@modelcontextprotocol/sdk/inMemory.js')
+    expect(memory.some((url) => SDK_CLIENT[1]?.test(url))).toBe(true)
   })
 })

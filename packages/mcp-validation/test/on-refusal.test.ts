@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import {
   REUSED_ID_ERROR,
   type RefusalEvent,
-  resolveOptions,
+  resolveInputValidationOptions,
   withInputValidation,
 } from '../src/index.js'
 import { fixtureRegistry, inMemorySession, type Json, toolCall } from './helpers/raw-clients.js'
@@ -116,7 +116,9 @@ describe('withInputValidation onRefusal', () => {
   })
 
   it('refuses a non-function hook at construction with a TypeError', () => {
-    expect(() => resolveOptions({ onRefusal: 'audit' as never })).toThrow(/onRefusal/)
+    expect(() => resolveInputValidationOptions({ onRefusal: 'audit' as never })).toThrow(
+      /onRefusal/,
+    )
   })
 })
 

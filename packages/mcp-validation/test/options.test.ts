@@ -1,15 +1,24 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ARGUMENT_LIMITS, resolveOptions, withInputValidation } from '../src/index.js'
+import {
+  INPUT_VALIDATION_DEFAULTS,
+  resolveInputValidationOptions,
+  withInputValidation,
+} from '../src/index.js'
 import { fixtureRegistry } from './helpers/raw-clients.js'
 
-describe('resolveOptions', () => {
+describe('resolveInputValidationOptions', () => {
   it('fills the defaults and freezes the result', () => {
-    const resolved = resolveOptions()
-    expect(resolved).toEqual({ limits: DEFAULT_ARGUMENT_LIMITS, rewriteToolsList: true })
+    const resolved = resolveInputValidationOptions()
+    expect(resolved).toEqual({ ...INPUT_VALIDATION_DEFAULTS })
     expect(Object.isFrozen(resolved)).toBe(true)
-    expect(Object.isFrozen(resolved.limits)).toBe(true)
-    expect(DEFAULT_ARGUMENT_LIMITS).toEqual({ maxDepth: 32, maxNodes: 10_000, maxBytes: 4_194_304 })
+    expect(resolveInputValidationOptions(resolved)).toBe(resolved)
+    expect(INPUT_VALIDATION_DEFAULTS).toEqual({
+      maxDepth: 32,
+      maxNodes: 10_000,
+      maxBytes: 4_194_304,
+      rewriteToolsList: true,
+    })
   })
 
   it.each([
@@ -22,13 +31,17 @@ describe('resolveOptions', () => {
     [{ rewriteToolsList: 'yes' }],
     [{ maxDeph: 3 }],
   ])('throws a TypeError at construction on %j', (options) => {
-    expect(() => resolveOptions(options as never)).toThrow(TypeError)
+    expect(() => resolveInputValidationOptions(options as never)).toThrow(TypeError)
   })
 
   it('admits each limit at its ceiling', () => {
     expect(
-      resolveOptions({ maxDepth: 64, maxNodes: 100_000, maxBytes: 64 * 1024 * 1024 }).limits,
-    ).toEqual({
+      resolveInputValidationOptions({
+        maxDepth: 64,
+        maxNodes: 100_000,
+        maxBytes: 64 * 1024 * 1024,
+      }),
+    ).toMatchObject({
       maxDepth: 64,
       maxNodes: 100_000,
       maxBytes: 64 * 1024 * 1024,
@@ -38,13 +51,13 @@ describe('resolveOptions', () => {
   it('matches the options table in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
     const row = (name: string) => {
-      const match = readme.match(new RegExp(`^\\| \`${name}\`\\s*\\| ([^|]+?)\\s*\\|`, 'm'))
+      const match = readme.match(new RegExp(`^\\| \`${name}\`\\s*\\|[^|]*\\| ([^|]+?)\\s*\\|`, 'm'))
       return match?.[1]?.trim()
     }
-    expect(row('maxDepth')).toBe(String(DEFAULT_ARGUMENT_LIMITS.maxDepth))
-    expect(row('maxNodes')).toBe(DEFAULT_ARGUMENT_LIMITS.maxNodes.toLocaleString('en-US'))
-    expect(row('maxBytes')).toBe(`${DEFAULT_ARGUMENT_LIMITS.maxBytes / 1024 / 1024} MiB`)
-    expect(row('rewriteToolsList')).toBe(String(resolveOptions().rewriteToolsList))
+    expect(row('maxDepth')).toBe(String(INPUT_VALIDATION_DEFAULTS.maxDepth))
+    expect(row('maxNodes')).toBe(INPUT_VALIDATION_DEFAULTS.maxNodes.toLocaleString('en-US'))
+    expect(row('maxBytes')).toBe(`${INPUT_VALIDATION_DEFAULTS.maxBytes / 1024 / 1024} MiB`)
+    expect(row('rewriteToolsList')).toBe(String(resolveInputValidationOptions().rewriteToolsList))
   })
 })
 

@@ -1,5 +1,5 @@
 import { fc, test } from '@fast-check/vitest'
-import { ADMISSION_CODE_LIST } from '@tollgate/json-budget'
+import { JSON_BUDGET_CODES, type JsonBudgetCode } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import {
   boundedName,
@@ -9,7 +9,7 @@ import {
   MAX_POINTER_BYTES,
   MAX_REFUSAL_BYTES,
   renderArgumentsRefusal,
-  resolveOptions,
+  resolveInputValidationOptions,
   UNKNOWN_TOOL_ERROR,
 } from '../src/index.js'
 import { fixtureRegistry } from './helpers/raw-clients.js'
@@ -28,7 +28,7 @@ describe('renderArgumentsRefusal', () => {
     expect(inJson(limit)).toBeLessThanOrEqual(MAX_LIMIT_BYTES)
     const schema = renderArgumentsRefusal(name, { kind: 'schema', keyword: name, limit, pointer })
     expect(bytes(schema)).toBeLessThanOrEqual(MAX_REFUSAL_BYTES)
-    for (const code of ADMISSION_CODE_LIST) {
+    for (const code of Object.keys(JSON_BUDGET_CODES) as JsonBudgetCode[]) {
       const bounds = renderArgumentsRefusal(name, {
         kind: 'bounds',
         code,
@@ -88,7 +88,7 @@ describe('boundedPointer', () => {
 
 describe('checkToolCall', () => {
   const registry = fixtureRegistry()
-  const options = resolveOptions()
+  const options = resolveInputValidationOptions()
   const MARKER = 'MARKER-9e1d'
 
   // Any arguments at all, with keys and values that may carry the marker, long keys and
@@ -116,8 +116,8 @@ describe('checkToolCall', () => {
     'refuses in at most MAX_REFUSAL_BYTES and never echoes a value',
     (name, a) => {
       const verdict = checkToolCall(registry, { name, arguments: a }, options)
-      if (verdict.ok || verdict.kind === 'unknown-tool') return
-      const result = renderArgumentsRefusal(verdict.tool, verdict.refusal)
+      if (verdict.ok || verdict.error.code === 'ERR_TOOL_UNKNOWN') return
+      const result = renderArgumentsRefusal(verdict.error.tool, verdict.error.refusal)
       expect(bytes(result)).toBeLessThanOrEqual(MAX_REFUSAL_BYTES)
       // A key may be named (bounded); a value never is: strip the keys and look for the marker.
       const keys = new Set<string>()
@@ -142,7 +142,7 @@ describe('checkToolCall', () => {
     ]) {
       expect(checkToolCall(registry, params, options)).toMatchObject({
         ok: false,
-        kind: 'unknown-tool',
+        error: { code: 'ERR_TOOL_UNKNOWN' },
       })
     }
     expect(UNKNOWN_TOOL_ERROR).toEqual({ code: -32602, message: 'Unknown tool' })
@@ -154,7 +154,7 @@ describe('checkToolCall', () => {
       tool: 'system.ping',
     })
     const verdict = checkToolCall(registry, { name: 'notes.get' }, options)
-    expect(verdict).toMatchObject({ ok: false, refusal: { keyword: 'required' } })
+    expect(verdict).toMatchObject({ ok: false, error: { refusal: { keyword: 'required' } } })
   })
 
   it.each([
@@ -170,26 +170,30 @@ describe('checkToolCall', () => {
     const verdict = checkToolCall(registry, { name: 'notes.search', arguments: args }, options)
     expect(verdict).toEqual({
       ok: false,
-      kind: 'arguments',
-      tool: 'notes.search',
-      refusal: { kind: 'schema', keyword, limit, pointer },
+      error: {
+        code: 'ERR_TOOL_ARGUMENTS',
+        tool: 'notes.search',
+        refusal: { kind: 'schema', keyword, limit, pointer },
+      },
     })
   })
 
   it('bounds before validating: depth, nodes and bytes at N are judged by the schema, at N+1 refused', () => {
-    const tight = resolveOptions({ maxDepth: 3, maxNodes: 8, maxBytes: 40 })
+    const tight = resolveInputValidationOptions({ maxDepth: 3, maxNodes: 8, maxBytes: 40 })
     const at = (items: unknown) =>
       checkToolCall(registry, { name: 'notes.batch', arguments: { projectId: 'a', items } }, tight)
     expect(at([[]])).toEqual({ ok: true, tool: 'notes.batch' }) // depth 3
-    expect(at([[[]]])).toMatchObject({ refusal: { code: 'ERR_JSON_TOO_DEEP', limit: 3 } })
+    expect(at([[[]]])).toMatchObject({
+      error: { refusal: { code: 'ERR_JSON_TOO_DEEP', limit: 3 } },
+    })
     expect(at([1, 2, 3])).toEqual({ ok: true, tool: 'notes.batch' }) // 8 nodes
     expect(at([1, 2, 3, 4])).toMatchObject({
-      refusal: { code: 'ERR_JSON_TOO_MANY_NODES', limit: 8 },
+      error: { refusal: { code: 'ERR_JSON_TOO_MANY_NODES', limit: 8 } },
     })
     // {"projectId":"a","items":["…"]} is 30 bytes plus the string's length.
     expect(at(['x'.repeat(10)])).toEqual({ ok: true, tool: 'notes.batch' })
     expect(at(['x'.repeat(11)])).toMatchObject({
-      refusal: { code: 'ERR_JSON_TOO_LARGE', limit: 40 },
+      error: { refusal: { code: 'ERR_JSON_TOO_LARGE', limit: 40 } },
     })
   })
 
@@ -200,7 +204,7 @@ describe('checkToolCall', () => {
       options,
     )
     expect(verdict).toMatchObject({
-      refusal: { code: 'ERR_JSON_UNSUPPORTED_VALUE', option: undefined },
+      error: { refusal: { code: 'ERR_JSON_UNSUPPORTED_VALUE', option: undefined } },
     })
   })
 })

@@ -1,5 +1,5 @@
 // Repository-wide checks over every published schema in schemas/mcp/ (read in place from the
-// repository root), plus ADR-0031's $ref composition table reproduced as an executable test.
+// repository root), plus the $ref composition table reproduced as an executable test.
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import Ajv2020Import from 'ajv/dist/2020.js'
@@ -127,7 +127,7 @@ describe('schemas/mcp', () => {
   })
 })
 
-// ADR-0031 decision 1: three compositions of a per-tool schema with the context, each with the
+// Three compositions of a per-tool schema with the context, each with the
 // referent closed and open, driven against a valid document and one carrying an unknown key.
 const TEST_CTX = 'https://schemas.tollgate.dev/test/ctx.schema.json'
 const ctx = (closed: boolean): Schema => ({
@@ -170,7 +170,7 @@ const TABLE: [string, boolean, boolean, boolean][] = [
   ['allOf: [{$ref}] + unevaluatedProperties: false', false, true, true],
 ]
 
-describe('the $ref composition table of ADR-0031', () => {
+describe('the $ref composition table', () => {
   it.each(TABLE)(
     '%s, referent closed: %s, admits the valid document: %s',
     (form, closed, admits, refuses) => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   checkToolCall,
-  resolveOptions,
+  resolveInputValidationOptions,
   type SchemaRegistry,
   UNKNOWN_TOOL_ERROR,
 } from '../src/index.js'
@@ -111,14 +111,12 @@ describe('checkToolCall with a surface', () => {
       bundled: count('bundled', real.bundled),
       source: count('source', real.source),
     }
-    const options = resolveOptions({ surface: SURFACE })
+    const options = resolveInputValidationOptions({ surface: SURFACE })
     for (const name of [MOUNTED_ELSEWHERE, NOWHERE]) {
       const verdict = checkToolCall(counting, { name, arguments: { bogus: 1 } }, options)
       expect(verdict).toEqual({
         ok: false,
-        kind: 'unknown-tool',
-        reason: 'off_surface',
-        nameLength: name.length,
+        error: { code: 'ERR_TOOL_UNKNOWN', reason: 'off_surface', nameLength: name.length },
       })
     }
     expect(touched).toEqual([])
@@ -127,14 +125,18 @@ describe('checkToolCall with a surface', () => {
   })
 })
 
-describe('resolveOptions surface', () => {
+describe('resolveInputValidationOptions surface', () => {
   it('takes a Set or an array and refuses a string or a non-string entry with a TypeError', () => {
-    expect([...(resolveOptions({ surface: new Set(['a']) }).surface ?? [])]).toEqual(['a'])
-    expect(resolveOptions({ surface: ['a', 'a'] }).surface?.size).toBe(1)
-    expect(resolveOptions({}).surface).toBeUndefined()
-    expect(() => resolveOptions({ surface: 'notes.get' as never })).toThrow(TypeError)
-    expect(() => resolveOptions({ surface: [3] as never })).toThrow(/surface/)
-    expect(() => resolveOptions({ surface: {} as never })).toThrow(/surface/)
+    expect([...(resolveInputValidationOptions({ surface: new Set(['a']) }).surface ?? [])]).toEqual(
+      ['a'],
+    )
+    expect(resolveInputValidationOptions({ surface: ['a', 'a'] }).surface?.size).toBe(1)
+    expect(resolveInputValidationOptions({}).surface).toBeUndefined()
+    expect(() => resolveInputValidationOptions({ surface: 'notes.get' as never })).toThrow(
+      TypeError,
+    )
+    expect(() => resolveInputValidationOptions({ surface: [3] as never })).toThrow(/surface/)
+    expect(() => resolveInputValidationOptions({ surface: {} as never })).toThrow(/surface/)
   })
 
   it('keeps its own copy: a later change to the caller’s set does not widen the route', async () => {

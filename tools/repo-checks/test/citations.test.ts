@@ -9,15 +9,7 @@ import { findCitations } from '../src/citations.js'
 // check fails on any broken citation NOT listed here and on any entry listed here that is no
 // longer broken (so the list can only shrink). Keys: `<doc> | <cite>` where cite is
 // `path › name` for a test and `path` for a file.
-const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([
-  // packages/mcp-validation/README.md (mutation survivors, commit f05e912) cites
-  // `test/tools-list.test.ts` › `InputValidationTransport`, which is neither an it() name nor a
-  // describe() name in that file. Owner: the mcp-validation engineer (cite the killing it()).
-  [
-    'packages/mcp-validation/README.md | test/tools-list.test.ts › InputValidationTransport',
-    'cites a name no test in the file has (mcp-validation owner)',
-  ],
-])
+const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([])
 
 function key(problem: Problem): string {
   return `${problem.doc} | ${problem.cite}`

@@ -1,0 +1,50 @@
+// Each code this package raises names, as its `option`, an option a caller of this package can
+// set: a key of one of its options interfaces (checked by the type below at `tsc`), that its
+// resolver takes (an unknown name is refused), and that docs/errors.md's "how to fix" names.
+import { readFileSync } from 'node:fs'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import {
+  type BoundedStdioOptions,
+  MCP_TRANSPORT_CODES,
+  type McpHttpOptions,
+  type McpTransportCode,
+  resolveBoundedStdioOptions,
+  resolveMcpHttpOptions,
+} from '../src/index.js'
+
+type CodeOption = (typeof MCP_TRANSPORT_CODES)[McpTransportCode]['option']
+
+// One value each resolver takes for the option, so accepting it shows the name is known.
+const ACCEPTS: Record<CodeOption, () => unknown> = {
+  allowedHosts: () => resolveMcpHttpOptions({ allowedHosts: ['example.test'] }),
+  allowedOrigins: () => resolveMcpHttpOptions({ allowedOrigins: ['https://example.test'] }),
+  maxLineBytes: () => resolveBoundedStdioOptions({ maxLineBytes: 1024 }),
+}
+
+const ERRORS_DOC = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
+
+describe('MCP_TRANSPORT_CODES', () => {
+  it('names a key of the package options interfaces in every code', () => {
+    expectTypeOf<CodeOption>().toExtend<keyof McpHttpOptions | keyof BoundedStdioOptions>()
+    for (const [code, spec] of Object.entries(MCP_TRANSPORT_CODES)) {
+      expect(spec.option, code).toBeTypeOf('string')
+      expect(Object.keys(ACCEPTS), code).toContain(spec.option)
+    }
+  })
+
+  it('names options the resolvers take', () => {
+    for (const accept of Object.values(ACCEPTS)) expect(accept).not.toThrow()
+    // The control: a name that is not an option is refused by the same resolvers.
+    expect(() => resolveMcpHttpOptions({ allowedHost: ['x'] } as never)).toThrow(TypeError)
+    expect(() => resolveBoundedStdioOptions({ maxLineByte: 1 } as never)).toThrow(TypeError)
+  })
+
+  it('names the option in the how-to-fix column of docs/errors.md', () => {
+    for (const [code, spec] of Object.entries(MCP_TRANSPORT_CODES)) {
+      const row = ERRORS_DOC.split('\n').find((line) => line.startsWith(`| \`${code}\``))
+      expect(row, code).toBeDefined()
+      const fix = row?.split('|').at(-2) ?? ''
+      expect(fix, code).toContain(`\`${spec.option}\``)
+    }
+  })
+})
