@@ -1,7 +1,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { findCitations, REPO_ROOTS } from './citations.js'
-import { extractTestNames, hasTestName, type TestNames } from './test-names.js'
+import {
+  hasTest,
+  listProjectsTests,
+  listProjectTestsSync,
+  type ProjectTests,
+} from './test-listing.js'
 
 /** One broken reference: the document (repo-relative), its line, and what is wrong. */
 export interface Problem {
@@ -86,15 +91,51 @@ function candidates(root: string, docFile: string, path: string): string[] {
   ].filter((candidate) => candidate === root || candidate.startsWith(`${root}/`))
 }
 
-const namesCache = new Map<string, TestNames>()
+// One vitest listing per project for the whole check: listing imports every test file it lists.
+const listings = new Map<string, ProjectTests>()
 
-function testNamesOf(file: string): TestNames {
-  let names = namesCache.get(file)
-  if (names === undefined) {
-    names = extractTestNames(readFileSync(file, 'utf8'))
-    namesCache.set(file, names)
+function projectTests(dir: string, file: string): ProjectTests {
+  let listing = listings.get(dir)
+  // A listing limited to other files knows nothing of this one: list the whole project.
+  if (listing === undefined || (listing.only !== undefined && !listing.only.has(file))) {
+    listing = listProjectTestsSync(dir)
+    listings.set(dir, listing)
   }
-  return names
+  return listing
+}
+
+/** The cited test files of `doc` that exist, absolute. */
+function citedTestFiles(doc: string, root: string): string[] {
+  const docFile = join(root, doc)
+  return findCitations(readFileSync(docFile, 'utf8')).tests.flatMap((cited) => {
+    const file = candidates(root, docFile, cited.path).find(
+      (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+    )
+    return file === undefined ? [] : [file]
+  })
+}
+
+/**
+ * Lists, two projects at a time, the cited test files of `docs` (only those: collecting a file
+ * imports it), so the `checkDocument` calls that follow read names from memory. Optional:
+ * `checkDocument` lists a project it has not seen itself, one at a time and whole.
+ */
+export async function listCitedTests(
+  docs: readonly string[],
+  root: string = REPO_ROOT,
+): Promise<void> {
+  const projects = new Map<string, Set<string>>()
+  for (const doc of docs) {
+    for (const file of citedTestFiles(doc, root)) {
+      const dir = packageRoot(root, dirname(file))
+      if (listings.has(dir)) continue
+      let files = projects.get(dir)
+      if (files === undefined) projects.set(dir, (files = new Set()))
+      files.add(file)
+    }
+  }
+  const todo = new Map([...projects].map(([dir, files]) => [dir, [...files].sort()]))
+  for (const listing of await listProjectsTests(todo)) listings.set(listing.dir, listing)
 }
 
 /** Checks one document (repo-relative path) and returns every broken reference in it. */
@@ -127,9 +168,18 @@ export function checkDocument(doc: string, root: string = REPO_ROOT): Problem[] 
       problems.push({ doc, line: cited.line, cite, reason: 'cited test file does not exist' })
       continue
     }
-    if (!hasTestName(testNamesOf(file), cited.name)) {
-      problems.push({ doc, line: cited.line, cite, reason: 'no test of that name in the file' })
+    const dir = packageRoot(root, dirname(file))
+    const listing = projectTests(dir, file)
+    const tests = listing.files.get(file)
+    let reason: string | undefined
+    if (listing.error !== undefined) {
+      reason = `vitest could not list the tests of ${posix(relative(root, dir)) || '.'}: ${listing.error}`
+    } else if (tests === undefined) {
+      reason = 'not a test file of its package (its vitest config does not collect it)'
+    } else if (!hasTest(tests, cited.name)) {
+      reason = 'no test of that name in the file'
     }
+    if (reason !== undefined) problems.push({ doc, line: cited.line, cite, reason })
   }
   return problems
 }
