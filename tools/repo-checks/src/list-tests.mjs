@@ -4,8 +4,11 @@
 // as JSON to a file: `{ files: [path], tests: [{ file, name, fullName, mode, each }] }` (stdout is
 // left to whatever vite or a test file prints while loading).
 //
-// Usage: node list-tests.mjs <project dir> <output file> [test file ...]
-// With test files, only those are collected (a filter, as on the `vitest list` command line).
+// Usage: node list-tests.mjs <project dir> <output file> <collect|static> [test file ...]
+// With test files, only those are listed (a filter, as on the `vitest list` command line).
+// `static` is `vitest list --staticParse`: vitest parses each file without importing it, which
+// costs nothing but sees only literal names (raw source text, escapes uncooked, `each`
+// templates unexpanded); `collect` imports the files and sees every test vitest would run.
 //
 // Why not `vitest list --json`: it drops every test whose state is `skipped` after collection,
 // and a test skipped by an environment condition (`describe.runIf(hasRedisServer)`,
@@ -15,9 +18,11 @@
 import { writeFileSync } from 'node:fs'
 import { createVitest } from 'vitest/node'
 
-const [dir, out, ...filters] = process.argv.slice(2)
-if (dir === undefined || out === undefined) {
-  console.error('usage: list-tests.mjs <project dir> <output file> [test file ...]')
+const [dir, out, pass, ...filters] = process.argv.slice(2)
+if (dir === undefined || out === undefined || (pass !== 'collect' && pass !== 'static')) {
+  console.error(
+    'usage: list-tests.mjs <project dir> <output file> <collect|static> [test file ...]',
+  )
   process.exit(2)
 }
 
@@ -35,7 +40,9 @@ const ctx = await createVitest('test', {
 })
 let failed = false
 try {
-  const { testModules, unhandledErrors } = await ctx.collect(filters)
+  const { testModules, unhandledErrors } = await ctx.collect(filters, {
+    staticParse: pass === 'static',
+  })
   const errors = [...unhandledErrors]
   const files = []
   const tests = []

@@ -28,6 +28,12 @@ export interface FileTests {
   readonly eachNames: readonly string[]
 }
 
+/**
+ * How a project is listed: `static` parses the test files without importing them (cheap, literal
+ * names only), `collect` imports them as a test run does (every name vitest would run).
+ */
+export type ListingPass = 'static' | 'collect'
+
 interface Listing {
   readonly files: readonly string[]
   readonly tests: readonly { file: string; name: string; mode: string; each: boolean }[]
@@ -112,10 +118,14 @@ const OPTIONS = { env: childEnv(), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8'
  * Lists the tests of the vitest project in `dir` (blocking: one child process), all of them or
  * only those of the test files `only` (absolute paths).
  */
-export function listProjectTestsSync(dir: string, only: readonly string[] = []): ProjectTests {
+export function listProjectTestsSync(
+  pass: ListingPass,
+  dir: string,
+  only: readonly string[] = [],
+): ProjectTests {
   const out = outFile()
   try {
-    execFileSync(process.execPath, [SCRIPT, dir, out.file, ...only], {
+    execFileSync(process.execPath, [SCRIPT, dir, out.file, pass, ...only], {
       ...OPTIONS,
       cwd: dir,
       stdio: 'pipe',
@@ -130,12 +140,13 @@ export function listProjectTestsSync(dir: string, only: readonly string[] = []):
 
 /** `listProjectTestsSync` in a child process that does not block. */
 export async function listProjectTests(
+  pass: ListingPass,
   dir: string,
   only: readonly string[] = [],
 ): Promise<ProjectTests> {
   const out = outFile()
   try {
-    await run(process.execPath, [SCRIPT, dir, out.file, ...only], { ...OPTIONS, cwd: dir })
+    await run(process.execPath, [SCRIPT, dir, out.file, pass, ...only], { ...OPTIONS, cwd: dir })
     return fromListing(dir, JSON.parse(readFileSync(out.file, 'utf8')) as Listing, only)
   } catch (error) {
     return failure(dir, error)
@@ -149,6 +160,7 @@ export async function listProjectTests(
  * processes at a time.
  */
 export async function listProjectsTests(
+  pass: ListingPass,
   projects: ReadonlyMap<string, readonly string[]>,
   concurrency = 2,
 ): Promise<ProjectTests[]> {
@@ -158,7 +170,7 @@ export async function listProjectsTests(
   const worker = async (): Promise<void> => {
     while (next < entries.length) {
       const [dir, only] = entries[next++]!
-      results.push(await listProjectTests(dir, only))
+      results.push(await listProjectTests(pass, dir, only))
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker))
