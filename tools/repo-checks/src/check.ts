@@ -45,7 +45,7 @@ function readmesOneLevel(parent: string): string[] {
 
 /**
  * The documents whose claims are checked: the root README.md and SECURITY.md, every
- * README.md of packages/*, apps/*, tools/*, bench/ and schemas/ (any depth), and every
+ * README.md of packages/*, apps/*, tools/*, jobs/*, bench/ and schemas/ (any depth), and every
  * Markdown file under docs/. Repo-relative, sorted.
  */
 export function listDocuments(root: string = REPO_ROOT): string[] {
@@ -53,7 +53,7 @@ export function listDocuments(root: string = REPO_ROOT): string[] {
   for (const name of ['README.md', 'SECURITY.md', 'bench/README.md']) {
     if (existsSync(join(root, name))) files.push(join(root, name))
   }
-  for (const parent of ['packages', 'apps', 'tools'])
+  for (const parent of ['packages', 'apps', 'tools', 'jobs'])
     files.push(...readmesOneLevel(join(root, parent)))
   const schemas: string[] = []
   walkMarkdown(join(root, 'schemas'), schemas)

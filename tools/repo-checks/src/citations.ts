@@ -48,6 +48,7 @@ export const REPO_ROOTS = [
   'packages/',
   'apps/',
   'tools/',
+  'jobs/',
   'bench/',
   'schemas/',
   'scripts/',

@@ -184,7 +184,7 @@ describe('the repository documents', () => {
     expect(docs).toContain('docs/evidence.md')
     for (const doc of docs) {
       expect(doc).toMatch(
-        /^(README\.md|SECURITY\.md|bench\/README\.md|(packages|apps|tools)\/[^/]+\/README\.md|schemas\/(.+\/)?README\.md|docs\/.+\.md)$/,
+        /^(README\.md|SECURITY\.md|bench\/README\.md|(packages|apps|tools|jobs)\/[^/]+\/README\.md|schemas\/(.+\/)?README\.md|docs\/.+\.md)$/,
       )
     }
   })
