@@ -86,6 +86,14 @@ for (const [name, { manifest }] of packages) {
       ],
       folder,
     )
+    // The workspace-only `@tollgate/source` condition points at src/, which is not packed:
+    // publishConfig.exports must have replaced the exports map in the tarball.
+    const packed = JSON.parse(
+      run('tar', ['-xOzf', tarballs.get(name), 'package/package.json'], root),
+    )
+    if (JSON.stringify(packed.exports).includes('@tollgate/source')) {
+      throw new Error('the packed exports still hold the @tollgate/source condition')
+    }
     run(bin('publint'), ['run', '--strict', tarballs.get(name)], root)
     run(bin('attw'), ['--profile', 'node16', '--format', 'ascii', tarballs.get(name)], root)
     console.log(

@@ -1,4 +1,4 @@
-import { tollgateVitestConfig } from '../../vitest.shared.mjs'
+import { sourceResolution, tollgateVitestConfig } from '../../vitest.shared.mjs'
 
 // Two projects: `sdk1` runs every test on @modelcontextprotocol/sdk 1.32; `sdk2` runs the wire
 // tests again, the same files, on @modelcontextprotocol/server 2.x (test/helpers/sdk-line.ts and
@@ -18,6 +18,9 @@ export default tollgateVitestConfig({
   projects: [
     { extends: true, test: { name: 'sdk1', env: { TOLLGATE_SDK_LINE: '1' } } },
     // Not `extends`: an extended project adds its `include` to the root's instead of replacing it.
-    { test: { ...project, name: 'sdk2', include: WIRE, env: { TOLLGATE_SDK_LINE: '2' } } },
+    {
+      ...sourceResolution,
+      test: { ...project, name: 'sdk2', include: WIRE, env: { TOLLGATE_SDK_LINE: '2' } },
+    },
   ],
 })

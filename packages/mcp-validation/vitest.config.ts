@@ -1,4 +1,4 @@
-import { tollgateVitestConfig } from '../../vitest.shared.mjs'
+import { sourceResolution, tollgateVitestConfig } from '../../vitest.shared.mjs'
 
 // The test files share no mutable state (each builds its own servers; the fixture registry is
 // read-only), so they share one module graph per worker instead of re-importing the SDK, zod and
@@ -26,6 +26,9 @@ export default tollgateVitestConfig({
   projects: [
     { extends: true, test: { name: 'sdk1', env: { TOLLGATE_SDK_LINE: '1' } } },
     // Not `extends`: an extended project adds its `include` to the root's instead of replacing it.
-    { test: { ...project, name: 'sdk2', include: WIRE, env: { TOLLGATE_SDK_LINE: '2' } } },
+    {
+      ...sourceResolution,
+      test: { ...project, name: 'sdk2', include: WIRE, env: { TOLLGATE_SDK_LINE: '2' } },
+    },
   ],
 })

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { tableUnder, unquote } from '../../../tools/repo-checks/src/markdown-table.js'
 import { CONTINUATIONS_DEFAULTS, MEMORY_STORE_DEFAULTS } from '../src/index.js'
 import { REDIS_STORE_DEFAULTS } from '../src/redis.js'
 
@@ -7,10 +8,9 @@ const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
 function documented(factory: string): Record<string, string> {
   const rows: Record<string, string> = {}
-  for (const line of readme.split('\n')) {
-    const cells = line.split('|').map((c) => c.trim())
-    if (cells[1] !== `\`${factory}\``) continue
-    rows[String(cells[2]).replaceAll('`', '')] = String(cells[3]).replaceAll('`', '')
+  for (const row of tableUnder(readme, 'Options')) {
+    if (unquote(row.factory ?? '') !== factory) continue
+    rows[unquote(row.option ?? '')] = (row['Default:'] ?? '').replaceAll('`', '')
   }
   return rows
 }

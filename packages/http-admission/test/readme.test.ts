@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { refusalCodeSpec } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
+import { tableUnder } from '../../../tools/repo-checks/src/markdown-table.js'
 import { DEFAULT_IN_FLIGHT_BYTES } from '../src/budget.js'
 import { HTTP_ADMISSION_DEFAULTS } from '../src/index.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
-
-/** Rows of the Markdown table under `## <heading>`, as cells. */
-function table(heading: string): string[][] {
-  const section = readme.split(`\n## ${heading}\n`)[1]?.split('\n## ')[0] ?? ''
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('| `'))
-    .map((line) =>
-      line.split(' | ').map((cell) => cell.replace(/^\| /, '').replace(/ \|$/, '').trim()),
-    )
-}
 
 const code = (cell: string | undefined) => /^`([^`]*)`$/.exec(cell ?? '')?.[1]
 // A default cell opens with the value as a literal; units may follow it.
@@ -23,7 +13,9 @@ const leading = (cell: string | undefined) => /^`([^`]*)`/.exec(cell ?? '')?.[1]
 
 describe('README', () => {
   it('lists every exported default with its value', () => {
-    const rows = new Map(table('Options').map((row) => [code(row[0]), row[2]]))
+    const rows = new Map(
+      tableUnder(readme, 'Options').map((row) => [code(row.option), row.default]),
+    )
     for (const [name, value] of Object.entries(HTTP_ADMISSION_DEFAULTS)) {
       const literal = leading(rows.get(name))
       expect(literal, name).toBeDefined()
@@ -31,19 +23,19 @@ describe('README', () => {
     }
     expect(leading(rows.get('budget'))).toBe('defaultInFlightBudget')
     expect(DEFAULT_IN_FLIGHT_BYTES).toBe(256 * 1024 * 1024)
-    const budgetRow = table('Options').find((row) => row[0] === '`budget`')
-    expect(budgetRow?.[2]).toContain('256 MiB')
+    const budgetRow = tableUnder(readme, 'Options').find((row) => row.option === '`budget`')
+    expect(budgetRow?.['what it does']).toContain('256 MiB')
   })
 
   it('gives every error code the status of its code table', () => {
-    const rows = table('Error codes')
+    const rows = tableUnder(readme, 'Error codes')
     expect(rows.length).toBeGreaterThan(10)
     // A row may name several codes of one status, comma-separated.
     for (const row of rows) {
-      for (const name of (row[0] ?? '').split(', ').map((cell) => code(cell) ?? cell)) {
+      for (const name of (row.code ?? '').split(', ').map((cell) => code(cell) ?? cell)) {
         const spec = refusalCodeSpec(name)
         expect(spec, name).toBeDefined()
-        expect(row[2], name).toBe(spec?.status === undefined ? '—' : String(spec.status))
+        expect(row.status, name).toBe(spec?.status === undefined ? '—' : String(spec.status))
       }
     }
   })

@@ -1,19 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { tableUnder, unquote } from '../../../tools/repo-checks/src/markdown-table.js'
 import { PREFLIGHT_DEFAULTS } from '../src/index.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
 /** The `| option | type | Default: | what it does |` rows of the README's Options section. */
 function optionRows(): Map<string, string> {
-  const section = readme.slice(readme.indexOf('## Options'), readme.indexOf('## Error codes'))
-  const rows = new Map<string, string>()
-  for (const line of section.split('\n')) {
-    const cells = line.split('|').map((c) => c.trim())
-    const name = /^`(\w+)`$/.exec(cells[1] ?? '')?.[1]
-    if (name !== undefined) rows.set(name, cells[3] ?? '')
-  }
-  return rows
+  return new Map(
+    tableUnder(readme, 'Options').map((row) => [unquote(row.option ?? ''), row['Default:'] ?? '']),
+  )
 }
 
 function parseDefault(cell: string): unknown {

@@ -1,6 +1,7 @@
 // The README's options tables against the exported defaults.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { tableUnder, unquote } from '../../../tools/repo-checks/src/markdown-table.js'
 import {
   BOUNDED_STDIO_DEFAULTS,
   MCP_HTTP_DEFAULTS,
@@ -14,16 +15,12 @@ const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
 /** `option -> default` from the table under `### <heading>` in the Options section. */
 function table(heading: string): Record<string, unknown> {
-  const options = README.slice(README.indexOf('## Options'))
-  const start = options.indexOf(`### ${heading}\n`)
-  expect(start).toBeGreaterThan(-1)
-  const rest = options.slice(start + heading.length + 5)
-  const section = rest.slice(0, rest.search(/\n##/))
   const out: Record<string, unknown> = {}
-  // Columns: option | type | default | what it does; a default in backticks is compared.
-  for (const m of section.matchAll(/^\|\s*`(\w+)`\s*\|[^|]*\|\s*`([^`]+)`/gm)) {
-    const [, name, raw] = m as unknown as [string, string, string]
-    out[name] = raw.startsWith("'") ? raw.slice(1, -1) : JSON.parse(raw)
+  for (const row of tableUnder(README, heading)) {
+    // Only a default written as a literal code span first is compared (not prose defaults).
+    const raw = /^`([^`]+)`/.exec(row.default ?? '')?.[1]
+    if (raw === undefined) continue
+    out[unquote(row.option ?? '')] = raw.startsWith("'") ? raw.slice(1, -1) : JSON.parse(raw)
   }
   return out
 }

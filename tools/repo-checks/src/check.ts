@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { findCitations, REPO_ROOTS } from './citations.js'
-import { extractTestNames, hasTestName, type TestNames } from './test-names.js'
+import {
+  hasTest,
+  type ListingPass,
+  listProjectsTests,
+  listProjectTestsSync,
+  type ProjectTests,
+} from './test-listing.js'
 
 /** One broken reference: the document (repo-relative), its line, and what is wrong. */
 export interface Problem {
@@ -86,15 +92,76 @@ function candidates(root: string, docFile: string, path: string): string[] {
   ].filter((candidate) => candidate === root || candidate.startsWith(`${root}/`))
 }
 
-const namesCache = new Map<string, TestNames>()
+// One vitest listing per project and pass for the whole check, keyed `<pass> <dir>`.
+const listings = new Map<string, ProjectTests>()
 
-function testNamesOf(file: string): TestNames {
-  let names = namesCache.get(file)
-  if (names === undefined) {
-    names = extractTestNames(readFileSync(file, 'utf8'))
-    namesCache.set(file, names)
+function projectTests(pass: ListingPass, dir: string, file: string): ProjectTests {
+  const key = `${pass} ${dir}`
+  let listing = listings.get(key)
+  // A listing limited to other files knows nothing of this one: list the whole project.
+  if (listing === undefined || (listing.only !== undefined && !listing.only.has(file))) {
+    listing = listProjectTestsSync(pass, dir)
+    listings.set(key, listing)
   }
-  return names
+  return listing
+}
+
+/** True when the static pass already finds the cited name: no need to import the file. */
+function foundStatically(dir: string, file: string, name: string): boolean {
+  const listing = projectTests('static', dir, file)
+  const tests = listing.files.get(file)
+  return listing.error === undefined && tests !== undefined && hasTest(tests, name)
+}
+
+interface CitedTest {
+  readonly dir: string
+  readonly file: string
+  readonly name: string
+}
+
+/** The cited tests of `doc` whose file exists, with the file's project folder. */
+function citedTests(doc: string, root: string): CitedTest[] {
+  const docFile = join(root, doc)
+  return findCitations(readFileSync(docFile, 'utf8')).tests.flatMap((cited) => {
+    const file = candidates(root, docFile, cited.path).find(
+      (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+    )
+    if (file === undefined) return []
+    return [{ dir: packageRoot(root, dirname(file)), file, name: cited.name }]
+  })
+}
+
+async function listAll(pass: ListingPass, cited: readonly CitedTest[]): Promise<void> {
+  const projects = new Map<string, Set<string>>()
+  for (const { dir, file } of cited) {
+    if (listings.has(`${pass} ${dir}`)) continue
+    let files = projects.get(dir)
+    if (files === undefined) projects.set(dir, (files = new Set()))
+    files.add(file)
+  }
+  const todo = new Map([...projects].map(([dir, files]) => [dir, [...files].sort()]))
+  for (const listing of await listProjectsTests(pass, todo)) {
+    listings.set(`${pass} ${listing.dir}`, listing)
+  }
+}
+
+/**
+ * Lists, two projects at a time and only the cited files, the tests `docs` cite, so the
+ * `checkDocument` calls that follow read names from memory: first vitest's static parse of
+ * every cited file, then a real collection (which imports the file: seconds per package) of
+ * only the files holding a name the parse did not find. Optional: `checkDocument` lists what
+ * it has not seen itself, one project at a time.
+ */
+export async function listCitedTests(
+  docs: readonly string[],
+  root: string = REPO_ROOT,
+): Promise<void> {
+  const cited = docs.flatMap((doc) => citedTests(doc, root))
+  await listAll('static', cited)
+  await listAll(
+    'collect',
+    cited.filter(({ dir, file, name }) => !foundStatically(dir, file, name)),
+  )
 }
 
 /** Checks one document (repo-relative path) and returns every broken reference in it. */
@@ -127,9 +194,21 @@ export function checkDocument(doc: string, root: string = REPO_ROOT): Problem[] 
       problems.push({ doc, line: cited.line, cite, reason: 'cited test file does not exist' })
       continue
     }
-    if (!hasTestName(testNamesOf(file), cited.name)) {
-      problems.push({ doc, line: cited.line, cite, reason: 'no test of that name in the file' })
+    const dir = packageRoot(root, dirname(file))
+    // A literal name the static parse finds is declared; anything else (an each() case, a
+    // template, an escaped quote, a skipped describe) is judged by what vitest collects.
+    if (foundStatically(dir, file, cited.name)) continue
+    const listing = projectTests('collect', dir, file)
+    const tests = listing.files.get(file)
+    let reason: string | undefined
+    if (listing.error !== undefined) {
+      reason = `vitest could not list the tests of ${posix(relative(root, dir)) || '.'}: ${listing.error}`
+    } else if (tests === undefined) {
+      reason = 'not a test file of its package (its vitest config does not collect it)'
+    } else if (!hasTest(tests, cited.name)) {
+      reason = 'no test of that name in the file'
     }
+    if (reason !== undefined) problems.push({ doc, line: cited.line, cite, reason })
   }
   return problems
 }

@@ -1,8 +1,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { checkDocument, countCitations, listDocuments, type Problem } from '../src/check.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  checkDocument,
+  countCitations,
+  listCitedTests,
+  listDocuments,
+  type Problem,
+} from '../src/check.js'
 import { findCitations } from '../src/citations.js'
 
 // Citations that are known to be broken and owned by someone else, each with the reason. The
@@ -95,6 +101,56 @@ describe('checkDocument', () => {
     ])
   })
 
+  it('reads test names as vitest lists them: it() names, expanded each(), env-skipped tests', () => {
+    const root = fixture({
+      'packages/p/package.json': '{}',
+      'packages/p/test/a.test.ts': [
+        "describe('outer', () => {",
+        "  describe('inner', () => { it('nested name', () => {}) })",
+        "  it.each([1, 2])('case %i', () => {})",
+        "  it.skipIf(true)('skipped by an env condition', () => {})",
+        '})',
+        "describe.runIf(false)('never runs here', () => { it('still declared', () => {}) })",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: source text of a template literal
+        'it(`template ${1 + 1}`, () => {})',
+        "it.todo('not written yet')",
+      ].join('\n'),
+      'packages/r/package.json': '{}',
+      'packages/r/vitest.config.mjs':
+        "export default { test: { include: ['test/unit/*.test.ts'] } }\n",
+      'packages/r/test/other.test.ts': "it('outside the include', () => {})\n",
+      'packages/q/package.json': '{}',
+      'packages/q/test/bad.test.ts': "throw new Error('fails at import')\n",
+      'packages/p/README.md': [
+        '`test/a.test.ts` › `nested name` › `case 2` › `skipped by an env condition`',
+        '`test/a.test.ts` › `still declared` › `template 2`',
+        '`test/a.test.ts` › `case %i` › `case $value`',
+        '`test/a.test.ts` › `outer > nested name` › `inner` › `template %s` › `not written yet`',
+        '`packages/q/test/bad.test.ts` › `anything`',
+        '`packages/r/test/other.test.ts` › `outside the include`',
+      ].join('\n'),
+    })
+    // Not names: the full name, a describe name, a template of a test each() did not produce, a
+    // todo. A package whose files vitest cannot load, and a file its config does not collect,
+    // are reported as such, not as a missing name.
+    expect(checkDocument('packages/p/README.md', root).map((p) => `${p.line} ${p.cite}`)).toEqual([
+      '4 test/a.test.ts › outer > nested name',
+      '4 test/a.test.ts › inner',
+      '4 test/a.test.ts › template %s',
+      '4 test/a.test.ts › not written yet',
+      '5 packages/q/test/bad.test.ts › anything',
+      '6 packages/r/test/other.test.ts › outside the include',
+    ])
+    expect(
+      checkDocument('packages/p/README.md', root)
+        .slice(-2)
+        .map((p) => p.reason),
+    ).toEqual([
+      'vitest could not list the tests of packages/q: Error: fails at import',
+      'not a test file of its package (its vitest config does not collect it)',
+    ])
+  })
+
   it('resolves test/… against the package of the README and packages/… against the root', () => {
     const root = fixture({
       'packages/p/package.json': '{}',
@@ -111,6 +167,9 @@ describe('checkDocument', () => {
 })
 
 describe('the repository documents', () => {
+  // One vitest listing per cited project, two at a time, before the checks read them.
+  beforeAll(() => listCitedTests(listDocuments()), 120_000)
+
   it('are the root README and SECURITY.md, each package and app README, bench, schemas and docs/', () => {
     const docs = listDocuments()
     expect(docs).toContain('docs/errors.md')
