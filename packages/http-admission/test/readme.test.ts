@@ -24,7 +24,7 @@ describe('README', () => {
     expect(leading(rows.get('budget'))).toBe('defaultInFlightBudget')
     expect(DEFAULT_IN_FLIGHT_BYTES).toBe(256 * 1024 * 1024)
     const budgetRow = tableUnder(readme, 'Options').find((row) => row.option === '`budget`')
-    expect(budgetRow?.['what it does']).toContain('256 MiB')
+    expect(budgetRow?.default).toContain('256 MiB')
   })
 
   it('gives every error code the status of its code table', () => {
