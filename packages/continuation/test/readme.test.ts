@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
-import { tableUnder, unquote } from '../../../tools/repo-checks/src/markdown-table.js'
 import { CONTINUATIONS_DEFAULTS, MEMORY_STORE_DEFAULTS } from '../src/index.js'
 import { REDIS_STORE_DEFAULTS } from '../src/redis.js'
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { refusalCodeSpec } from '@tollgate/json-budget'
+import { tableUnder } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
-import { tableUnder } from '../../../tools/repo-checks/src/markdown-table.js'
 import { DEFAULT_IN_FLIGHT_BYTES } from '../src/budget.js'
 import { HTTP_ADMISSION_DEFAULTS } from '../src/index.js'
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
 import {
   ADMISSION_DEFAULTS,
@@ -33,10 +34,11 @@ describe('resolveJsonLimits', () => {
 describe('JSON_LIMITS_DEFAULTS', () => {
   it('matches the options table in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    const rows = tableUnder(readme, 'Options (JsonLimitsOptions)')
     const row = (name: string): string => {
-      const match = readme.match(new RegExp(`^\\| \`${name}\` \\|[^|]*\\| ([^|]+) \\|`, 'm'))
-      if (!match) throw new Error(`no README row for ${name}`)
-      return match[1]!.trim()
+      const found = rows.find((r) => unquote(r.option ?? '') === name)
+      if (found === undefined) throw new Error(`no README row for ${name}`)
+      return found['Default:'] ?? ''
     }
     expect(row('maxNodes')).toBe(JSON_LIMITS_DEFAULTS.maxNodes.toLocaleString('en-US'))
     expect(row('maxDepth')).toBe(String(JSON_LIMITS_DEFAULTS.maxDepth))

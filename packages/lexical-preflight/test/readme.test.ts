@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
-import { tableUnder, unquote } from '../../../tools/repo-checks/src/markdown-table.js'
 import { PREFLIGHT_DEFAULTS } from '../src/index.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')

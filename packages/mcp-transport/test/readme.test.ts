@@ -1,7 +1,7 @@
 // The README's options tables against the exported defaults.
 import { readFileSync } from 'node:fs'
+import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
-import { tableUnder, unquote } from '../../../tools/repo-checks/src/markdown-table.js'
 import {
   BOUNDED_STDIO_DEFAULTS,
   MCP_HTTP_DEFAULTS,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
 import {
   INPUT_VALIDATION_DEFAULTS,
@@ -50,10 +51,8 @@ describe('resolveInputValidationOptions', () => {
 
   it('matches the options table in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
-    const row = (name: string) => {
-      const match = readme.match(new RegExp(`^\\| \`${name}\`\\s*\\|[^|]*\\| ([^|]+?)\\s*\\|`, 'm'))
-      return match?.[1]?.trim()
-    }
+    const rows = tableUnder(readme, 'Options')
+    const row = (name: string) => rows.find((r) => unquote(r.option ?? '') === name)?.default
     expect(row('maxDepth')).toBe(String(INPUT_VALIDATION_DEFAULTS.maxDepth))
     expect(row('maxNodes')).toBe(INPUT_VALIDATION_DEFAULTS.maxNodes.toLocaleString('en-US'))
     expect(row('maxBytes')).toBe(`${INPUT_VALIDATION_DEFAULTS.maxBytes / 1024 / 1024} MiB`)

@@ -4,8 +4,8 @@ import { HTTP_ADMISSION_CODES } from '@tollgate/http-admission'
 import { JSON_BUDGET_CODES, listRefusalCodes, refusalCodeSpec } from '@tollgate/json-budget'
 import { PREFLIGHT_CODES } from '@tollgate/lexical-preflight'
 import { MCP_TRANSPORT_CODES } from '@tollgate/mcp-transport'
+import { parseTables, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
-import { parseTables, unquote } from '../src/markdown-table.js'
 
 // docs/errors.md is the catalogue a user reads; the code tables each package registers (with
 // `defineRefusalCodes`) are what the packages raise.

@@ -1,5 +1,5 @@
+import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
-import { tableUnder, unquote } from '../src/markdown-table.js'
 
 const DOC = [
   '# pkg',
