@@ -1,5 +1,6 @@
 import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
 import { createBodyScanner, decodeBody } from './body-scanner.js'
+import { createBodyStore } from './body-store.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
 import {
   ensureResolved,
@@ -113,15 +114,17 @@ export async function admitBody(
     }
 
     const preflight = createBodyScanner(o)
-    // With a trustworthy upper bound (a declared length, no encoding) the body is copied into
-    // one buffer of that size, so the bytes are held once rather than as chunks plus a concat.
-    // It is allocated (and its whole size reserved) only once half the declared length has
-    // arrived, so the buffer is never more than twice the bytes received: a liar who declares
-    // 64 MiB and trickles bytes holds what it sent, at most doubled. A body that arrives in one
-    // chunk is not copied.
-    const copyInto = declared !== undefined && encoding === undefined
-    let into: Buffer | undefined
-    const chunks: Uint8Array[] = []
+    // With a trustworthy upper bound (a declared length, no encoding) the whole declared length
+    // is reserved once half of it has arrived, and no sooner: a liar who declares 64 MiB and
+    // trickles bytes holds what it sent, at most doubled. The bytes themselves are held by the
+    // store, which never holds more than was received (see body-store.ts).
+    const bounded = declared !== undefined && encoding === undefined
+    let presized = false
+    let chunkCount = 0
+    const store = createBodyStore(
+      bounded ? (declared as number) : o.maxBytes,
+      encoding !== undefined,
+    )
     let bytes = 0
     let wireBytes = 0
 
@@ -136,26 +139,16 @@ export async function admitBody(
           observed: Math.ceil(next / Math.max(1, wireBytes)),
         })
       }
-      if (declared !== undefined && encoding === undefined && next > declared) {
+      if (bounded && next > (declared as number)) {
         throw new AdmissionError('ERR_BODY_INVALID_LENGTH', { observed: next })
       }
-      const presize = into === undefined && copyInto && chunks.length > 0 && next * 2 >= declared
-      reserve(presize ? (declared as number) : next)
-      preflight.push(chunk)
-      if (into !== undefined) {
-        into.set(chunk, bytes)
-      } else if (presize) {
-        into = Buffer.allocUnsafe(declared as number)
-        let at = 0
-        for (const held of chunks) {
-          into.set(held, at)
-          at += held.byteLength
-        }
-        into.set(chunk, bytes)
-        chunks.length = 0
-      } else {
-        chunks.push(encoding === undefined ? chunk : chunk.slice())
+      if (!presized && bounded && chunkCount > 0 && next * 2 >= (declared as number)) {
+        presized = true
       }
+      reserve(presized ? (declared as number) : next)
+      preflight.push(chunk)
+      store.push(chunk)
+      chunkCount++
       bytes = next
     }
     if (encoding !== undefined) inflater = createInflater(encoding, accept)
@@ -227,19 +220,13 @@ export async function admitBody(
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
     }
     const counts = preflight.end()
-    let buffer: Buffer | undefined =
-      into !== undefined
-        ? into.subarray(0, bytes)
-        : chunks.length === 1
-          ? toBuffer(chunks[0] as Uint8Array)
-          : Buffer.concat(chunks, bytes)
-    // Nothing but `buffer` may keep the bytes alive now, so that once the text is decoded the
-    // collector can free them while JSON.parse builds the value (peak memory per body).
-    into = undefined
-    chunks.length = 0
+    let buffer: Buffer | undefined = store.take()
     const raw = o.keepRaw ? buffer : undefined
     const text = buffer.toString('utf8')
+    // Nothing but the store may keep the bytes alive now: they are given back before JSON.parse
+    // builds the value, so the bytes, the text and the value are never all resident at once.
     buffer = undefined
+    if (raw === undefined) store.release()
     const value = decodeBody(text, o)
     const result: AdmitSuccess = {
       ok: true,
@@ -261,10 +248,4 @@ export async function admitBody(
     budget.release(reserved)
     share?.close()
   }
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
