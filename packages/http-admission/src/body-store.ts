@@ -56,10 +56,10 @@ const RESIZABLE =
 
 /**
  * Creates the store of one body. `maxBytes` is the most it can ever hold (the declared length,
- * or the cap); `copy` copies each chunk held as a chunk (inflated output, whose buffers the
- * inflater may hand on as slices of a larger one).
+ * or the cap). Chunks held as chunks are held by reference: a socket's and zlib's output
+ * buffers are never written again once handed on.
  */
-export function createBodyStore(maxBytes: number, copy: boolean, spillAt = SPILL_BYTES): BodyStore {
+export function createBodyStore(maxBytes: number, spillAt = SPILL_BYTES): BodyStore {
   const chunks: Uint8Array[] = []
   let bytes = 0
   let area: ResizableArrayBuffer | undefined
@@ -92,7 +92,7 @@ export function createBodyStore(maxBytes: number, copy: boolean, spillAt = SPILL
       } else if (spillable && next > spillAt && next <= maxBytes && spill(next)) {
         ;(view as Uint8Array).set(chunk, bytes)
       } else {
-        chunks.push(copy ? chunk.slice() : chunk)
+        chunks.push(chunk)
       }
       bytes = next
     },

@@ -121,10 +121,7 @@ export async function admitBody(
     const bounded = declared !== undefined && encoding === undefined
     let presized = false
     let chunkCount = 0
-    const store = createBodyStore(
-      bounded ? (declared as number) : o.maxBytes,
-      encoding !== undefined,
-    )
+    const store = createBodyStore(bounded ? (declared as number) : o.maxBytes)
     let bytes = 0
     let wireBytes = 0
 
