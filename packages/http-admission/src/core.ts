@@ -1,5 +1,5 @@
 import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
-import { createBodyScanner, decodeBody } from './body-scanner.js'
+import { createBodyScanner, decodeBody, decodeText } from './body-scanner.js'
 import { createBodyStore } from './body-store.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
 import {
@@ -219,7 +219,7 @@ export async function admitBody(
     const counts = preflight.end()
     let buffer: Buffer | undefined = store.take()
     const raw = o.keepRaw ? buffer : undefined
-    const text = buffer.toString('utf8')
+    const text = decodeText(buffer)
     // Nothing but the store may keep the bytes alive now: they are given back before JSON.parse
     // builds the value, so the bytes, the text and the value are never all resident at once.
     buffer = undefined
