@@ -1,6 +1,6 @@
 import { AdmissionError, isAdmissionError } from '@tollgate/json-budget'
 import { createBodyScanner, decodeBody, decodeText } from './body-scanner.js'
-import { createBodyStore } from './body-store.js'
+import { type BodyStore, createBodyStore } from './body-store.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
 import {
   ensureResolved,
@@ -90,6 +90,9 @@ export async function admitBody(
   let inflater: Inflater | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let onAbort: (() => void) | undefined
+  let store: BodyStore | undefined
+  // Set once the bytes are handed on (keepRaw): then they are the caller's and stay intact.
+  let keep = false
   try {
     const encoding = parseContentEncoding(context.contentEncoding, o.inflate)
     const declared = context.declaredLength
@@ -121,7 +124,8 @@ export async function admitBody(
     const bounded = declared !== undefined && encoding === undefined
     let presized = false
     let chunkCount = 0
-    const store = createBodyStore(bounded ? (declared as number) : o.maxBytes)
+    const held = createBodyStore(bounded ? (declared as number) : o.maxBytes)
+    store = held
     let bytes = 0
     let wireBytes = 0
 
@@ -144,7 +148,7 @@ export async function admitBody(
       }
       reserve(presized ? (declared as number) : next)
       preflight.push(chunk)
-      store.push(chunk)
+      held.push(chunk)
       chunkCount++
       bytes = next
     }
@@ -217,13 +221,14 @@ export async function admitBody(
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
     }
     const counts = preflight.end()
-    let buffer: Buffer | undefined = store.take()
+    let buffer: Buffer | undefined = held.take()
     const raw = o.keepRaw ? buffer : undefined
+    keep = raw !== undefined
     const text = decodeText(buffer)
     // Nothing but the store may keep the bytes alive now: they are given back before JSON.parse
     // builds the value, so the bytes, the text and the value are never all resident at once.
     buffer = undefined
-    if (raw === undefined) store.release()
+    if (!keep) held.release()
     const value = decodeBody(text, o)
     const result: AdmitSuccess = {
       ok: true,
@@ -244,5 +249,7 @@ export async function admitBody(
     inflater?.destroy()
     budget.release(reserved)
     share?.close()
+    // A refused body's pages go back now too, not at the next collection.
+    if (!keep) store?.release()
   }
 }
