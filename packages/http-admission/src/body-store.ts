@@ -7,10 +7,11 @@
  * address space only, never committed), so no chunk list and no second full-size copy exist
  * at the end; and because the engine decommits the pages of a resizable buffer shrunk to zero,
  * {@link BodyStore.release} gives those pages back to the operating system the moment the
- * text is decoded, before `JSON.parse` builds the value. Measured on a 64 MiB body (Node 20,
- * `bench/http-admission.bench.mjs`): the bytes, the text and the parsed value are otherwise
- * all resident at the parse's peak, about 3 times the wire bytes for one ASCII string, and
- * 4 times with the chunk list.
+ * text is decoded, before `JSON.parse` builds the value. Measured on a 64 MiB ASCII body (Node
+ * 20, `bench/http-admission.bench.mjs`): with a declared-size copy of the chunks, the socket's
+ * dead chunks, the copy, the text and the value were all resident at the parse's peak, 4.01
+ * times the wire bytes; now at most the dead chunks (until V8 collects them), the text and the
+ * value, 2.5 to 3.0.
  */
 export interface BodyStore {
   /** Holds `chunk` (already counted, reserved and scanned by the caller). */

@@ -225,8 +225,9 @@ export async function admitBody(
     const raw = o.keepRaw ? buffer : undefined
     keep = raw !== undefined
     const text = decodeText(buffer)
-    // Nothing but the store may keep the bytes alive now: they are given back before JSON.parse
-    // builds the value, so the bytes, the text and the value are never all resident at once.
+    // Nothing but the store keeps the bytes alive now. A body past the store's spill point
+    // gives its pages back here, before JSON.parse builds the value, so its bytes, text and
+    // value are never all resident at once; a smaller one is left to the collector.
     buffer = undefined
     if (!keep) held.release()
     const value = decodeBody(text, o)
