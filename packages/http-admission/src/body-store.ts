@@ -11,7 +11,7 @@
  * 20, `bench/http-admission.bench.mjs`): with a declared-size copy of the chunks, the socket's
  * dead chunks, the copy, the text and the value were all resident at the parse's peak, 4.01
  * times the wire bytes; now at most the dead chunks (until V8 collects them), the text and the
- * value, 2.5 to 3.0.
+ * value, 2.5 to 3.0 (3.0 when V8 collects none of the chunks during the read).
  */
 export interface BodyStore {
   /** Holds `chunk` (already counted, reserved and scanned by the caller). */
