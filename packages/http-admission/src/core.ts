@@ -1,5 +1,6 @@
 import { type AdmissionError, isAdmissionError } from '@tollgate/json-budget'
-import { createBodyScanner, decodeBody } from './body-scanner.js'
+import { createBodyScanner, decodeBody, decodeText } from './body-scanner.js'
+import { type BodyStore, createBodyStore } from './body-store.js'
 import { admissionError } from './codes.js'
 import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
 import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
@@ -87,6 +88,9 @@ export async function admitBody(
   let inflater: Inflater | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let onAbort: (() => void) | undefined
+  let store: BodyStore | undefined
+  // Set once the bytes are handed on (keepRaw): then they are the caller's and stay intact.
+  let keep = false
   try {
     const encoding = parseContentEncoding(context.contentEncoding, o.inflate)
     const declared = context.declaredLength
@@ -111,15 +115,15 @@ export async function admitBody(
     }
 
     const preflight = createBodyScanner(o)
-    // Without an encoding, a declared length bounds the body, so its chunks are gathered into
-    // one buffer of that size rather than kept as a list joined at the end (the join holds the
-    // bytes twice). That buffer is allocated, and its whole size reserved, only once half the
-    // declared length has arrived, so it is never more than twice the bytes received: a client
-    // that declares 64 MiB and trickles bytes holds what it sent, at most doubled. The first
-    // chunk never triggers it, so a body that arrives in one chunk is used as it came, uncopied.
-    const copyInto = declared !== undefined && encoding === undefined
-    let into: Buffer | undefined
-    const chunks: Uint8Array[] = []
+    // With a trustworthy upper bound (a declared length, no encoding) the whole declared length
+    // is reserved once half of it has arrived, and no sooner: a liar who declares 64 MiB and
+    // trickles bytes holds what it sent, at most doubled. The bytes themselves are held by the
+    // store, which never holds more than was received (see body-store.ts).
+    const bounded = declared !== undefined && encoding === undefined
+    let presized = false
+    let chunkCount = 0
+    const held = createBodyStore(bounded ? (declared as number) : o.maxBytes)
+    store = held
     let bytes = 0
     let wireBytes = 0
 
@@ -134,26 +138,16 @@ export async function admitBody(
           observed: Math.ceil(next / Math.max(1, wireBytes)),
         })
       }
-      if (declared !== undefined && encoding === undefined && next > declared) {
+      if (bounded && next > (declared as number)) {
         throw admissionError('ERR_BODY_INVALID_LENGTH', { observed: next })
       }
-      const presize = into === undefined && copyInto && chunks.length > 0 && next * 2 >= declared
-      reserve(presize ? (declared as number) : next)
-      preflight.push(chunk)
-      if (into !== undefined) {
-        into.set(chunk, bytes)
-      } else if (presize) {
-        into = Buffer.allocUnsafe(declared as number)
-        let at = 0
-        for (const held of chunks) {
-          into.set(held, at)
-          at += held.byteLength
-        }
-        into.set(chunk, bytes)
-        chunks.length = 0
-      } else {
-        chunks.push(encoding === undefined ? chunk : chunk.slice())
+      if (!presized && bounded && chunkCount > 0 && next * 2 >= (declared as number)) {
+        presized = true
       }
+      reserve(presized ? (declared as number) : next)
+      preflight.push(chunk)
+      held.push(chunk)
+      chunkCount++
       bytes = next
     }
     if (encoding !== undefined) inflater = createInflater(encoding, accept)
@@ -225,19 +219,15 @@ export async function admitBody(
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
     }
     const counts = preflight.end()
-    let buffer: Buffer | undefined =
-      into !== undefined
-        ? into.subarray(0, bytes)
-        : chunks.length === 1
-          ? toBuffer(chunks[0] as Uint8Array)
-          : Buffer.concat(chunks, bytes)
-    // Nothing but `buffer` may keep the bytes alive now, so that once the text is decoded the
-    // collector can free them while JSON.parse builds the value (peak memory per body).
-    into = undefined
-    chunks.length = 0
+    let buffer: Buffer | undefined = held.take()
     const raw = o.keepRaw ? buffer : undefined
-    const text = buffer.toString('utf8')
+    keep = raw !== undefined
+    const text = decodeText(buffer)
+    // Nothing but the store keeps the bytes alive now. A body past the store's spill point
+    // gives its pages back here, before JSON.parse builds the value, so its bytes, text and
+    // value are never all resident at once; a smaller one is left to the collector.
     buffer = undefined
+    if (!keep) held.release()
     const value = decodeBody(text, o)
     const result: AdmitSuccess = {
       ok: true,
@@ -258,11 +248,7 @@ export async function admitBody(
     inflater?.destroy()
     budget.release(reserved)
     share?.close()
+    // A refused body's pages go back now too, not at the next collection.
+    if (!keep) store?.release()
   }
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
