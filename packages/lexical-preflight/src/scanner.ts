@@ -311,7 +311,7 @@ export class PreflightScanner {
             let lim = n
             if (strLim < n) lim = strLim
             // Short strings end here; a longer one goes on in the string section (skipRun).
-            let stop = i + 33
+            let stop = i + 25
             if (stop > lim) stop = lim
             i++
             while (i < stop && plain[buf[i]!] === 1) i++
@@ -334,6 +334,8 @@ export class PreflightScanner {
               continue
             }
             state = S_STRING
+            // A long run of plain bytes: skip it word by word before the string section.
+            if (i === stop && lim - i >= 32) i = this.skipRun(buf, i, lim, cleanEnd)
             break
           }
           if (state === S_OBJECT_FIRST || state === S_KEY) {
