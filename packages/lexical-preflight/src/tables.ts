@@ -15,10 +15,6 @@ for (let c = 0x20; c < 0x80; c++) PLAIN[c] = c === 0x22 || c === 0x5c ? 0 : 1
 export const SIMPLE_ESCAPE = new Uint8Array(256)
 for (const c of '"\\/bfnrt') SIMPLE_ESCAPE[c.charCodeAt(0)] = 1
 
-/** 1 for a decimal digit. */
-export const DIGIT = new Uint8Array(256)
-for (let c = 0x30; c <= 0x39; c++) DIGIT[c] = 1
-
 /** 1 for a hexadecimal digit. */
 export const HEX = new Uint8Array(256)
 for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1
