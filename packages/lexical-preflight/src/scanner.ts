@@ -259,6 +259,166 @@ export class PreflightScanner {
     let c = 0
 
     scan: while (i < n) {
+      if (state <= S_DONE && keys === null) {
+        // Fast path (no key policy): whole tokens, each checked and counted here, state kept
+        // between tokens exactly as the byte machine below keeps it. At anything this loop does
+        // not finish itself (an error, a limit reached, a token cut by the slice end, an escape
+        // or a long string) it stops at that token's first byte with the state the machine would
+        // have there, or inside a string with the machine's string state, and the machine takes
+        // over: every refusal comes from the same code as before.
+        for (;;) {
+          if (i >= n) break scan
+          c = buf[i]!
+          if (c <= 0x20) {
+            if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+              i++
+              continue
+            }
+            break
+          }
+          if (state === S_AFTER) {
+            if (c === 0x2c) {
+              state = inObj ? S_KEY : S_VALUE
+              i++
+              continue
+            }
+            if (c !== (inObj ? 0x7d : 0x5d)) break
+            depth--
+            if (depth === 0) state = S_DONE
+            else if (depth <= 32) inObj = ((low >>> (depth - 1)) & 1) === 1
+            else inObj = this.bitAt(depth - 1)
+            i++
+            continue
+          }
+          if (state === S_COLON) {
+            if (c !== 0x3a) break
+            state = S_VALUE
+            i++
+            continue
+          }
+          if (state === S_DONE) break
+          if (c === 0x22) {
+            // A key (S_OBJECT_FIRST, S_KEY) or a string value (S_VALUE, S_ARRAY_FIRST).
+            if (nodes >= maxNodes) break
+            nodes++
+            strKey = state === S_OBJECT_FIRST || state === S_KEY
+            strStart = i
+            strLim = i + 1 + strStep
+            let lim = n
+            if (strLim < n) lim = strLim
+            // Short strings end here; a longer one goes on in the string section (skipRun).
+            let stop = i + 25
+            if (stop > lim) stop = lim
+            i++
+            while (i < stop && plain[buf[i]!] === 1) i++
+            if (i < lim && buf[i] === 0x22) {
+              i++
+              if (strKey) {
+                state = S_COLON
+                if (i < n && buf[i] === 0x3a) {
+                  state = S_VALUE
+                  i++
+                }
+              } else if (depth === 0) state = S_DONE
+              else {
+                state = S_AFTER
+                if (i < n && buf[i] === 0x2c) {
+                  state = inObj ? S_KEY : S_VALUE
+                  i++
+                }
+              }
+              continue
+            }
+            state = S_STRING
+            // A long run of plain bytes: skip it word by word before the string section.
+            if (i === stop && lim - i >= 32) i = this.skipRun(buf, i, lim, cleanEnd)
+            break
+          }
+          if (state === S_OBJECT_FIRST || state === S_KEY) {
+            if (c !== 0x7d || state === S_KEY) break
+            state = S_AFTER
+            continue
+          }
+          // S_VALUE or S_ARRAY_FIRST
+          if (c === 0x7b || c === 0x5b) {
+            if (nodes >= maxNodes || depth === maxDepth) break
+            const isObj = c === 0x7b
+            if (depth < 32) low = isObj ? low | (1 << depth) : low & ~(1 << depth)
+            else this.setBit(depth, isObj)
+            depth++
+            if (depth > maxSeen) maxSeen = depth
+            inObj = isObj
+            nodes++
+            state = isObj ? S_OBJECT_FIRST : S_ARRAY_FIRST
+            i++
+            continue
+          }
+          let j = i
+          if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+            // A number, whole within the slice: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+            // Digits by two compares (fewer typed-array reads than a table: measured).
+            if (c === 0x2d) j++
+            if (j < n && buf[j] === 0x30) j++
+            else {
+              const from = j
+              while (j < n && buf[j]! - 0x30 < 10 && buf[j]! >= 0x30) j++
+              if (j === from) break
+            }
+            if (j < n && buf[j] === 0x2e) {
+              const from = ++j
+              while (j < n && buf[j]! - 0x30 < 10 && buf[j]! >= 0x30) j++
+              if (j === from) break
+            }
+            if (j < n && (buf[j]! | 0x20) === 0x65) {
+              j++
+              if (j < n && (buf[j] === 0x2b || buf[j] === 0x2d)) j++
+              const from = j
+              while (j < n && buf[j]! - 0x30 < 10 && buf[j]! >= 0x30) j++
+              if (j === from) break
+            }
+            // Cut by the slice end (it may go on), too long, or over the node budget: the machine.
+            if (j >= n || j - i > maxNum || nodes >= maxNodes) break
+          } else if (c === 0x74) {
+            if (i + 4 > n || buf[i + 1] !== 0x72 || buf[i + 2] !== 0x75 || buf[i + 3] !== 0x65) {
+              break
+            }
+            if (nodes >= maxNodes) break
+            j = i + 4
+          } else if (c === 0x66) {
+            if (
+              i + 5 > n ||
+              buf[i + 1] !== 0x61 ||
+              buf[i + 2] !== 0x6c ||
+              buf[i + 3] !== 0x73 ||
+              buf[i + 4] !== 0x65
+            ) {
+              break
+            }
+            if (nodes >= maxNodes) break
+            j = i + 5
+          } else if (c === 0x6e) {
+            if (i + 4 > n || buf[i + 1] !== 0x75 || buf[i + 2] !== 0x6c || buf[i + 3] !== 0x6c) {
+              break
+            }
+            if (nodes >= maxNodes) break
+            j = i + 4
+          } else {
+            if (c === 0x5d && state === S_ARRAY_FIRST) {
+              state = S_AFTER
+              continue
+            }
+            break
+          }
+          // A complete scalar ends before j.
+          nodes++
+          i = j
+          if (depth === 0) state = S_DONE
+          else if (i < n && buf[i] === 0x2c) {
+            state = inObj ? S_KEY : S_VALUE
+            i++
+          } else state = S_AFTER
+        }
+      }
       if (state <= S_DONE) {
         c = buf[i]!
         if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {

@@ -66,12 +66,21 @@ const LOW = 0x20202020
 export function skipAsciiBlocks(words: Int32Array, off: number, i: number, end: number): number {
   // The loop returns its own index: arithmetic after a long loop would have no type feedback
   // when V8 compiles the loop on stack replacement, and would deoptimize on every call.
+  // 16 bytes per round while they last, then 8: fewer typed-array reads per byte.
+  for (const last = end - 16; i <= last; i += 16) {
+    const k = (off + i) >> 2
+    const w = words[k]!
+    const v = words[k + 1]!
+    const x = words[k + 2]!
+    const y = words[k + 3]!
+    // (x - 0x20) | x has a byte's high bit set iff some byte is < 0x20 or ≥ 0x80: exact as a
+    // yes/no over the word (a borrow only starts at a byte below 0x20).
+    if (((w - LOW) | w | (v - LOW) | v | (x - LOW) | x | (y - LOW) | y) & HIGH) break
+  }
   for (const last = end - 8; i <= last; i += 8) {
     const k = (off + i) >> 2
     const w = words[k]!
     const v = words[k + 1]!
-    // (x - 0x20) | x has a byte's high bit set iff some byte is < 0x20 or ≥ 0x80: exact as a
-    // yes/no over the word (a borrow only starts at a byte below 0x20).
     if (((w - LOW) | w | (v - LOW) | v) & HIGH) return i
   }
   return i
@@ -86,11 +95,19 @@ export function skipControlFreeBlocks(
   i: number,
   end: number,
 ): number {
+  for (const last = end - 16; i <= last; i += 16) {
+    const k = (off + i) >> 2
+    const w = words[k]!
+    const v = words[k + 1]!
+    const x = words[k + 2]!
+    const y = words[k + 3]!
+    // hasless(x, 0x20): exact as a yes/no over the word, whatever the byte values.
+    if ((((w - LOW) & ~w) | ((v - LOW) & ~v) | ((x - LOW) & ~x) | ((y - LOW) & ~y)) & HIGH) break
+  }
   for (const last = end - 8; i <= last; i += 8) {
     const k = (off + i) >> 2
     const w = words[k]!
     const v = words[k + 1]!
-    // hasless(x, 0x20): exact as a yes/no over the word, whatever the byte values.
     if ((((w - LOW) & ~w) | ((v - LOW) & ~v)) & HIGH) return i
   }
   return i
