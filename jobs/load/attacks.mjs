@@ -1,5 +1,6 @@
-// The fair-admission attack matrix: each attack of the fair-admission issue run against the
-// built apps while a legitimate client keeps working, with that client's served count and
+// The fair-admission attack matrix: each way one client can starve others (endless bodies,
+// session and continuation floods, unauthenticated bursts, held-back initializes) run against
+// the built apps while a legitimate client keeps working, with that client's served count and
 // latency (p50/p99) alone ("before") and under the attack ("during"). Results go to
 // jobs/load/results/attacks-<target>.json; `node jobs/load/write-doc.mjs` renders them.
 // Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
