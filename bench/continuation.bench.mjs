@@ -5,12 +5,7 @@
 //   - mint anchor = store.set of the same record under a fresh key (what mint does without the
 //     token, hashes and record header).
 // Redis: TOLLGATE_REDIS_URL, else a private redis-server on a random 127.0.0.1 port.
-import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   authorizeOnRoute,
   createContinuations,
@@ -21,6 +16,7 @@ import {
   resolveScoped,
 } from '@tollgate/continuation'
 import { createRedisStore } from '@tollgate/continuation/redis'
+import { hasRedisServer, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { machine, medianNs, printTable, writeResults } from './lib.mjs'
 
@@ -50,32 +46,10 @@ const inputs = {
   'heavy-1MiB JSON': JSON.stringify({ rows: 'x'.repeat(1024 * 1024) }),
 }
 
-async function startRedis() {
+// The kit's spawner (the one the Redis test suites use), unless CI already gives a server.
+async function redisForBench() {
   if (process.env.TOLLGATE_REDIS_URL) return { url: process.env.TOLLGATE_REDIS_URL, stop() {} }
-  if (spawnSync('redis-server', ['--version']).status !== 0) return undefined
-  const port = await new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = s.address().port
-      s.close(() => resolve(p))
-    })
-  })
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-redis-'))
-  const child = spawn('redis-server', [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-  ])
-  await new Promise((resolve) =>
-    child.stdout.on('data', (c) => String(c).includes('Ready') && resolve()),
-  )
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') }
+  return hasRedisServer ? startRedis() : undefined
 }
 
 const ctx = { ownerKey: 'owner-a', route: team, permissions }
@@ -166,7 +140,7 @@ async function suite(storeName, store) {
 }
 
 await suite('memory', createMemoryStore())
-const redis = await startRedis()
+const redis = await redisForBench()
 let client
 if (redis) {
   client = createClient({ url: redis.url, disableOfflineQueue: true })
@@ -193,4 +167,4 @@ if (client) {
   if (keys.length) await client.del(keys)
   client.destroy()
 }
-redis?.stop()
+await redis?.stop()

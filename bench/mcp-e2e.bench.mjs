@@ -37,6 +37,11 @@ import {
   resolveInputValidationOptions,
   withInputValidation,
 } from '@tollgate/mcp-validation'
+import {
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+  MCP_POST_HEADERS,
+} from '@tollgate/test-kit/mcp-initialize'
 import autocannon from 'autocannon'
 import { medianNs, printTable, writeResults } from './lib.mjs'
 import { buildServer, SCHEMAS } from './mcp-e2e-servers.mjs'
@@ -94,36 +99,26 @@ function ask(server, what) {
   })
 }
 
-const jsonHeaders = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-}
-
 /** Opens the one session: initialize, then notifications/initialized. */
 async function openSession(server) {
   const init = await fetch(server.url, {
     method: 'POST',
-    headers: jsonHeaders,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: PROTOCOL,
-        capabilities: {},
-        clientInfo: { name: 'bench', version: '1' },
-      },
-    }),
+    headers: MCP_POST_HEADERS,
+    body: JSON.stringify(initializeRequest(0, 'bench', PROTOCOL)),
   })
   const session = init.headers.get('mcp-session-id')
   const body = await init.json()
   if (!session || body.result?.protocolVersion !== PROTOCOL)
     throw new Error(`${server.kind}: initialize answered ${init.status} ${JSON.stringify(body)}`)
-  server.headers = { ...jsonHeaders, 'mcp-session-id': session, 'mcp-protocol-version': PROTOCOL }
+  server.headers = {
+    ...MCP_POST_HEADERS,
+    'mcp-session-id': session,
+    'mcp-protocol-version': PROTOCOL,
+  }
   const done = await fetch(server.url, {
     method: 'POST',
     headers: server.headers,
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    body: JSON.stringify(INITIALIZED_NOTIFICATION),
   })
   if (done.status !== 202) throw new Error(`${server.kind}: initialized answered ${done.status}`)
 }

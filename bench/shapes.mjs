@@ -1,5 +1,5 @@
-// The named inputs the benchmarks share (shared/research/perf-baselines.md): one definition, so
-// a figure for "a 1 KB tools/call envelope" means the same value in every benchmark.
+// The named inputs the benchmarks share (an envelope, many small keys, bulk records): one
+// definition, so a figure for "a 1 KB tools/call envelope" means the same value in every benchmark.
 
 /** a: a 1 KB tools/call envelope. */
 export const envelope = () => ({

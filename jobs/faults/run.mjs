@@ -10,7 +10,9 @@
 // the 10 s idle and 30 s total body deadlines, so about 35 s).
 import { spawn, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
+// Not a workspace package: the kit's plain-JavaScript modules, imported by path.
+import { initializeRequest } from '../../tools/test-kit/src/mcp-initialize.mjs'
+import { hasRedisServer, startRedis } from '../../tools/test-kit/src/redis-server.mjs'
 import {
   MiB,
   openMcpSession,
@@ -278,7 +280,7 @@ function stdioRun(steps) {
 }
 
 async function stdioPeerClose() {
-  const init = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'faults', version: '0' } } })}\n`
+  const init = `${JSON.stringify(initializeRequest(1, 'faults'))}\n`
   const half = '{"jsonrpc":"2.0","id":2,"method":"tools/list","par'
   const cases = {
     'initialize answered, then half a line and stdin closed': [init, 500, half, 200, 'end'],
@@ -302,15 +304,6 @@ async function stdioPeerClose() {
   }
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
-}
-
 async function redisStop() {
   const requireFromBench = createRequire(`${ROOT}bench/package.json`)
   let redis
@@ -327,20 +320,21 @@ async function redisStop() {
       pass: false,
     }
   }
-  const port = await freePort()
-  const server = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  )
-  const serverGone = new Promise((r) => server.once('exit', r))
+  if (!hasRedisServer) {
+    return { scenario: 'Redis stopped during redemption', skipped: 'no redis-server', pass: false }
+  }
+  let server
+  try {
+    server = await startRedis()
+  } catch (error) {
+    return { scenario: 'Redis stopped during redemption', error: String(error), pass: false }
+  }
   const unhandled = []
   const onUnhandled = (reason) => unhandled.push(String(reason))
   process.on('unhandledRejection', onUnhandled)
   try {
-    await sleep(300)
     const client = redis.createClient({
-      url: `redis://127.0.0.1:${port}`,
+      url: server.url,
       socket: { reconnectStrategy: () => 100 },
     })
     const clientErrors = []
@@ -374,8 +368,7 @@ async function redisStop() {
     const minted = await service.mint({ ownerKey: 'owner', target: resolved.target, payload })
     const servedBefore = minted.ok ? await service.redeem(minted.token, ctx) : { ok: false }
     const handlesBefore = tally(process.getActiveResourcesInfo())
-    server.kill('SIGKILL')
-    await serverGone
+    await server.stop()
     const t0 = Date.now()
     const refused = minted.ok ? await service.redeem(minted.token, ctx) : undefined
     const redeemMs = Date.now() - t0
@@ -412,7 +405,7 @@ async function redisStop() {
     return { scenario: 'Redis stopped during redemption', error: String(error), pass: false }
   } finally {
     process.off('unhandledRejection', onUnhandled)
-    if (server.exitCode === null) server.kill('SIGKILL')
+    await server.stop()
   }
 }
 

@@ -1,5 +1,6 @@
-// The fair-admission attack matrix: each attack of the fair-admission issue run against the
-// built apps while a legitimate client keeps working, with that client's served count and
+// The fair-admission attack matrix: each way one client can starve others (endless bodies,
+// session and continuation floods, unauthenticated bursts, held-back initializes) run against
+// the built apps while a legitimate client keeps working, with that client's served count and
 // latency (p50/p99) alone ("before") and under the attack ("during"). Results go to
 // jobs/load/results/attacks-<target>.json; `node jobs/load/write-doc.mjs` renders them.
 // Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
@@ -8,6 +9,12 @@
 
 import { spawnSync } from 'node:child_process'
 import { connect } from 'node:net'
+// Not a workspace package: the kit's plain-JavaScript module, imported by path.
+import {
+  initializeRequest,
+  MCP_POST_HEADERS,
+  PROTOCOL_VERSION,
+} from '../../tools/test-kit/src/mcp-initialize.mjs'
 import {
   MiB,
   openMcpSession,
@@ -170,11 +177,7 @@ function idleDeclared(port, path, count, declared, headers = {}, everyMs = 8_000
   }
 }
 
-const MCP_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2025-06-18',
-}
+const MCP_HEADERS = { ...MCP_POST_HEADERS, 'mcp-protocol-version': PROTOCOL_VERSION }
 
 async function mcpPost(port, path, token, session, message) {
   const answer = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -259,12 +262,24 @@ async function mcpMatrix() {
       // One credential opening sessions until refused; another credential still opens one.
       const opened = { ok: 0, refused: {} }
       for (let i = 0; i < 60; i++) {
-        const r = await mcpPost(app.port, '/mcp/public', reader, undefined, initialize(i))
+        const r = await mcpPost(
+          app.port,
+          '/mcp/public',
+          reader,
+          undefined,
+          initializeRequest(i, `attack-${i}`),
+        )
         if (r.session) opened.ok++
         else opened.refused[r.status] = (opened.refused[r.status] ?? 0) + 1
       }
       const other = await legitimate(async () => {
-        const r = await mcpPost(app.port, '/mcp', admin, undefined, initialize(0))
+        const r = await mcpPost(
+          app.port,
+          '/mcp',
+          admin,
+          undefined,
+          initializeRequest(0, 'attack-0'),
+        )
         if (r.session) await closeSession(app.port, '/mcp', admin, r.session)
         return r.status
       }, 5)
@@ -305,7 +320,7 @@ async function mcpMatrix() {
   const cappedFlags = sessionFlags(5, 5)
   const capped = await startMcpServer(cappedFlags)
   try {
-    const body = JSON.stringify(initialize(1))
+    const body = JSON.stringify(initializeRequest(1, 'attack-1'))
     const held = await Promise.all(
       Array.from({ length: 40 }, () =>
         rawRequest(capped.port, {
@@ -337,19 +352,6 @@ async function mcpMatrix() {
     await capped.stop()
   }
   return results
-}
-
-function initialize(n) {
-  return {
-    jsonrpc: '2.0',
-    id: n,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: `attack-${n}`, version: '0' },
-    },
-  }
 }
 
 async function closeSession(port, path, token, session) {

@@ -7,6 +7,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { cpus, loadavg, release, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
+// Not a workspace package: the kit's plain-JavaScript module, imported by path.
+import {
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+  MCP_POST_HEADERS,
+  PROTOCOL_VERSION,
+} from '../../tools/test-kit/src/mcp-initialize.mjs'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const PROBE = fileURLToPath(new URL('./probe.mjs', import.meta.url))
@@ -254,38 +261,19 @@ export async function startMcpServer(args = []) {
 
 /** Opens an MCP session on `path`; returns its id. */
 export async function openMcpSession(port, token, path = '/mcp') {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'load', version: '0' },
-    },
-  })
+  const headers = { ...MCP_POST_HEADERS, authorization: `Bearer ${token}` }
   const answer = await fetch(`http://127.0.0.1:${port}${path}`, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body,
+    headers,
+    body: JSON.stringify(initializeRequest(0, 'load')),
   })
   const session = answer.headers.get('mcp-session-id')
   await answer.text()
   if (session === null) throw new Error(`initialize answered ${answer.status} without a session`)
   await fetch(`http://127.0.0.1:${port}${path}`, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': session,
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': PROTOCOL_VERSION },
+    body: JSON.stringify(INITIALIZED_NOTIFICATION),
   }).then((r) => r.text())
   return session
 }

@@ -6,6 +6,13 @@
 import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
+// Not a workspace package: the kit's plain-JavaScript module, imported by path.
+import {
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
+  MCP_POST_HEADERS,
+  PROTOCOL_VERSION,
+} from '../../tools/test-kit/src/mcp-initialize.mjs'
 
 const require = createRequire(new URL('../../bench/package.json', import.meta.url))
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js')
@@ -32,35 +39,22 @@ const server = createServer(async (req, res) => {
 })
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
 const url = `http://127.0.0.1:${server.address().port}/`
-const headers = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-}
 const init = await fetch(url, {
   method: 'POST',
-  headers,
-  body: JSON.stringify({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'x', version: '0' },
-    },
-  }),
+  headers: MCP_POST_HEADERS,
+  body: JSON.stringify(initializeRequest(0, 'x')),
 })
 const session = {
-  ...headers,
+  ...MCP_POST_HEADERS,
   'mcp-session-id': init.headers.get('mcp-session-id'),
-  'mcp-protocol-version': '2025-06-18',
+  'mcp-protocol-version': PROTOCOL_VERSION,
 }
 await init.text()
 await (
   await fetch(url, {
     method: 'POST',
     headers: session,
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    body: JSON.stringify(INITIALIZED_NOTIFICATION),
   })
 ).text()
 const heapMiB = () => {

@@ -51,7 +51,7 @@ export const MUTANTS = [
     to: "const asked = (context as { action?: unknown }).action\n      const named = typeof asked === 'string' ? target.slice(0, target.lastIndexOf('.') + 1) + asked : target\n      const dimension = authorizeOnRoute(route, named, permissions)",
   },
   {
-    name: 'action never recorded (§7.6)',
+    name: 'action never recorded',
     file: 'src/continuations.ts',
     from: 'action: target.action,',
     to: 'action: undefined,',

@@ -59,7 +59,8 @@ async function main(): Promise<void> {
     )
   }
   // The store is wrapped only to count writes, so a test can ask the server whether anything
-  // was minted (ADR-011 §7.3: the mint is the finding, the envelope only the visible half).
+  // was minted: an injected name that reached a tool shows as a mint even when the answer looks
+  // like the baseline.
   const inner = opened.store
   let writes = 0
   const countingStore = {
@@ -85,7 +86,8 @@ async function main(): Promise<void> {
     registerUnpublishedProbe: cli.unsafeRegisterUnpublishedTool,
   }
   // Fail at start, not on the first call: every published schema compiles, and every
-  // registered tool has one and every schema names a registered tool (ADR-0031 decision 5).
+  // registered tool has one and every schema names a registered tool, so a tool added without
+  // a schema cannot slip past validation.
   const registry = loadSchemaRegistry(cli.schemasDir)
   assertToolPopulation(TOOL_NAMES, registry.tools)
   const controls = {

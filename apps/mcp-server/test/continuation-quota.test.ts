@@ -1,4 +1,4 @@
-// Issue 13, live: one credential minting heavy results in batches of 100 (one POST each) used to
+// Live: one credential minting heavy results in batches of 100 (one POST each) used to
 // push another credential's seconds-old continuation out of the shared 1,000-entry memory store
 // (it became `continuation_unknown`). With the per-credential quota (default 100,
 // `--max-continuations-per-credential`) a credential's mints evict only its own oldest
@@ -59,7 +59,7 @@ async function flood(session: RawSession, batches: number): Promise<string[]> {
   return tokens
 }
 
-describe('continuations per credential (issue 13)', () => {
+describe('continuations per credential', () => {
   it('keeps another credential’s fresh token served while one credential mints 1,100 heavy results in batches of 100', async () => {
     const bob = await RawSession.open(server.url('/mcp/team'), BOB)
     const alice = await RawSession.open(server.url('/mcp/team'), ALICE)

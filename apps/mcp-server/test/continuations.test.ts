@@ -1,4 +1,5 @@
-// ADR-011 §7.5 and §7.6, live: two routes with the same read ceiling and different surfaces,
+// Cross-route redemption and redemption after revocation, live: two routes with the same read
+// ceiling (so a ceiling-only check would pass) and different surfaces,
 // one credential, a raw JSON-RPC client, revocation through the admin tool. Nothing private is
 // assigned: every capability change goes through the server's own `admin` dispatcher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,7 +26,7 @@ const served = (res: RawResponse) => toolResult(res).isError === undefined
 const admin = (s: RawSession, action: 'revoke' | 'grant', capability: string) =>
   s.call('admin', { action, params: { credentialId: 'alice', capability } }, 50)
 
-describe('continuation.fetch across routes (§7.5)', () => {
+describe('continuation.fetch across routes', () => {
   it('serves a token minted on the team route when it is redeemed on the team route', async () => {
     const team = await RawSession.open(server.url('/mcp/team'), ALICE)
     const token = await mintGroup(team)
@@ -73,7 +74,7 @@ describe('continuation.fetch across routes (§7.5)', () => {
   })
 })
 
-describe('redemption after revocation (§7.6)', () => {
+describe('redemption after revocation', () => {
   it('refuses a class-dispatcher token after export is revoked and still serves a group token whose capability is retained', async () => {
     const full = await RawSession.open(server.url('/mcp'), ALICE)
     const group = await mintGroup(full)

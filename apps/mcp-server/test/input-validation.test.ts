@@ -1,4 +1,5 @@
-// ADR-0031 live: the real server over Streamable HTTP, a raw client that ignores the schemas.
+// Input validation, live: the real server over Streamable HTTP, a raw client that ignores the
+// schemas (a schema-following client could never send what is refused here).
 import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { loadSchemaRegistry } from '@tollgate/mcp-validation'

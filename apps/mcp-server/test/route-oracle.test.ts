@@ -1,9 +1,10 @@
-// The route surface holds at input validation (ADR-011 §1, §3, §8: a name outside the route's
-// set is not looked up at all, and the refusal is byte-identical). The real server (dist/main.js)
-// over Streamable HTTP with a raw JSON-RPC client; the control is the same per-session server
-// (the app's own buildMcpServer for /mcp/public) behind a real http.Server with the validation
-// decorator installed WITHOUT the route's surface, as it was before: there a tool mounted on
-// another route answers differently from a tool that exists nowhere.
+// The route surface holds at input validation (a name outside the route's set is not looked up
+// at all, and the refusal is byte-identical, so no caller learns what another route mounts). The
+// real server (dist/main.js) over Streamable HTTP with a raw JSON-RPC client; the control is the
+// same per-session server (the app's own buildMcpServer for /mcp/public) behind a real
+// http.Server with the validation decorator installed WITHOUT the route's surface, as it was
+// before: there a tool mounted on another route answers differently from a tool that exists
+// nowhere.
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'

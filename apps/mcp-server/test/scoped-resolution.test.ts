@@ -1,4 +1,5 @@
-// ADR-011 §7.2, §8 and §7.3, live: the real server, a raw JSON-RPC client, nothing private set.
+// Route-scoped resolution of caller-composed names (group and class dispatchers), live: the real
+// server, a raw JSON-RPC client, nothing private set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RawSession, resultJson, toolResult } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'

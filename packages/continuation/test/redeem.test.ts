@@ -1,5 +1,6 @@
-// Re-authorization at redemption (ADR-011 §4–§6), through the public API only: real RouteViews
-// built from a real registry, a real memory store, nothing private assigned (§7.6).
+// Re-authorization at redemption, through the public API only: real RouteViews built from a real
+// registry, a real memory store, nothing private assigned (a test that sets internal state proves
+// the helper, not that production supplies that state).
 import { describe, expect, it } from 'vitest'
 import {
   CONTINUATION_REFUSED,

@@ -1,4 +1,5 @@
-// The one refusal outcome (ADR-011 §6) and the audit trail that carries the reason instead.
+// The one refusal outcome (a route refusal looks like an expired token, so a token holder learns
+// nothing of other routes) and the audit trail that carries the reason instead.
 import { createHash } from 'node:crypto'
 import { Writable } from 'node:stream'
 import pino from 'pino'

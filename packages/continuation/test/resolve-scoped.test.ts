@@ -1,4 +1,5 @@
-// Scoped resolution (ADR-011 §3) through the public API: real views from a real registry.
+// Scoped resolution (a caller-composed name is resolved against the route's mounted set, never
+// the global registry) through the public API: real views from a real registry.
 import { describe, expect, it } from 'vitest'
 import {
   createRouteView,

@@ -1,9 +1,10 @@
 // Checks on the built package (dist): what importing the root loads.
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { requiredFilesOf, resolvedUrlsOf } from '@tollgate/test-kit/loaded-modules'
 import { describe, expect, it } from 'vitest'
-import { requiredFilesOf, resolvedUrlsOf } from './helpers/loaded-modules.js'
 
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
 const CJS = fileURLToPath(new URL('../dist/index.cjs', import.meta.url))
 
 describe('package root', () => {
@@ -27,9 +28,9 @@ const HEAVY = [/[\\/]http-admission[\\/]/, /[\\/]lexical-preflight[\\/]/, /@mode
 
 describe('the ./decorator subpath', () => {
   it('loads neither the HTTP stack nor the MCP SDK (ESM and CJS)', () => {
-    const esm = resolvedUrlsOf('@tollgate/mcp-transport/decorator')
+    const esm = resolvedUrlsOf('@tollgate/mcp-transport/decorator', PACKAGE_DIR)
     expect(esm.some((url) => url.endsWith('/mcp-transport/dist/decorator.js'))).toBe(true)
-    const cjs = requiredFilesOf('@tollgate/mcp-transport/decorator')
+    const cjs = requiredFilesOf('@tollgate/mcp-transport/decorator', PACKAGE_DIR)
     expect(cjs.some((file) => file.endsWith('decorator.cjs'))).toBe(true)
     for (const loaded of [...esm, ...cjs]) {
       for (const heavy of HEAVY) expect(loaded).not.toMatch(heavy)
@@ -38,7 +39,7 @@ describe('the ./decorator subpath', () => {
 
   it('is seen to load the HTTP stack when the root entry is imported instead', () => {
     // The control: the same probe on the root entry sees http-admission and the preflight.
-    const esm = resolvedUrlsOf('@tollgate/mcp-transport')
+    const esm = resolvedUrlsOf('@tollgate/mcp-transport', PACKAGE_DIR)
     expect(esm.some((url) => HEAVY[0]?.test(url))).toBe(true)
     expect(esm.some((url) => HEAVY[1]?.test(url))).toBe(true)
   })

@@ -2,9 +2,10 @@
 // server of either SDK line (1.32 or 2.x) with only that line installed.
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { requiredFilesOf, resolvedUrlsOf } from '@tollgate/test-kit/loaded-modules'
 import { describe, expect, it } from 'vitest'
-import { requiredFilesOf, resolvedUrlsOf } from './helpers/loaded-modules.js'
 
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
 const CJS = fileURLToPath(new URL('../dist/index.cjs', import.meta.url))
 
 describe('package root', () => {
@@ -27,10 +28,10 @@ const SDK_CLIENT = [/@modelcontextprotocol[\\/]sdk[\\/].*client/, /inMemory/]
 
 describe('the root entry', () => {
   it('loads neither the HTTP stack nor the SDK Client and InMemoryTransport (ESM and CJS)', () => {
-    const esm = resolvedUrlsOf('@tollgate/mcp-validation')
+    const esm = resolvedUrlsOf('@tollgate/mcp-validation', PACKAGE_DIR)
     // The probe sees the decorator base it does load, from mcp-transport's subpath.
     expect(esm.some((url) => url.endsWith('/mcp-transport/dist/decorator.js'))).toBe(true)
-    const cjs = requiredFilesOf('@tollgate/mcp-validation')
+    const cjs = requiredFilesOf('@tollgate/mcp-validation', PACKAGE_DIR)
     expect(cjs.some((file) => file.endsWith('decorator.cjs'))).toBe(true)
     for (const loaded of [...esm, ...cjs]) {
       for (const heavy of [...HTTP_STACK, ...SDK_CLIENT]) expect(loaded).not.toMatch(heavy)
@@ -39,11 +40,11 @@ describe('the root entry', () => {
 
   it('sees the HTTP stack and the SDK client when they are loaded (the probe works)', () => {
     // The control: the same probe, on what the root entry used to load through its imports.
-    const transport = resolvedUrlsOf('@tollgate/mcp-transport')
+    const transport = resolvedUrlsOf('@tollgate/mcp-transport', PACKAGE_DIR)
     for (const heavy of HTTP_STACK) expect(transport.some((url) => heavy.test(url))).toBe(true)
-    const client = resolvedUrlsOf('@modelcontextprotocol/sdk/client/index.js')
+    const client = resolvedUrlsOf('@modelcontextprotocol/sdk/client/index.js', PACKAGE_DIR)
     expect(client.some((url) => SDK_CLIENT[0]?.test(url))).toBe(true)
-    const memory = resolvedUrlsOf('@modelcontextprotocol/sdk/inMemory.js')
+    const memory = resolvedUrlsOf('@modelcontextprotocol/sdk/inMemory.js', PACKAGE_DIR)
     expect(memory.some((url) => SDK_CLIENT[1]?.test(url))).toBe(true)
   })
 })

@@ -1,13 +1,11 @@
 // What importing a module specifier loads, seen from a fresh child process: a `module.register`
 // resolve hook (Node 20.6+) appends every resolved URL to a file, and the child imports the
-// specifier through Node's own resolution (the package's `exports`, so the built `dist`).
+// specifier through Node's own resolution (the package's `exports`, so the built `dist`). The
+// caller names the folder to resolve from (its package), since the kit itself depends on none.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-
-const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url))
 
 // The hook runs on the loader thread; appending to a file is the simplest channel back.
 const HOOKS = `
@@ -21,7 +19,7 @@ export async function resolve(specifier, context, next) {
 }`
 
 /** Every URL Node resolved while importing `specifier` (ESM) in a new process run from `cwd`. */
-export function resolvedUrlsOf(specifier: string, cwd: string = PACKAGE_DIR): string[] {
+export function resolvedUrlsOf(specifier: string, cwd: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-loaded-'))
   const log = join(dir, 'resolved.txt')
   try {
@@ -37,7 +35,7 @@ await import(${JSON.stringify(specifier)})`
 }
 
 /** Every module file `require(specifier)` loaded (CJS), in a new process run from `cwd`. */
-export function requiredFilesOf(specifier: string, cwd: string = PACKAGE_DIR): string[] {
+export function requiredFilesOf(specifier: string, cwd: string): string[] {
   const script = `require(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(require.cache)))`
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd, encoding: 'utf8' }))
 }

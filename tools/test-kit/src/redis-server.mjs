@@ -1,6 +1,8 @@
 // Starts a private redis-server on 127.0.0.1 and a random port for a test file, so the Redis
 // suites never silently skip where the binary exists, and never share keys with another file.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+// Plain JavaScript (types in the .d.mts beside it) so the benchmarks and fault runs start
+// their Redis the same way.
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -9,8 +11,12 @@ import { join } from 'node:path'
 /** Whether a `redis-server` binary is on PATH (checked once, when this module loads). */
 export const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick, then released). */
-export async function freePort(): Promise<number> {
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick, then released).
+ *
+ * @returns {Promise<number>}
+ */
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.once('error', reject)
@@ -22,22 +28,16 @@ export async function freePort(): Promise<number> {
   })
 }
 
-/** A running private redis-server. */
-export interface RedisProcess {
-  /** `redis://127.0.0.1:<port>`. */
-  readonly url: string
-  /** Kills the server (SIGKILL) and removes its working folder; idempotent. */
-  stop(): Promise<void>
-}
-
 /**
  * Spawns `redis-server` with no persistence (`--save ''`, `--appendonly no`) in a temporary
  * folder, resolving once it accepts connections; rejects after 10 s or if it exits first.
+ *
+ * @returns {Promise<import('./redis-server.d.mts').RedisProcess>}
  */
-export async function startRedis(): Promise<RedisProcess> {
+export async function startRedis() {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-redis-'))
-  const child: ChildProcess = spawn(
+  const child = spawn(
     'redis-server',
     [
       '--port',
@@ -53,12 +53,12 @@ export async function startRedis(): Promise<RedisProcess> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
-  await new Promise<void>((resolve, reject) => {
+  await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000)
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk) => {
       if (chunk.toString().includes('Ready to accept connections')) {
         clearTimeout(timer)
-        resolve()
+        resolve(undefined)
       }
     })
     child.once('exit', () => reject(new Error('redis-server exited')))

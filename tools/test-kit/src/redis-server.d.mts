@@ -1,0 +1,21 @@
+// Types of redis-server.mjs (plain JavaScript so Node scripts can import it too).
+
+/** Whether a `redis-server` binary is on PATH (checked once, when this module loads). */
+export declare const hasRedisServer: boolean
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick, then released). */
+export declare function freePort(): Promise<number>
+
+/** A running private redis-server. */
+export interface RedisProcess {
+  /** `redis://127.0.0.1:<port>`. */
+  readonly url: string
+  /** Kills the server (SIGKILL) and removes its working folder; idempotent. */
+  stop(): Promise<void>
+}
+
+/**
+ * Spawns `redis-server` with no persistence (`--save ''`, `--appendonly no`) in a temporary
+ * folder, resolving once it accepts connections; rejects after 10 s or if it exits first.
+ */
+export declare function startRedis(): Promise<RedisProcess>
