@@ -1,5 +1,5 @@
 // preflight(bytes) against the anchor JSON.parse(buf.toString()), same run, named shapes
-// (the shapes of shared/research/perf-baselines.md). Also: incremental (64 KiB chunks) against
+// (bench/shapes.mjs). Also: incremental (64 KiB chunks) against
 // one-shot, refusals of over-depth and over-node documents against parsing them, and heap growth
 // over a 100 MB scan. Run: node bench/lexical-preflight.bench.mjs
 import { PerformanceObserver } from 'node:perf_hooks'

@@ -8,7 +8,11 @@ import { checkDocument } from '../src/check.js'
 // A user clones the repository alone: nothing in it may read, or send a reader to, a folder
 // beside the clone. The needles are built from parts so this file does not name them itself.
 const root = join(new URL('../../..', import.meta.url).pathname)
-const NEEDLES = [['..', 'shared'].join('/'), ['shared', 'corpus'].join('/')]
+const NEEDLES = [
+  ['..', 'shared'].join('/'),
+  ['shared', 'corpus'].join('/'),
+  ['shared', 'research'].join('/'),
+]
 
 function trackedFiles(): string[] {
   return execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
