@@ -5,7 +5,7 @@ import { type PreflightPolicies, resolvePreflightOptions } from '../src/options.
 import { PreflightScanner } from '../src/scanner.js'
 import { ReferenceScanner } from './helpers/reference-scanner.js'
 
-// The scanner against the algorithm it replaced (test/reference-scanner.ts, the byte-at-a-time
+// The scanner against the algorithm it replaced (test/helpers/reference-scanner.ts, the byte-at-a-time
 // state machine kept verbatim): on random and mutated JSON byte strings, cut into random chunks,
 // under random limits and policies, both must give the same counts or the same refusal (code,
 // offset, limit, observed) at the same push.
@@ -144,7 +144,7 @@ const policies = fc.record(
 const cutsOf = (raw: number[], length: number) =>
   [...new Set(raw.map((c) => c % (length + 1)))].sort((a, b) => a - b)
 
-describe('scanner (differential against the previous algorithm, test/reference-scanner.ts)', () => {
+describe('scanner (differential against the previous algorithm, test/helpers/reference-scanner.ts)', () => {
   test.prop([text, bom, fc.array(fc.nat(), { maxLength: 8 }), limits, policies], {
     numRuns: 1500,
   })(
