@@ -9,7 +9,7 @@ import {
   oneOfOption,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
-import { resolvePreflightOptions } from '@tollgate/lexical-preflight'
+import { PREFLIGHT_POLICY_VALIDATORS, resolvePreflightOptions } from '@tollgate/lexical-preflight'
 import { defaultInFlightBudget, type InFlightBudget } from './budget.js'
 import { parseByteLimit } from './limit.js'
 import {
@@ -31,11 +31,7 @@ export const HTTP_ADMISSION_VALIDATORS: OptionValidators<HttpAdmissionOptions> =
   maxBytes: integerOption(),
   maxNodes: integerOption(),
   maxDepth: integerOption(true),
-  duplicateKeys: oneOfOption(['allow', 'refuse']),
-  protoKeys: oneOfOption(['allow', 'refuse']),
-  maxStringBytes: integerOption(true),
-  maxNumberLength: integerOption(),
-  bom: oneOfOption(['refuse', 'strip']),
+  ...PREFLIGHT_POLICY_VALIDATORS,
   types: (value, name) => {
     if (!Array.isArray(value) || !value.every(isMediaTypePattern)) {
       throw new TypeError(`${name} must hold media types such as application/json or */*+json`)

@@ -1,6 +1,7 @@
 export { PREFLIGHT_CODES, type PreflightCode } from './codes.js'
 export {
   PREFLIGHT_DEFAULTS,
+  PREFLIGHT_POLICY_VALIDATORS,
   type PreflightOptions,
   type PreflightPolicies,
   type ResolvedPreflightOptions,

@@ -87,15 +87,24 @@ function capOption(allowZero: boolean): (value: unknown, name: string) => void {
   }
 }
 
-const VALIDATORS: OptionValidators<PreflightOptions> = {
-  maxNodes: integerOption(),
-  maxDepth: integerOption(true),
-  maxBytes: integerOption(),
+/**
+ * The validators of the five policies, for a package whose options extend
+ * {@link PreflightPolicies} (spread into its own `OptionValidators` table, so the policies are
+ * checked by the package that defines them).
+ */
+export const PREFLIGHT_POLICY_VALIDATORS: OptionValidators<PreflightPolicies> = Object.freeze({
   duplicateKeys: oneOfOption(['allow', 'refuse']),
   protoKeys: oneOfOption(['allow', 'refuse']),
   maxStringBytes: capOption(true),
   maxNumberLength: capOption(false),
   bom: oneOfOption(['refuse', 'strip']),
+})
+
+const VALIDATORS: OptionValidators<PreflightOptions> = {
+  maxNodes: integerOption(),
+  maxDepth: integerOption(true),
+  maxBytes: integerOption(),
+  ...PREFLIGHT_POLICY_VALIDATORS,
 }
 
 const brand = createResolvedBrand<ResolvedPreflightOptions>()

@@ -5,10 +5,10 @@ import {
   integerOption,
   JSON_LIMITS_DEFAULTS,
   type OptionValidators,
-  oneOfOption,
 } from '@tollgate/json-budget'
 import {
   PREFLIGHT_DEFAULTS,
+  PREFLIGHT_POLICY_VALIDATORS,
   type PreflightOptions,
   type ResolvedPreflightOptions,
 } from '@tollgate/lexical-preflight'
@@ -87,11 +87,7 @@ const VALIDATORS: OptionValidators<BoundedStdioOptions> = {
   maxBufferSize: lineCap,
   maxNodes: integerOption(),
   maxDepth: integerOption(true),
-  duplicateKeys: oneOfOption(['allow', 'refuse']),
-  protoKeys: oneOfOption(['allow', 'refuse']),
-  maxStringBytes: integerOption(true),
-  maxNumberLength: integerOption(),
-  bom: oneOfOption(['refuse', 'strip']),
+  ...PREFLIGHT_POLICY_VALIDATORS,
 }
 
 const brand = createResolvedBrand<ResolvedBoundedStdioOptions>()
