@@ -31,7 +31,14 @@ for (const dir of workspaces) {
   if (!existsSync(report)) continue
   const data = JSON.parse(readFileSync(report, 'utf8'))
   passed += data.numPassedTests ?? 0
-  failed += (data.numFailedTests ?? 0) + (data.numFailedTestSuites ?? 0)
+  failed += data.numFailedTests ?? 0
+  // A test file that failed with no failed test in it (it did not load, or a hook threw)
+  // counts once; a file whose tests failed is already counted by them. (numFailedTestSuites
+  // also counts each describe block holding a failed test, so adding it counted them twice.)
+  for (const file of data.testResults ?? []) {
+    const tests = file.assertionResults ?? []
+    if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) failed += 1
+  }
   skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0)
 }
 const status = run.status ?? 1
