@@ -62,6 +62,9 @@ describe('AdmissionError', () => {
       thrown = error
     }
     expect(thrown).toBeInstanceOf(TypeError)
+    expect((thrown as Error).message).toBe(
+      'AdmissionError: the code is not registered by any loaded package',
+    )
     expect((thrown as Error).message).not.toContain('NEVER')
     expect((thrown as Error).message).not.toContain('<script>')
     // A spec passed beside the code does not make an unregistered code an AdmissionError.
