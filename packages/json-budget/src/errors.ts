@@ -65,7 +65,8 @@ export class AdmissionError extends Error {
     details: AdmissionErrorDetails = {},
     spec: RefusalCodeSpec | undefined = undefined,
   ) {
-    const registered = typeof code === 'string' ? refusalCodeSpec(code) : undefined
+    // The registry is a Map: a code that is not a string is simply not in it.
+    const registered = refusalCodeSpec(code)
     if (registered === undefined) {
       throw new TypeError('AdmissionError: the code is not registered by any loaded package')
     }
@@ -107,7 +108,7 @@ export function isAdmissionError(error: unknown): error is AdmissionError {
     typeof error === 'object' &&
     error !== null &&
     (error as { [BRAND]?: unknown })[BRAND] === true &&
-    typeof (error as { code?: unknown }).code === 'string' &&
+    // A `code` that is not a string is not a key of the registry (a Map) either.
     refusalCodeSpec((error as { code: string }).code) !== undefined
   )
 }

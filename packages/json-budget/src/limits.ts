@@ -66,17 +66,14 @@ export const ADMISSION_DEFAULTS = Object.freeze({
  * @throws TypeError naming the option, never its value's source.
  */
 export function assertLimit(name: string, value: unknown, allowZero = false): number {
-  if (
-    typeof value !== 'number' ||
-    !Number.isSafeInteger(value) ||
-    value < 0 ||
-    (value === 0 && !allowZero)
-  ) {
+  // `Number.isSafeInteger` is false for every value that is not a number (no coercion), so it
+  // is the type check too.
+  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value === 0 && !allowZero)) {
     throw new TypeError(
       `${name} must be a ${allowZero ? 'non-negative' : 'positive'} safe integer, got ${describe(value)}`,
     )
   }
-  return value
+  return value as number
 }
 
 /** The names of the three JSON limits, for options interfaces that extend {@link JsonLimitsOptions}. */

@@ -22,17 +22,58 @@ const CODE_SHAPE = /^ERR_[A-Z0-9_]{1,60}$/
 // An npm package name is at most 214 characters.
 const MAX_OWNER = 214
 
-// One table per process, whatever copy of this package registered into it (ESM beside CJS, or
-// two versions in one tree): `isAdmissionError` and the error constructor read it.
-const REGISTRY_KEY = Symbol.for('tollgate.refusalCodes')
-type Registry = Map<string, RegisteredRefusalCode>
-const registry: Registry =
-  ((globalThis as Record<symbol, unknown>)[REGISTRY_KEY] as Registry | undefined) ??
-  (() => {
-    const created: Registry = new Map()
-    Object.defineProperty(globalThis, REGISTRY_KEY, { value: created })
-    return created
-  })()
+/** Where registered codes are kept: code → entry, in registration order. */
+export type RefusalCodeTable = Map<string, RegisteredRefusalCode>
+
+/**
+ * A registry of refusal codes over one {@link RefusalCodeTable}. Internal: not exported from
+ * the package root. The public functions of this module use the one over
+ * {@link sharedRefusalCodeTable}; tests build their own over a fresh table, and two registries
+ * over the same table behave as two loaded copies of the package.
+ */
+export interface RefusalCodeRegistry {
+  /** {@link defineRefusalCodes} into this registry's table. */
+  define<const T extends Record<string, RefusalCodeSpec>>(owner: string, table: T): Readonly<T>
+  /** {@link refusalCodeSpec} from this registry's table. */
+  spec(code: string): RegisteredRefusalCode | undefined
+  /** {@link listRefusalCodes} from this registry's table. */
+  list(): readonly RegisteredRefusalCode[]
+}
+
+/**
+ * The process-wide table, kept on `host` (default `globalThis`) under
+ * `Symbol.for('tollgate.refusalCodes')`, so every copy of this package in the process (ESM
+ * beside CJS, or two versions in one tree) registers into one table and `isAdmissionError`
+ * and the error constructor of each copy read it. Created on first use as a non-enumerable,
+ * non-writable, non-configurable property; later calls return that same table. Internal: not
+ * exported from the package root.
+ */
+export function sharedRefusalCodeTable(host: object = globalThis): RefusalCodeTable {
+  // The key is built here rather than at module scope so a test of this function reaches it.
+  const key = Symbol.for('tollgate.refusalCodes')
+  const slot = host as Record<symbol, unknown>
+  const known = slot[key] as RefusalCodeTable | undefined
+  if (known !== undefined) return known
+  const created: RefusalCodeTable = new Map()
+  Object.defineProperty(host, key, { value: created })
+  return created
+}
+
+/**
+ * A registry over `table` (default a new, empty one). Internal: not exported from the package
+ * root; see {@link RefusalCodeRegistry}.
+ */
+export function createRefusalCodeRegistry(
+  table: RefusalCodeTable = new Map(),
+): RefusalCodeRegistry {
+  return {
+    define: (owner, codes) => defineInto(table, owner, codes),
+    spec: (code) => table.get(code),
+    list: () => Object.freeze([...table.values()]),
+  }
+}
+
+const processRegistry = createRefusalCodeRegistry(sharedRefusalCodeTable())
 
 /**
  * Registers the refusal codes a package raises, with their status, title, option and message,
@@ -45,6 +86,27 @@ const registry: Registry =
  *   with another spec. Messages name a registered or well-formed code, never a malformed one.
  */
 export function defineRefusalCodes<const T extends Record<string, RefusalCodeSpec>>(
+  owner: string,
+  table: T,
+): Readonly<T> {
+  return processRegistry.define(owner, table)
+}
+
+/** The registered spec of `code`, or `undefined` when no loaded package defines it. */
+export function refusalCodeSpec(code: string): RegisteredRefusalCode | undefined {
+  return processRegistry.spec(code)
+}
+
+/**
+ * Every code the loaded packages registered, in registration order. A code appears once its
+ * owner package has been imported.
+ */
+export function listRefusalCodes(): readonly RegisteredRefusalCode[] {
+  return processRegistry.list()
+}
+
+function defineInto<const T extends Record<string, RefusalCodeSpec>>(
+  registry: RefusalCodeTable,
   owner: string,
   table: T,
 ): Readonly<T> {
@@ -100,17 +162,4 @@ function sameSpec(a: RegisteredRefusalCode, b: RegisteredRefusalCode): boolean {
   return (
     a.status === b.status && a.title === b.title && a.option === b.option && a.message === b.message
   )
-}
-
-/** The registered spec of `code`, or `undefined` when no loaded package defines it. */
-export function refusalCodeSpec(code: string): RegisteredRefusalCode | undefined {
-  return registry.get(code)
-}
-
-/**
- * Every code the loaded packages registered, in registration order. A code appears once its
- * owner package has been imported.
- */
-export function listRefusalCodes(): readonly RegisteredRefusalCode[] {
-  return Object.freeze([...registry.values()])
 }

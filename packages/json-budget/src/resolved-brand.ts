@@ -20,7 +20,9 @@ export function createResolvedBrand<T extends object>(): ResolvedBrand<T> {
       return value
     },
     has(value): value is T {
-      return typeof value === 'object' && value !== null && marked.has(value)
+      // `WeakSet.prototype.has` is false for a primitive (it never throws), so no type check
+      // is needed before it.
+      return marked.has(value as object)
     },
   }
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import {
   AdmissionError,
+  defineRefusalCodes,
   isAdmissionError,
   JSON_BUDGET_CODES,
   type JsonBudgetCode,
@@ -61,12 +62,73 @@ describe('AdmissionError', () => {
       thrown = error
     }
     expect(thrown).toBeInstanceOf(TypeError)
+    expect((thrown as Error).message).toBe(
+      'AdmissionError: the code is not registered by any loaded package',
+    )
     expect((thrown as Error).message).not.toContain('NEVER')
     expect((thrown as Error).message).not.toContain('<script>')
     // A spec passed beside the code does not make an unregistered code an AdmissionError.
     expect(
       () => new AdmissionError('ERR_NEVER_REGISTERED', {}, JSON_BUDGET_CODES.ERR_JSON_TOO_DEEP),
     ).toThrow(TypeError)
+  })
+})
+
+describe('AdmissionError message and plain form', () => {
+  // The README shows the message a code table gives ("... (limit 8); raise maxWidgets to admit
+  // more"), so its three forms are pinned here.
+  it('is the code message, then the limit, then the option to raise, as far as each is known', () => {
+    expect(new AdmissionError('ERR_JSON_TOO_DEEP', { limit: 64 }).message).toBe(
+      'JSON nesting exceeds the depth limit (limit 64); raise maxDepth to admit more',
+    )
+    expect(new AdmissionError('ERR_JSON_TOO_DEEP').message).toBe(
+      'JSON nesting exceeds the depth limit',
+    )
+    expect(new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE', { limit: 3 }).message).toBe(
+      'value is not plain JSON (limit 3)',
+    )
+    expect(
+      new AdmissionError('ERR_JSON_TOO_LARGE', { limit: 9, option: 'toolResultBytes' }).message,
+    ).toBe(
+      'compact JSON encoding exceeds the byte limit (limit 9); raise toolResultBytes to admit more',
+    )
+  })
+
+  it('leaves every unset detail out of the plain form, and the status of a code that has none', () => {
+    const error = new AdmissionError('ERR_JSON_UNSUPPORTED_VALUE')
+    expect(error.name).toBe('AdmissionError')
+    expect(error.toJSON()).toStrictEqual({
+      code: 'ERR_JSON_UNSUPPORTED_VALUE',
+      status: 500,
+      message: 'value is not plain JSON',
+    })
+    defineRefusalCodes('@tollgate/admission-error-test', {
+      ERR_TEST_NO_STATUS: {
+        status: undefined,
+        title: 'Client Closed Request',
+        option: undefined,
+        message: 'the client went away',
+      },
+    })
+    expect(new AdmissionError('ERR_TEST_NO_STATUS').toJSON()).toStrictEqual({
+      code: 'ERR_TEST_NO_STATUS',
+      message: 'the client went away',
+    })
+  })
+
+  it("takes status, message and option from the spec the thrower passes over the registered one's", () => {
+    const error = new AdmissionError(
+      'ERR_JSON_TOO_DEEP',
+      { limit: 2 },
+      { status: 400, title: 'Bad Request', option: 'maxLevels', message: 'too many levels' },
+    )
+    expect(error.toJSON()).toStrictEqual({
+      code: 'ERR_JSON_TOO_DEEP',
+      status: 400,
+      message: 'too many levels (limit 2); raise maxLevels to admit more',
+      limit: 2,
+    })
+    expect(error.option).toBe('maxLevels')
   })
 })
 
@@ -82,6 +144,17 @@ describe('isAdmissionError', () => {
     expect(isAdmissionError(new Error('x'))).toBe(false)
     expect(isAdmissionError({ code: 'ERR_JSON_TOO_DEEP' })).toBe(false)
     expect(isAdmissionError(null)).toBe(false)
+    expect(isAdmissionError(undefined)).toBe(false)
+    expect(isAdmissionError('ERR_JSON_TOO_DEEP')).toBe(false)
+    const brand = Symbol.for('tollgate.AdmissionError')
+    // The brand and a registered code are what is checked: an object from another copy passes,
+    // a function or a non-string code does not.
+    expect(isAdmissionError({ [brand]: true, code: 'ERR_JSON_TOO_DEEP' })).toBe(true)
+    expect(isAdmissionError({ [brand]: 'yes', code: 'ERR_JSON_TOO_DEEP' })).toBe(false)
+    expect(isAdmissionError({ [brand]: true, code: 3 })).toBe(false)
+    expect(
+      isAdmissionError(Object.assign(() => {}, { [brand]: true, code: 'ERR_JSON_TOO_DEEP' })),
+    ).toBe(false)
     const forged = new AdmissionError('ERR_JSON_TOO_DEEP')
     Object.defineProperty(forged, 'code', { value: 'ERR_NOPE' })
     expect(isAdmissionError(forged)).toBe(false)

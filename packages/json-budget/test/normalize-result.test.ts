@@ -96,4 +96,52 @@ describe('normalizeResult', () => {
     const nested = { profile: 'mcp', limits: { maxNodes: 1 } } as never
     expect(() => normalizeResult([1, 2, 3], nested)).toThrow(/unknown option limits/)
   })
+
+  it('names the function, the profile or the option in its TypeError', () => {
+    const messageOf = (fn: () => unknown): string => {
+      try {
+        fn()
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError)
+        return (error as Error).message
+      }
+      throw new Error('expected a TypeError')
+    }
+    const missing = "normalizeResult: profile must be 'rest' or 'mcp'"
+    expect(messageOf(() => normalizeResult(1, {} as never))).toBe(missing)
+    expect(messageOf(() => normalizeResult(1, undefined as never))).toBe(missing)
+    expect(messageOf(() => normalizeResult(1, { profile: 'constructor' as 'rest' }))).toBe(
+      'profile must be one of "rest", "mcp"',
+    )
+    expect(messageOf(() => normalizeResult(1, 'rest' as never))).toBe(
+      'normalizeResult: options must be an object',
+    )
+    expect(messageOf(() => normalizeResult(1, { profile: 'rest', limits: {} } as never))).toBe(
+      'normalizeResult: unknown option limits',
+    )
+    expect(messageOf(() => normalizeResult(1, { profile: 'rest', maxBytes: 0 }))).toBe(
+      'maxBytes must be a positive safe integer, got 0',
+    )
+  })
+
+  it('takes maxDepth 0 (a scalar only) and applies maxDepth and maxBytes at N and N+1', () => {
+    expect(normalizeResult('x', { profile: 'rest', maxDepth: 0 }).depth).toBe(0)
+    expect(refusal(() => normalizeResult([], { profile: 'rest', maxDepth: 0 }))).toMatchObject({
+      code: 'ERR_JSON_TOO_DEEP',
+      limit: 0,
+    })
+    expect(normalizeResult([1], { profile: 'mcp', maxBytes: 3 }).bytes).toBe(3)
+    expect(refusal(() => normalizeResult([10], { profile: 'mcp', maxBytes: 3 }))).toMatchObject({
+      code: 'ERR_JSON_TOO_LARGE',
+      limit: 3,
+    })
+  })
+
+  it('refuses symbol keys in the rest profile too', () => {
+    const error = refusal(() =>
+      normalizeResult({ s: new Set([1]), a: { [Symbol('k')]: 1 } }, { profile: 'rest' }),
+    )
+    expect(error.code).toBe('ERR_JSON_UNSUPPORTED_VALUE')
+    expect(error.path).toBe('/a')
+  })
 })

@@ -130,6 +130,24 @@ describe('the validators', () => {
   })
 })
 
+describe('the validator messages', () => {
+  // A configuration mistake is read at start-up: each message names the option and what it
+  // admits (the listed values for oneOfOption), never the value given.
+  it('name the option and what it admits', () => {
+    expect(messageOf(() => integerOption()(0, 'maxWidgets'))).toBe(
+      'maxWidgets must be a positive safe integer, got 0',
+    )
+    expect(messageOf(() => integerOption(true)(-1, 'maxWidgets'))).toBe(
+      'maxWidgets must be a non-negative safe integer, got -1',
+    )
+    expect(messageOf(() => oneOfOption(['fast', 'safe', 1])('slow', 'mode'))).toBe(
+      'mode must be one of "fast", "safe", 1',
+    )
+    expect(messageOf(() => booleanOption('true', 'strict'))).toBe('strict must be a boolean')
+    expect(messageOf(() => functionOption({}, 'onWidget'))).toBe('onWidget must be a function')
+  })
+})
+
 describe('createResolvedBrand', () => {
   it('knows only the objects it marked, not look-alikes or another brand’s', () => {
     const brand = createResolvedBrand<{ readonly n: number }>()
