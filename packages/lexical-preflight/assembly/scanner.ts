@@ -31,6 +31,7 @@ const K_STR_STEP = 15
 const K_NUM_STEP = 16
 const K_PEAK = 17
 const K_ERR_OFFSET = 18
+const K_CLEAN_END = 19
 
 // Refusals, returned by `run` (0: the piece was scanned).
 const E_SYNTAX = 1
@@ -41,6 +42,8 @@ const E_STRING = 5
 const E_NUMBER = 6
 const E_BOM = 7
 const E_SYNTAX_AT_0 = 8
+/** Not a refusal: the state is stored; JS sets K_CLEAN_END and calls `run` again from K_ERR_OFFSET. */
+const E_NEED_UTF8 = 9
 
 const S_VALUE = 0
 const S_ARRAY_FIRST = 1
@@ -86,17 +89,14 @@ function isHex(c: i32): bool {
 }
 
 function isSimpleEscape(c: i32): bool {
-  return (
-    c === 0x22 ||
-    c === 0x5c ||
-    c === 0x2f ||
-    c === 0x62 ||
-    c === 0x66 ||
-    c === 0x6e ||
-    c === 0x72 ||
-    c === 0x74
-  )
+  // One bit per byte from 0x22: '"' 0, '/' 13, '\\' 58; 'b' 64, 'f' 68, 'n' 76, 'r' 80, 't' 82.
+  const k = <u32>(c - 0x22)
+  if (k < 64) return ((ESCAPES_LO >> <u64>k) & 1) !== 0
+  return k < 83 && ((ESCAPES_HI >> <u64>(k - 64)) & 1) !== 0
 }
+
+const ESCAPES_LO: u64 = ((<u64>1) << 58) | ((<u64>1) << 13) | 1
+const ESCAPES_HI: u64 = (1 << 18) | (1 << 16) | (1 << 12) | (1 << 4) | 1
 
 /** Byte `k` of "truefalsenull". */
 function literal(k: i32): i32 {
@@ -126,8 +126,13 @@ function fail(code: i32, offset: i32): i32 {
   return code
 }
 
-/** Scans the piece `[0, n)`; the state block holds the state before and after. */
-export function run(n: i32): i32 {
+/**
+ * Scans the piece from `start` to `n`; the state block holds the state before and after. At
+ * the piece's first non-ASCII byte inside a string it returns E_NEED_UTF8 with the state
+ * stored, so JS can ask `buffer.isUtf8` (simdutf) how far the piece is well-formed
+ * (K_CLEAN_END, -1 while unknown): string bytes before that offset need no UTF-8 check here.
+ */
+export function run(start: i32, n: i32): i32 {
   let state = get(K_STATE)
   let depth = get(K_DEPTH)
   let maxSeen = get(K_MAX_SEEN)
@@ -144,12 +149,11 @@ export function run(n: i32): i32 {
   const maxDepth = get(K_MAX_DEPTH)
   const strStep = get(K_STR_STEP)
   const numStep = get(K_NUM_STEP)
-  let peak = depth
-  let i = 0
+  const cleanEnd = get(K_CLEAN_END)
+  let peak = get(K_PEAK)
+  let i = start
   let c = 0
-  const quote = i8x16.splat(0x22)
-  const backslash = i8x16.splat(0x5c)
-  const space = i8x16.splat(0x20)
+  let need = false
 
   while (i < n) {
     if (state <= S_DONE) {
@@ -208,6 +212,29 @@ export function run(n: i32): i32 {
           left--
           i++
         } else {
+          // A whole number or literal ending inside the piece, within its limits: one step.
+          // Anything else (cut by the piece end, too long, over the budget, malformed) goes
+          // through the states below from its first byte, which give every refusal.
+          let j = -1
+          if (isDigit(c) || c === 0x2d) j = numberEnd(i, n, c)
+          else if (c === 0x74) {
+            if (i + 4 <= n && load<u32>(IN + <usize>i) === 0x65757274) j = i + 4
+          } else if (c === 0x66) {
+            if (i + 5 <= n && load<u32>(IN + <usize>i) === 0x736c6166 && at(i + 4) === 0x65)
+              j = i + 5
+          } else if (c === 0x6e) {
+            if (i + 4 <= n && load<u32>(IN + <usize>i) === 0x6c6c756e) j = i + 4
+          }
+          if (j !== -1 && j < n && left > 0 && (c > 0x39 || j - i <= numStep)) {
+            left--
+            i = j
+            if (depth === 0) state = S_DONE
+            else if (at(i) === 0x2c) {
+              state = inObj ? S_KEY : S_VALUE
+              i++
+            } else state = S_AFTER
+            continue
+          }
           if (isDigit(c)) {
             numStart = i
             numLim = i + numStep
@@ -250,27 +277,26 @@ export function run(n: i32): i32 {
     if (state === S_STRING) {
       const lim = strLim < n ? strLim : n
       for (;;) {
-        // 16 bytes at a time: a quote, a backslash, or (signed) below 0x20, which is a control
-        // byte or a byte ≥ 0x80, stops the skip at its lane.
-        while (i + 16 <= lim) {
-          const v = v128.load(IN + <usize>i)
-          const hit = v128.or(
-            v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)),
-            i8x16.lt_s(v, space),
-          )
-          const mask = i8x16.bitmask(hit)
-          if (mask !== 0) {
-            i += ctz(mask)
-            break
-          }
-          i += 16
-        }
-        while (i < lim) {
+        // Bytes of the region isUtf8 vouched for pass with the plain ones (a signed compare
+        // below 0x20 stops at a byte ≥ 0x80 too; an unsigned one does not).
+        const clean = i < cleanEnd
+        const e = clean && cleanEnd < lim ? cleanEnd : lim
+        if (i < e) {
           c = at(i)
-          if (c < 0x20 || c >= 0x80 || c === 0x22 || c === 0x5c) break
-          i++
+          if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (clean || c < 0x80)) {
+            i++
+            // 32 and 16 bytes at a time, then byte by byte.
+            i = clean ? skipVouched(i, e) : skipAscii(i, e)
+            while (i < e) {
+              c = at(i)
+              if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0x80 && !clean)) break
+              i++
+            }
+          }
         }
-        if (i >= lim) {
+        if (i >= e) {
+          // The end of the vouched-for region: byte by byte checks from here.
+          if (e < lim) continue
           if (i >= n) break
           // The string-length limit: only the closing quote may sit at this offset.
           c = at(i)
@@ -295,33 +321,41 @@ export function run(n: i32): i32 {
           break
         }
         if (c === 0x5c) {
-          if (i + 1 >= lim) {
-            state = S_ESCAPE
-            i++
-            break
+          // Escapes back to back (escape-dense text) stay in this loop.
+          let whole = true
+          for (;;) {
+            if (i + 1 >= lim) {
+              whole = false
+              break
+            }
+            const e = at(i + 1)
+            if (isSimpleEscape(e)) i += 2
+            else if (e !== 0x75) return fail(E_SYNTAX, i + 1)
+            else if (
+              i + 5 < lim &&
+              isHex(at(i + 2)) &&
+              isHex(at(i + 3)) &&
+              isHex(at(i + 4)) &&
+              isHex(at(i + 5))
+            ) {
+              i += 6
+            } else {
+              whole = false
+              break
+            }
+            if (i >= lim || at(i) !== 0x5c) break
           }
-          const e = at(i + 1)
-          if (isSimpleEscape(e)) {
-            i += 2
-            continue
-          }
-          if (e !== 0x75) return fail(E_SYNTAX, i + 1)
-          if (
-            i + 5 < lim &&
-            isHex(at(i + 2)) &&
-            isHex(at(i + 3)) &&
-            isHex(at(i + 4)) &&
-            isHex(at(i + 5))
-          ) {
-            i += 6
-            continue
-          }
+          if (whole) continue
           // Cut by the piece end or the string limit, or bad hex digits: through the states.
           state = S_ESCAPE
           i++
           break
         }
         if (c < 0x20) return fail(E_SYNTAX, i)
+        if (cleanEnd === -1) {
+          need = true
+          break
+        }
         // A multi-byte sequence (Unicode Table 3-7): whole here when it ends before `lim`.
         if (c >= 0xc2 && c <= 0xdf) {
           aux = 1
@@ -354,6 +388,7 @@ export function run(n: i32): i32 {
         i++
         break
       }
+      if (need) break
       continue
     }
 
@@ -498,5 +533,91 @@ export function run(n: i32): i32 {
   put(K_LO, lo)
   put(K_HI, hi)
   put(K_PEAK, peak)
+  if (need) {
+    put(K_ERR_OFFSET, i)
+    return E_NEED_UTF8
+  }
   return 0
+}
+
+/**
+ * The first offset from `i` before `e` that is not plain ASCII string interior (a quote, a
+ * backslash, a control byte or a byte ≥ 0x80), 32 then 16 bytes at a time; the bytes left
+ * before `e` (fewer than 16) are the caller's.
+ */
+function skipAscii(i: i32, e: i32): i32 {
+  const quote = i8x16.splat(0x22)
+  const backslash = i8x16.splat(0x5c)
+  const space = i8x16.splat(0x20)
+  while (i + 32 <= e) {
+    const v = v128.load(IN + <usize>i)
+    const u = v128.load(IN + <usize>i, 16)
+    // Signed: a byte ≥ 0x80 is below 0x20 too.
+    const a = v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_s(v, space))
+    const b = v128.or(v128.or(i8x16.eq(u, quote), i8x16.eq(u, backslash)), i8x16.lt_s(u, space))
+    const mask = i8x16.bitmask(a) | (i8x16.bitmask(b) << 16)
+    if (mask !== 0) return i + ctz(mask)
+    i += 32
+  }
+  while (i + 16 <= e) {
+    const v = v128.load(IN + <usize>i)
+    const a = v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_s(v, space))
+    const mask = i8x16.bitmask(a)
+    if (mask !== 0) return i + ctz(mask)
+    i += 16
+  }
+  return i
+}
+
+/** As {@link skipAscii}, but bytes ≥ 0x80 pass: for the region isUtf8 vouched for. */
+function skipVouched(i: i32, e: i32): i32 {
+  const quote = i8x16.splat(0x22)
+  const backslash = i8x16.splat(0x5c)
+  const space = i8x16.splat(0x20)
+  while (i + 32 <= e) {
+    const v = v128.load(IN + <usize>i)
+    const u = v128.load(IN + <usize>i, 16)
+    const a = v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_u(v, space))
+    const b = v128.or(v128.or(i8x16.eq(u, quote), i8x16.eq(u, backslash)), i8x16.lt_u(u, space))
+    const mask = i8x16.bitmask(a) | (i8x16.bitmask(b) << 16)
+    if (mask !== 0) return i + ctz(mask)
+    i += 32
+  }
+  while (i + 16 <= e) {
+    const v = v128.load(IN + <usize>i)
+    const a = v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_u(v, space))
+    const mask = i8x16.bitmask(a)
+    if (mask !== 0) return i + ctz(mask)
+    i += 16
+  }
+  return i
+}
+
+/**
+ * The end of the number starting at `i` (its first byte `c`) when it is whole before `n`:
+ * -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?; -1 when a part is empty or the piece
+ * ends inside it (the states then take it byte by byte).
+ */
+function numberEnd(i: i32, n: i32, c: i32): i32 {
+  let j = i
+  if (c === 0x2d) j++
+  if (j < n && at(j) === 0x30) j++
+  else {
+    const from = j
+    while (j < n && isDigit(at(j))) j++
+    if (j === from) return -1
+  }
+  if (j < n && at(j) === 0x2e) {
+    const from = ++j
+    while (j < n && isDigit(at(j))) j++
+    if (j === from) return -1
+  }
+  if (j < n && (at(j) | 0x20) === 0x65) {
+    j++
+    if (j < n && (at(j) === 0x2b || at(j) === 0x2d)) j++
+    const from = j
+    while (j < n && isDigit(at(j))) j++
+    if (j === from) return -1
+  }
+  return j
 }

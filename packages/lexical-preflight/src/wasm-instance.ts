@@ -32,10 +32,13 @@ export const K_STR_STEP = 15
 export const K_NUM_STEP = 16
 export const K_PEAK = 17
 export const K_ERR_OFFSET = 18
+export const K_CLEAN_END = 19
+/** What `run` returns when it needs K_CLEAN_END (not a refusal: see assembly/scanner.ts). */
+export const E_NEED_UTF8 = 9
 
-/** One instantiated scanner module: its `run(n)` and two views of its (fixed) memory. */
+/** One instantiated scanner module: its `run(start, n)` and two views of its (fixed) memory. */
 export interface WasmScannerModule {
-  readonly run: (n: number) => number
+  readonly run: (start: number, n: number) => number
   readonly bytes: Uint8Array
   readonly words: Int32Array
 }
@@ -55,7 +58,7 @@ export function instantiateScanner(source: Uint8Array): WasmScannerModule | null
     if (typeof run !== 'function' || !(memory instanceof wa.Memory)) return null
     if (memory.buffer.byteLength !== 4 * 65536) return null
     return {
-      run: run as (n: number) => number,
+      run: run as (start: number, n: number) => number,
       bytes: new Uint8Array(memory.buffer),
       words: new Int32Array(memory.buffer),
     }

@@ -2,8 +2,11 @@ import type { AdmissionCode, AdmissionError, AdmissionErrorDetails } from '@toll
 import { admissionError, type PreflightCode } from './codes.js'
 import type { ResolvedPreflightOptions } from './options.js'
 import type { PreflightResult } from './scanner.js'
+import { cleanUtf8End } from './tables.js'
 import {
+  E_NEED_UTF8,
   K_AUX,
+  K_CLEAN_END,
   K_DEPTH,
   K_ERR_OFFSET,
   K_HI,
@@ -168,13 +171,21 @@ export class WasmPreflightScanner {
     w[K_STRIP_BOM] = this.stripBom
     w[K_STR_STEP] = this.maxStr > n ? n + 1 : this.maxStr
     w[K_NUM_STEP] = this.maxNum > n ? n + 1 : this.maxNum
+    w[K_PEAK] = depth
+    w[K_CLEAN_END] = -1
     w[WASM_STACK_WORD] = this.low
     const high = this.high
     if (depth > 32 && high !== null) {
       const words = (depth + 31) >> 5
       for (let k = 1; k < words; k++) w[WASM_STACK_WORD + k] = high[k - 1]!
     }
-    const code = this.wasm.run(n)
+    let code = this.wasm.run(0, n)
+    while (code === E_NEED_UTF8) {
+      // The first non-ASCII byte in a string: how far isUtf8 vouches for the piece from there.
+      const at = w[K_ERR_OFFSET]!
+      w[K_CLEAN_END] = cleanUtf8End(this.wasm.bytes.subarray(WASM_IN, WASM_IN + n), at, n)
+      code = this.wasm.run(at, n)
+    }
     if (code !== 0) throw this.refusalOf(code, base + w[K_ERR_OFFSET]!)
     this.state = w[K_STATE]!
     this.depth = w[K_DEPTH]!
