@@ -9,23 +9,40 @@ import asc from 'assemblyscript/asc'
 const root = new URL('../', import.meta.url)
 const outFile = fileURLToPath(new URL('src/wasm-bytes.ts', root))
 
+/** The compiler options: -O3, no runtime, no imports (no abort), SIMD on, a fixed 4-page memory. */
+const FLAGS = [
+  '-O3',
+  '--runtime',
+  'stub',
+  '--enable',
+  'simd',
+  '--noAssert',
+  '--use',
+  'abort=',
+  '--initialMemory',
+  '4',
+  '--maximumMemory',
+  '4',
+]
+
+/** The sources, by the names the compiler asks for; scanner.ts is the one entry. */
+const SOURCES = ['scanner.ts', 'bytes.ts']
+
 /** Compiles the scanner; resolves to the module's bytes. */
 export async function compileScanner() {
-  const source = readFileSync(new URL('assembly/scanner.ts', root), 'utf8')
-  const { error, stderr, binary } = await asc.compileString({ 'scanner.ts': source }, FLAGS)
+  const sources = Object.fromEntries(
+    SOURCES.map((f) => [f, readFileSync(new URL(`assembly/${f}`, root), 'utf8')]),
+  )
+  const written = {}
+  const { error, stderr } = await asc.main(['scanner.ts', '--outFile', 'scanner.wasm', ...FLAGS], {
+    readFile: (name) => sources[name] ?? null,
+    writeFile: (name, data) => {
+      written[name] = data
+    },
+    listFiles: () => [],
+  })
   if (error) throw new Error(`asc failed: ${error.message}\n${stderr.toString()}`)
-  return binary
-}
-
-/** The compiler options: -O3, no runtime, no imports (no abort), SIMD on, a fixed 4-page memory. */
-const FLAGS = {
-  optimizeLevel: 3,
-  runtime: 'stub',
-  enable: ['simd'],
-  noAssert: true,
-  use: ['abort='],
-  initialMemory: 4,
-  maximumMemory: 4,
+  return written['scanner.wasm']
 }
 
 /** The text of src/wasm-bytes.ts for `binary`. */
