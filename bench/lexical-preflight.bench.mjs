@@ -1,5 +1,7 @@
 // preflight(bytes) against the anchor JSON.parse(buf.toString()), same run, named shapes
-// (bench/shapes.mjs). Also: incremental (64 KiB chunks) against
+// (bench/shapes.mjs), and the JS scanner (the WebAssembly scanner's fallback and reference)
+// interleaved with them: ROUNDS rounds of anchor / preflight / JS scanner per shape, each figure
+// the median of its rounds, the ratios also as min–max over the rounds (BENCH_ROUNDS, default 3). Also: incremental (64 KiB chunks) against
 // one-shot, refusals of over-depth and over-node documents against parsing them, and heap growth
 // over a 100 MB scan. Run: node bench/lexical-preflight.bench.mjs
 import { PerformanceObserver } from 'node:perf_hooks'
@@ -34,7 +36,14 @@ const shapes = {
 const typical = new Set(['a', 'b', 'c', 'd', 'e', 'h'])
 
 const wide = resolvePreflightOptions({ maxNodes: 10_000_000, maxDepth: 10_000, maxBytes: 512 * MB })
+// The same limits on the JS scanner: createPreflight gives a maxDepth above what the
+// WebAssembly scanner's container bits hold (2^20 levels) to the JS scanner. No shape nests
+// deeper than 5,000, so the verdicts and counts are the same.
+const wideJs = resolvePreflightOptions({ ...wide, maxDepth: 2 ** 20 + 1 })
 const defaults = resolvePreflightOptions()
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const range = (xs) => `${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}`
 
 function chunked(buf, options) {
   const scanner = createPreflight(options)
@@ -56,11 +65,22 @@ const rows = []
 for (const [instance, buf] of Object.entries(shapes)) {
   const expected = preflight(buf, wide)
   const again = chunked(buf, wide)
+  const js = preflight(buf, wideJs)
   if (expected.nodes !== again.nodes || expected.depth !== again.depth) {
     throw new Error(`chunked counts differ on ${instance}`)
   }
-  const anchorNs = await medianNs(() => JSON.parse(buf.toString()))
-  const oneShotNs = await medianNs(() => preflight(buf, wide))
+  if (expected.nodes !== js.nodes || expected.depth !== js.depth) {
+    throw new Error(`JS scanner counts differ on ${instance}`)
+  }
+  const rounds = []
+  for (let r = 0; r < ROUNDS; r++) {
+    const a = await medianNs(() => JSON.parse(buf.toString()))
+    const w = await medianNs(() => preflight(buf, wide))
+    const j = await medianNs(() => preflight(buf, wideJs))
+    rounds.push({ anchorNs: a, subjectNs: w, jsNs: j, ratio: w / a, jsRatio: j / a })
+  }
+  const anchorNs = median(rounds.map((r) => r.anchorNs))
+  const oneShotNs = median(rounds.map((r) => r.subjectNs))
   const chunkedNs = await medianNs(() => chunked(buf, wide))
   const goal = typical.has(instance[0]) ? '<= 0.25' : '<= 0.9'
   rows.push({
@@ -70,7 +90,11 @@ for (const [instance, buf] of Object.entries(shapes)) {
     anchorNs,
     subject: 'preflight(buf)',
     subjectNs: oneShotNs,
-    ratio: oneShotNs / anchorNs,
+    ratio: median(rounds.map((r) => r.ratio)),
+    ratioRange: range(rounds.map((r) => r.ratio)),
+    jsScannerRatio: median(rounds.map((r) => r.jsRatio)),
+    jsScannerRatioRange: range(rounds.map((r) => r.jsRatio)),
+    rounds,
     goal,
     chunkedNs,
     chunkedRatio: chunkedNs / oneShotNs,
@@ -79,7 +103,7 @@ for (const [instance, buf] of Object.entries(shapes)) {
 
 console.log(`machine: ${JSON.stringify(machine())}`)
 console.log(
-  '\naccepted documents (ratio = preflight / JSON.parse; incremental = 64 KiB chunks / one-shot)',
+  `\naccepted documents (ratio = preflight / JSON.parse, median of ${ROUNDS} interleaved rounds; JS scanner = the fallback on the same input; incremental = 64 KiB chunks / one-shot)`,
 )
 printTable(
   [
@@ -88,6 +112,8 @@ printTable(
     'JSON.parse p50',
     'preflight p50',
     'ratio',
+    'ratio range',
+    'JS scanner ratio (range)',
     'goal',
     'incremental p50',
     'incr / one-shot',
@@ -98,6 +124,8 @@ printTable(
     fmt(r.anchorNs),
     fmt(r.subjectNs),
     r.ratio.toFixed(3),
+    r.ratioRange,
+    `${r.jsScannerRatio.toFixed(3)} (${r.jsScannerRatioRange})`,
     r.goal,
     fmt(r.chunkedNs),
     r.chunkedRatio.toFixed(3),

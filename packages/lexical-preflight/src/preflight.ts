@@ -4,6 +4,8 @@ import {
   resolvePreflightOptions,
 } from './options.js'
 import { type PreflightResult, PreflightScanner } from './scanner.js'
+import { scannerModule, WASM_MAX_DEPTH } from './wasm-instance.js'
+import { WasmPreflightScanner } from './wasm-scanner.js'
 
 /** What {@link createPreflight} returns: feed chunks to `push`, then call `end`. */
 export interface Preflight {
@@ -29,7 +31,25 @@ export interface Preflight {
  * @throws TypeError on a bad limit or policy.
  */
 export function createPreflight(options?: PreflightOptions | ResolvedPreflightOptions): Preflight {
-  return new PreflightScanner(resolvePreflightOptions(options))
+  const resolved = resolvePreflightOptions(options)
+  return wasmEligible(resolved) ? wasmOrJs(resolved) : new PreflightScanner(resolved)
+}
+
+/**
+ * Whether the WebAssembly scanner implements these options: no key policy (those need JS
+ * strings and sets) and a `maxDepth` its container bits hold.
+ */
+function wasmEligible(options: ResolvedPreflightOptions): boolean {
+  return (
+    options.duplicateKeys === 'allow' &&
+    options.protoKeys === 'allow' &&
+    options.maxDepth <= WASM_MAX_DEPTH
+  )
+}
+
+function wasmOrJs(options: ResolvedPreflightOptions): Preflight {
+  const wasm = scannerModule()
+  return wasm === null ? new PreflightScanner(options) : new WasmPreflightScanner(options, wasm)
 }
 
 /**

@@ -1,0 +1,261 @@
+import type { AdmissionCode, AdmissionError, AdmissionErrorDetails } from '@tollgate/json-budget'
+import { admissionError, type PreflightCode } from './codes.js'
+import type { ResolvedPreflightOptions } from './options.js'
+import type { PreflightResult } from './scanner.js'
+import { cleanUtf8End } from './tables.js'
+import {
+  E_NEED_UTF8,
+  K_AUX,
+  K_CLEAN_END,
+  K_DEPTH,
+  K_ERR_OFFSET,
+  K_HI,
+  K_IN_OBJ,
+  K_LO,
+  K_MAX_DEPTH,
+  K_MAX_SEEN,
+  K_NODES_LEFT,
+  K_NUM_LIM,
+  K_NUM_START,
+  K_NUM_STEP,
+  K_PEAK,
+  K_STATE,
+  K_STR_KEY,
+  K_STR_LIM,
+  K_STR_START,
+  K_STR_STEP,
+  K_STRIP_BOM,
+  WASM_IN,
+  WASM_PIECE,
+  WASM_STACK_WORD,
+  type WasmScannerModule,
+} from './wasm-instance.js'
+
+// States `end()` reads (the numbering of assembly/scanner.ts and src/scanner.ts).
+const S_DONE = 6
+const S_UTF8 = 10
+const S_ZERO = 12
+const S_INT = 13
+const S_FRAC = 15
+const S_EXP_DIGITS = 18
+const S_START = 20
+const S_BOM = 21
+
+/** A node budget per piece that stays an i32 however large `maxNodes` is (a piece has fewer). */
+const BUDGET_CAP = 1 << 30
+
+/**
+ * The scanner of src/scanner.ts with its byte loop in WebAssembly (assembly/scanner.ts): the
+ * same states, checks and refusals (code, offset, limit, observed) for every input and every
+ * chunking. Each `push` copies the chunk into the module's memory 64 KiB at a time, loads this
+ * scanner's state, runs, and stores the state back, so many scanners share one module. It
+ * implements no key policy: `createPreflight` gives those options to the JS scanner.
+ */
+export class WasmPreflightScanner {
+  private readonly wasm: WasmScannerModule
+  private readonly maxNodes: number
+  private readonly maxDepth: number
+  private readonly maxBytes: number
+  private readonly maxStr: number
+  private readonly maxNum: number
+  private readonly stripBom: number
+  private state = S_START
+  private depth = 0
+  private maxSeen = 0
+  private nodes = 0
+  private bytes = 0
+  private inObj = 0
+  private strKey = 0
+  private strStartAbs = 0
+  private numStartAbs = 0
+  private aux = 0
+  private lo = 0
+  private hi = 0
+  /** Container bits of levels 0–31; deeper levels in `high` (word k: levels 32k..32k+31). */
+  private low = 0
+  private high: Int32Array | null = null
+  private failure: unknown = null
+  private result: PreflightResult | null = null
+
+  /** `options.maxDepth` must be at most `WASM_MAX_DEPTH` and both key policies off. */
+  constructor(options: ResolvedPreflightOptions, wasm: WasmScannerModule) {
+    this.wasm = wasm
+    this.maxNodes = options.maxNodes
+    this.maxDepth = options.maxDepth
+    this.maxBytes = options.maxBytes
+    this.maxStr = Math.min(options.maxStringBytes, options.maxBytes)
+    this.maxNum = Math.min(options.maxNumberLength, options.maxBytes)
+    this.stripBom = options.bom === 'strip' ? 1 : 0
+  }
+
+  /** As `PreflightScanner.push`. */
+  push(chunk: Uint8Array): void {
+    if (this.failure !== null) throw this.failure
+    if (this.result !== null) throw new Error('push() after end()')
+    if (!(chunk instanceof Uint8Array)) throw new TypeError('chunk must be a Uint8Array')
+    const base = this.bytes
+    try {
+      const room = this.maxBytes - base
+      if (chunk.length > room) {
+        this.scan(chunk, room, base)
+        this.bytes = this.maxBytes
+        throw refusal('ERR_JSON_TOO_LARGE', {
+          limit: this.maxBytes,
+          observed: base + chunk.length,
+          offset: this.maxBytes,
+        })
+      }
+      this.bytes = base + chunk.length
+      this.scan(chunk, chunk.length, base)
+    } catch (error) {
+      this.failure = error
+      throw error
+    }
+  }
+
+  /** As `PreflightScanner.end`. */
+  end(): PreflightResult {
+    if (this.failure !== null) throw this.failure
+    if (this.result !== null) return this.result
+    const s = this.state
+    const complete =
+      s === S_DONE ||
+      (this.depth === 0 && (s === S_ZERO || s === S_INT || s === S_FRAC || s === S_EXP_DIGITS))
+    if (!complete) {
+      const code: AdmissionCode = s === S_UTF8 ? 'ERR_JSON_INVALID_UTF8' : 'ERR_JSON_SYNTAX'
+      this.failure = refusal(code, { offset: s === S_BOM ? 0 : this.bytes })
+      throw this.failure
+    }
+    this.result = { nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes }
+    return this.result
+  }
+
+  private scan(buf: Uint8Array, end: number, base: number): void {
+    if (end === buf.length && end <= WASM_PIECE) {
+      this.wasm.bytes.set(buf, WASM_IN)
+      this.run(end, base)
+      return
+    }
+    for (let from = 0; from < end; from += WASM_PIECE) {
+      const to = Math.min(from + WASM_PIECE, end)
+      this.wasm.bytes.set(buf.subarray(from, to), WASM_IN)
+      this.run(to - from, base + from)
+    }
+  }
+
+  /** Runs the module over the `n` bytes at WASM_IN, the input offset of the first being `base`. */
+  private run(n: number, base: number): void {
+    const w = this.wasm.words
+    const depth = this.depth
+    // Limits relative to this piece, clamped to n + 1 when beyond it (as src/scanner.ts).
+    const strStart = this.strStartAbs - base
+    const numStart = this.numStartAbs - base
+    const strEnd = strStart + 1 + this.maxStr
+    const numEnd = numStart + this.maxNum
+    const left = Math.min(this.maxNodes - this.nodes, BUDGET_CAP)
+    w[K_STATE] = this.state
+    w[K_DEPTH] = depth
+    w[K_MAX_SEEN] = this.maxSeen
+    w[K_NODES_LEFT] = left
+    w[K_IN_OBJ] = this.inObj
+    w[K_STR_KEY] = this.strKey
+    // Only stored back; a start before the piece is kept here when the module leaves it alone.
+    w[K_STR_START] = -1
+    w[K_NUM_START] = -1
+    w[K_STR_LIM] = strEnd <= n ? strEnd : n + 1
+    w[K_NUM_LIM] = numEnd <= n ? numEnd : n + 1
+    w[K_AUX] = this.aux
+    w[K_LO] = this.lo
+    w[K_HI] = this.hi
+    w[K_MAX_DEPTH] = this.maxDepth
+    w[K_STRIP_BOM] = this.stripBom
+    w[K_STR_STEP] = this.maxStr > n ? n + 1 : this.maxStr
+    w[K_NUM_STEP] = this.maxNum > n ? n + 1 : this.maxNum
+    w[K_PEAK] = depth
+    w[K_CLEAN_END] = -1
+    w[WASM_STACK_WORD] = this.low
+    const high = this.high
+    if (depth > 32 && high !== null) {
+      const words = (depth + 31) >> 5
+      for (let k = 1; k < words; k++) w[WASM_STACK_WORD + k] = high[k - 1]!
+    }
+    let code = this.wasm.run(0, n)
+    while (code === E_NEED_UTF8) {
+      // The first non-ASCII byte in a string: how far isUtf8 vouches for the piece from there.
+      const at = w[K_ERR_OFFSET]!
+      w[K_CLEAN_END] = cleanUtf8End(this.wasm.bytes.subarray(WASM_IN, WASM_IN + n), at, n)
+      code = this.wasm.run(at, n)
+    }
+    if (code !== 0) throw this.refusalOf(code, base + w[K_ERR_OFFSET]!)
+    this.state = w[K_STATE]!
+    this.depth = w[K_DEPTH]!
+    this.maxSeen = w[K_MAX_SEEN]!
+    this.nodes += left - w[K_NODES_LEFT]!
+    this.inObj = w[K_IN_OBJ]!
+    this.strKey = w[K_STR_KEY]!
+    const s = w[K_STR_START]!
+    if (s !== -1) this.strStartAbs = base + s
+    const m = w[K_NUM_START]!
+    if (m !== -1) this.numStartAbs = base + m
+    this.aux = w[K_AUX]!
+    this.lo = w[K_LO]!
+    this.hi = w[K_HI]!
+    this.low = w[WASM_STACK_WORD]!
+    const peak = w[K_PEAK]!
+    if (peak > 32) this.keepHigh((peak + 31) >> 5)
+  }
+
+  /** Copies container words 1..words-1 out of the module, growing `high` by doubling. */
+  private keepHigh(words: number): void {
+    let high = this.high
+    if (high === null || high.length < words - 1) {
+      const grown = new Int32Array(Math.max(2, (high?.length ?? 1) * 2, words - 1))
+      if (high !== null) grown.set(high)
+      this.high = high = grown
+    }
+    const w = this.wasm.words
+    for (let k = 1; k < words; k++) high[k - 1] = w[WASM_STACK_WORD + k]!
+  }
+
+  private refusalOf(code: number, offset: number): AdmissionError {
+    switch (code) {
+      case 1:
+        return refusal('ERR_JSON_SYNTAX', { offset })
+      case 2:
+        return refusal('ERR_JSON_INVALID_UTF8', { offset })
+      case 3:
+        return refusal('ERR_JSON_TOO_MANY_NODES', {
+          limit: this.maxNodes,
+          observed: this.maxNodes + 1,
+          offset,
+        })
+      case 4:
+        return refusal('ERR_JSON_TOO_DEEP', {
+          limit: this.maxDepth,
+          observed: this.maxDepth + 1,
+          offset,
+        })
+      case 5:
+        return refusal('ERR_JSON_STRING_TOO_LONG', { limit: this.maxStr, offset })
+      case 6:
+        return refusal('ERR_JSON_NUMBER_TOO_LONG', { limit: this.maxNum, offset })
+      case 7:
+        return refusal('ERR_JSON_BOM', { offset: 0 })
+      case 8:
+        return refusal('ERR_JSON_SYNTAX', { offset: 0 })
+      default:
+        throw new Error(`preflight: unknown WebAssembly refusal ${code}`)
+    }
+  }
+}
+
+/** A refusal without a stack trace (as src/scanner.ts builds them). */
+function refusal(code: AdmissionCode, details: AdmissionErrorDetails): AdmissionError {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return admissionError(code as PreflightCode, details)
+  } finally {
+    Error.stackTraceLimit = limit
+  }
+}
