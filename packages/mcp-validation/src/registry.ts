@@ -6,6 +6,7 @@ import {
   SHARED_SCHEMA_FILES,
   toolNameForFile,
 } from './schema-files.js'
+import { useBandedLengthKeywords } from './string-length.js'
 
 /** The dialect every published schema declares in `$schema`. */
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema'
@@ -88,6 +89,9 @@ export function createSchemaRegistry(
   }
   const ajv = new Ajv2020({ strict: true, allErrors: false, verbose: false })
   addFormats(ajv)
+  // Same verdicts and errors as Ajv's own length keywords, without counting code points in
+  // strings whose UTF-16 length already decides (see string-length.ts).
+  useBandedLengthKeywords(ajv)
   const byId = new Map<string, unknown>()
   const toolIds = new Map<string, { id: string; source: string }>()
   for (const doc of documents) {
