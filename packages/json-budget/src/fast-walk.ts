@@ -1,6 +1,6 @@
 import type { ResolvedJsonLimits } from './limits.js'
 import { int32Digits } from './number-cost.js'
-import { chargeString } from './string-cost.js'
+import { chargeString, plainShortCost } from './string-cost.js'
 import {
   ARRAY,
   CONTAINER,
@@ -33,11 +33,16 @@ export interface FastWalkResult {
  * total is checked as it grows and the walk stops past a limit; a string that cannot fit is
  * given up on without reading it; an array is given up on from its length.
  *
- * Why it is faster: a container is charged in one pass over its members, its child
- * containers set aside on a stack (one slot per pending container, each a counted node, so
- * the stack is bounded by `maxNodes`), and an object's members are read with `for…in`: V8
- * then loads each value through the object's enumeration cache instead of a keyed lookup, and
- * allocates no key array. No recursion: nesting of any depth costs stack slots, not frames.
+ * Why it is faster: an object is charged in one pass over its members, its child containers
+ * set aside on a stack (one slot per pending container, each a counted node, so the stack is
+ * bounded by `maxNodes`), and its members are read with `for…in`: V8 then loads each value
+ * through the object's enumeration cache instead of a keyed lookup, and allocates no key
+ * array. An array is walked depth first instead: at a member that is a container the walk
+ * leaves a slot to resume the array after it, so an array of 76,000 records keeps two slots,
+ * not 76,000 (growing that stack was a tenth of the records shape). No recursion: nesting of
+ * any depth costs stack slots, not frames. Keys and strings of plain printable ASCII up to 32
+ * units are recognised by {@link plainShortCost} in the loop, and a key met at the same
+ * position as in the previous object is charged from {@link KEY_MEMO} without reading it.
  */
 export function fastWalk(
   root: object,
@@ -50,8 +55,11 @@ export function fastWalk(
   // enumerable string keys, in Object.keys order. Checked again at the end in case a getter
   // changed it during the walk.
   if (maxDepth < 1 || maxNodes < 1 || inheritsEnumerable()) return null
+  // Parallel stacks: the container, its nesting level, and for an array left at a member that
+  // is a container, the index to resume at (0: not entered yet).
   const pending: object[] = [root]
   const levels: number[] = [1]
+  const resume: number[] = [0]
   let top = 0
   let nodes = 1
   let bytes = 0
@@ -66,72 +74,98 @@ export function fastWalk(
   while (top >= 0) {
     const target = pending[top] as Record<string, unknown>
     const level = levels[top]!
+    let i = resume[top]!
     pending[top] = EMPTY
     top--
     if (level > depth) depth = level
-    const kind = containerKind(target, mode)
-    if (kind === NOT_JSON) return null
-    if (kind === OBJECT) {
-      // Braces; the colon and a comma before every member but the first are charged per
-      // member, as undefined-valued members are skipped, as stringify skips them.
-      bytes += 2
-      let comma = 0
-      for (const key in target) {
-        const member = target[key]
-        if (member === undefined) continue
-        nodes += 2
-        const keyCost = chargeString(key, maxBytes - bytes)
-        if (keyCost < 0) return null
-        bytes += keyCost + 1 + comma
-        comma = 1
-        if (typeof member === 'number') {
-          if ((member | 0) === member) {
-            bytes += member >= 0 ? int32Digits(member) : int32Digits(-member) + 1
+    let members: unknown[]
+    let n: number
+    if (i > 0) {
+      // An array resumed after a container member: it was measured when entered.
+      members = target as unknown as unknown[]
+      n = members.length
+    } else {
+      const kind = containerKind(target, mode)
+      if (kind === NOT_JSON) return null
+      if (kind === OBJECT) {
+        // Braces; the colon and a comma before every member but the first are charged per
+        // member, as undefined-valued members are skipped, as stringify skips them.
+        bytes += 2
+        let comma = 0
+        let slot = 0
+        for (const key in target) {
+          const member = target[key]
+          if (member === undefined) continue
+          nodes += 2
+          let keyCost: number
+          if (slot < KEY_MEMO_SLOTS && KEY_MEMO.keys[slot] === key) {
+            keyCost = KEY_MEMO.costs[slot]!
           } else {
-            if (!Number.isFinite(member)) return null
-            if (batch === null) batch = []
-            batch[batched++] = member
-            bytes++
-            if (batched === BATCH) {
-              bytes += batchBytes(batch, batched) - batched
-              batched = 0
+            keyCost = plainShortCost(key)
+            if (keyCost < 0) keyCost = chargeString(key, maxBytes - bytes)
+            if (keyCost < 0) return null
+            if (slot < KEY_MEMO_SLOTS && key.length <= KEY_MEMO_UNITS) {
+              KEY_MEMO.keys[slot] = key
+              KEY_MEMO.costs[slot] = keyCost
+            }
+          }
+          slot++
+          bytes += keyCost + 1 + comma
+          comma = 1
+          if (typeof member === 'number') {
+            if ((member | 0) === member) {
+              bytes += member >= 0 ? int32Digits(member) : int32Digits(-member) + 1
+            } else {
+              if (!Number.isFinite(member)) return null
+              if (batch === null) batch = []
+              batch[batched++] = member
+              bytes++
+              if (batched === BATCH) {
+                bytes += batchBytes(batch, batched) - batched
+                batched = 0
+              }
+            }
+          } else if (typeof member === 'string') {
+            let cost = plainShortCost(member)
+            if (cost < 0) cost = chargeString(member, maxBytes - bytes)
+            if (cost < 0) return null
+            bytes += cost
+          } else {
+            const cost = scalarCost(member, maxBytes - bytes)
+            if (cost >= 0) {
+              bytes += cost
+            } else if (cost === CONTAINER) {
+              if (level >= maxDepth) return null
+              top++
+              pending[top] = member as object
+              levels[top] = level + 1
+              resume[top] = 0
+            } else {
+              return null
             }
           }
           if (bytes > maxBytes || nodes > maxNodes) return null
-          continue
         }
-        const cost = scalarCost(member, maxBytes - bytes)
-        if (cost >= 0) {
-          bytes += cost
-        } else if (cost === CONTAINER) {
-          if (level >= maxDepth) return null
-          top++
-          pending[top] = member as object
-          levels[top] = level + 1
-        } else {
-          return null
-        }
-        if (bytes > maxBytes || nodes > maxNodes) return null
+        // An object without members is checked here: its braces alone may not fit.
+        if (bytes > maxBytes) return null
+        continue
       }
+      if (kind === ARRAY) {
+        members = target as unknown as unknown[]
+      } else {
+        const set = target as unknown as Set<unknown>
+        sawSet = true
+        if (nodes + set.size > maxNodes) return null
+        members = Array.from(set)
+      }
+      n = members.length
+      // Each member costs at least one node: give up from the length before reading any.
+      nodes += n
+      if (nodes > maxNodes) return null
+      bytes += n > 0 ? n + 1 : 2
       if (bytes > maxBytes) return null
-      continue
     }
-    let members: unknown[]
-    if (kind === ARRAY) {
-      members = target as unknown as unknown[]
-    } else {
-      const set = target as unknown as Set<unknown>
-      sawSet = true
-      if (nodes + set.size > maxNodes) return null
-      members = Array.from(set)
-    }
-    const n = members.length
-    // Each member costs at least one node: give up from the length before reading any.
-    nodes += n
-    if (nodes > maxNodes) return null
-    bytes += n > 0 ? n + 1 : 2
-    if (bytes > maxBytes) return null
-    for (let i = 0; i < n; i++) {
+    for (; i < n; i++) {
       const member = members[i]
       // Arrays of small integers are common and long: their digits are counted here, before
       // the general scalar dispatch (measured: the 1M-integer shape 0.51-0.58 -> 0.27-0.32
@@ -149,23 +183,35 @@ export function fastWalk(
             batched = 0
           }
         }
-        if (bytes > maxBytes) return null
-        continue
-      }
-      const cost = scalarCost(member, maxBytes - bytes)
-      if (cost >= 0) {
+      } else if (typeof member === 'string') {
+        let cost = plainShortCost(member)
+        if (cost < 0) cost = chargeString(member, maxBytes - bytes)
+        if (cost < 0) return null
         bytes += cost
-        if (bytes > maxBytes) return null
-      } else if (cost === CONTAINER) {
-        if (level >= maxDepth) return null
-        top++
-        pending[top] = member as object
-        levels[top] = level + 1
       } else {
-        return null
+        const cost = scalarCost(member, maxBytes - bytes)
+        if (cost >= 0) {
+          bytes += cost
+        } else if (cost === CONTAINER) {
+          if (level >= maxDepth) return null
+          // Depth first: resume this array after the member (a Set resumes its copy).
+          if (i + 1 < n) {
+            top++
+            pending[top] = members
+            levels[top] = level
+            resume[top] = i + 1
+          }
+          top++
+          pending[top] = member as object
+          levels[top] = level + 1
+          resume[top] = 0
+          break
+        } else {
+          return null
+        }
       }
+      if (bytes > maxBytes) return null
     }
-    if (bytes > maxBytes) return null
   }
   if (batched > 0) {
     bytes += batchBytes(batch as number[], batched) - batched
@@ -173,6 +219,21 @@ export function fastWalk(
   }
   if (inheritsEnumerable()) return null
   return { nodes, depth, bytes, sawSet }
+}
+
+// The key memo: slot i holds the key last charged as the i-th member of an object, and its
+// cost. Records share their keys in the same order, and for…in hands out the same interned
+// key strings, so the check is one comparison of identical strings. Module-wide so a call
+// allocates nothing for it; consistent under re-entrance (a getter that calls chargeJson)
+// because each key and its cost are written together with no user code between, and a cost
+// depends only on its key. Only keys of at most 12 units are kept: V8 copies strings that
+// short instead of slicing them, so the memo never holds a large string alive.
+const KEY_MEMO_SLOTS = 16
+const KEY_MEMO_UNITS = 12
+// Every slot starts as the empty key with its cost, `""`: the memo never holds a wrong pair.
+const KEY_MEMO = {
+  keys: Array.from({ length: KEY_MEMO_SLOTS }, () => ''),
+  costs: Array.from({ length: KEY_MEMO_SLOTS }, () => 2),
 }
 
 // Numbers measured per batch: bounds the batch's memory (32 KiB of doubles, a string of at

@@ -1,0 +1,192 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { fastWalk } from '../src/fast-walk.js'
+import { chargeJson, isAdmissionError, jsonStringByteLength } from '../src/index.js'
+import { resolveJsonLimits } from '../src/limits.js'
+import { referenceCharge } from './helpers/reference-charge.js'
+import { referenceFastWalk } from './helpers/reference-fast-walk.js'
+
+// The unordered walk against the walk it replaced (test/helpers/reference-fast-walk.ts): the
+// same totals, and giving up (null) on exactly the same values and limits. Then the pieces
+// this walk added, at their edges: the key memo, arrays resumed after a container member,
+// and strings measured whole when they fit at six bytes a unit.
+
+function outcome(run: () => object): object {
+  try {
+    return run()
+  } catch (error) {
+    if (!isAdmissionError(error)) throw error
+    const { code, limit, observed, path } = error
+    return { code, limit, observed, path }
+  }
+}
+
+const unit = fc.constantFrom(
+  '\ud800',
+  '\udc00',
+  '\ud83d\ude00',
+  '\u2028',
+  '\u0000',
+  '\u001f',
+  '"',
+  '\\',
+  '\u007f',
+  '\u0080',
+  'é',
+  '中',
+  'a',
+)
+const anyString = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.array(unit, { maxLength: 40 }).map((parts) => parts.join('')),
+)
+// Keys that repeat across records, at 12 and 13 units around the memo's edge, and the empty key.
+const key = fc.oneof(
+  fc.constantFrom('', 'id', 'name', 'x'.repeat(12), 'y'.repeat(13), 'é', '"', 'k\ud800'),
+  anyString,
+)
+const anyNumber = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.integer(),
+  fc.constantFrom(-0, 2 ** 31, -(2 ** 31) - 1, 1e21, 5e-324, 0.1),
+)
+const value = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    anyString,
+    anyNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.array(tie('value'), { maxLength: 6 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 6 }),
+    fc.array(tie('value'), { maxLength: 4 }).map((items) => new Set(items)),
+  ),
+})).value
+// Records: arrays of objects that share keys in the same order, as the memo expects, with
+// some objects that differ in one key.
+const records = fc
+  .tuple(fc.array(key, { minLength: 1, maxLength: 5 }), fc.array(fc.tuple(fc.nat(), value)))
+  .map(([keys, rows]) =>
+    rows.map(([salt, v]) => {
+      const row: Record<string, unknown> = {}
+      keys.forEach((k, i) => {
+        row[i === salt % (keys.length + 1) ? `${k}!` : k] = i === 0 ? v : salt
+      })
+      return row
+    }),
+  )
+const modes = fc.record({ setsAsArrays: fc.boolean(), refuseSymbolKeys: fc.boolean() })
+const limits = fc.record({
+  maxNodes: fc.integer({ min: 1, max: 60 }),
+  maxDepth: fc.integer({ min: 1, max: 6 }),
+  maxBytes: fc.integer({ min: 1, max: 400 }),
+})
+
+// First in the file, so that it meets the memo as a fresh process does (vitest loads the
+// module once per file): every slot holding the empty key.
+describe('fastWalk on its first call', () => {
+  it('charges the empty key at any position of a fresh memo', () => {
+    const value = { a: 1, b: 2, '': 3, c: { '': 4 } }
+    expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
+  })
+})
+
+describe('fastWalk against the walk it replaced', () => {
+  test.prop([fc.oneof(value, records), modes, limits], { numRuns: 3000 })(
+    'gives the same totals, or gives up on the same values, under small limits',
+    (v, mode, small) => {
+      if (typeof v !== 'object' || v === null) return
+      const resolved = resolveJsonLimits(small)
+      expect(fastWalk(v, resolved, mode)).toEqual(referenceFastWalk(v, resolved, mode))
+    },
+  )
+
+  test.prop([fc.oneof(value, records), modes], { numRuns: 1000 })(
+    'gives the same totals under the defaults',
+    (v, mode) => {
+      if (typeof v !== 'object' || v === null) return
+      const resolved = resolveJsonLimits({ maxNodes: 1_000_000, maxDepth: 1000 })
+      expect(fastWalk(v, resolved, mode)).toEqual(referenceFastWalk(v, resolved, mode))
+    },
+  )
+})
+
+describe('fastWalk at the edges of its shortcuts', () => {
+  it('charges the empty key and keys that change at a remembered position', () => {
+    const value = [
+      { '': 1, id: 2 },
+      { '': 1, id: 2 },
+      { a: 1, '': 2 },
+      { a: 1, id: 'é' },
+      { '"': 1, ['x'.repeat(12)]: 2 },
+      { '"': 1, ['x'.repeat(12)]: 2 },
+      { é: 1, ['y'.repeat(13)]: 2 },
+      { é: 1, ['y'.repeat(13)]: 2 },
+    ]
+    expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
+    expect(chargeJson(value)).toEqual(referenceCharge(value))
+  })
+
+  it('charges objects wider than the memo, and keys past its last slot', () => {
+    const wide = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i % 20}${i}`, i]))
+    const value = [wide, wide, { ...wide, k00: 'changed' }]
+    expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
+    expect(chargeJson(value)).toEqual(referenceCharge(value))
+  })
+
+  it('charges like stringify when a getter calls chargeJson on other keys mid-walk', () => {
+    let inner = 0
+    const row = {
+      get a() {
+        inner = chargeJson([{ zz: 1, yy: 2, xx: 3 }]).bytes
+        return 'v'
+      },
+      b: 1,
+      c: 2,
+    }
+    const value = [row, { a: 'v', b: 1, c: 2 }, row]
+    expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
+    expect(inner).toBe(Buffer.byteLength(JSON.stringify([{ zz: 1, yy: 2, xx: 3 }])))
+  })
+
+  it('resumes arrays after container members, at every position and depth', () => {
+    const value = [[], 1, [[2, [3]], {}], 'x', { a: [4, [5, {}]] }, [[[[]]]], 6]
+    const resolved = resolveJsonLimits({ maxDepth: 5 })
+    const mode = { setsAsArrays: true, refuseSymbolKeys: false }
+    expect(fastWalk(value, resolved, mode)).toEqual(referenceFastWalk(value, resolved, mode))
+    expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
+    expect(chargeJson(value, { maxDepth: 5 }).depth).toBe(5)
+    const withSet = [new Set([[1], 2, { a: new Set([[]]) }, 3])]
+    expect(fastWalk(withSet, resolved, mode)).toEqual(referenceFastWalk(withSet, resolved, mode))
+  })
+
+  it('refuses an array resumed past maxDepth and maxNodes like the replaced walk', () => {
+    const value = [1, [2, [3]], 4, [5]]
+    for (let maxDepth = 1; maxDepth <= 3; maxDepth++) {
+      for (let maxNodes = 1; maxNodes <= 9; maxNodes++) {
+        const resolved = resolveJsonLimits({ maxDepth, maxNodes })
+        const mode = { setsAsArrays: false, refuseSymbolKeys: false }
+        expect(fastWalk(value, resolved, mode)).toEqual(referenceFastWalk(value, resolved, mode))
+      }
+    }
+  })
+
+  it('measures a string whole exactly when it fits at six bytes a unit, and in chunks past that', () => {
+    // n lone surrogates cost 6n + 2 bytes: the most n units can cost.
+    for (const n of [33, 4095, 4097, 9000]) {
+      const worst = '\ud800'.repeat(n)
+      const mixed = `${'a'.repeat(n - 3)}"\u0001\udc00`
+      for (const s of [worst, mixed]) {
+        const exact = Buffer.byteLength(JSON.stringify(s))
+        for (const maxBytes of [6 * n + 2, 6 * n + 1, exact, exact - 1]) {
+          const got = outcome(() => chargeJson(s, { maxBytes }))
+          expect(got).toEqual(outcome(() => referenceCharge(s, { maxBytes })))
+          if (maxBytes < exact) expect(got).toMatchObject({ code: 'ERR_JSON_TOO_LARGE' })
+          else expect(got).toMatchObject({ bytes: exact })
+        }
+        expect(jsonStringByteLength(s)).toBe(exact)
+      }
+    }
+  })
+})
