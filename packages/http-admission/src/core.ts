@@ -89,7 +89,7 @@ export async function admitBody(
   let timer: ReturnType<typeof setTimeout> | undefined
   let onAbort: (() => void) | undefined
   let store: BodyStore | undefined
-  let settled = false
+  let arming: PendingArm | undefined
   // Set once the bytes are handed on (keepRaw): then they are the caller's and stay intact.
   let keep = false
   try {
@@ -204,11 +204,9 @@ export async function admitBody(
         timer = setTimeout(check, Math.min(total, idle, Math.max(1, rate + 1)))
       }
     }
-    armDeadlines(() => {
-      // check() measures every deadline from startedAt: it stops a read whose deadline passed
-      // while the loop was busy, and otherwise arms the timer at the nearest one.
-      if (!settled) check()
-    })
+    // check() measures every deadline from startedAt: it stops a read whose deadline passed
+    // while the loop was busy, and otherwise arms the timer at the nearest one.
+    arming = armDeadlines(check)
     if (context.signal) {
       onAbort = () => current.stop(admissionError('ERR_BODY_ABORTED'))
       context.signal.addEventListener('abort', onAbort, { once: true })
@@ -247,7 +245,7 @@ export async function admitBody(
     read?.stop(error)
     return { ok: false, error }
   } finally {
-    settled = true
+    if (arming !== undefined) disarm(arming)
     if (timer !== undefined) clearTimeout(timer)
     if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort)
     inflater?.destroy()
@@ -262,19 +260,34 @@ export async function admitBody(
 // scheduled. A timer per request (insert, clear, and the libuv timer toggled) measured about
 // a microsecond, as much as the preflight of a 1 KB body; one shared `setImmediate` per event
 // loop iteration arms the few that are still reading by then and skips the rest.
-const pendingArms: (() => void)[] = []
+interface PendingArm {
+  arm: (() => void) | undefined
+}
+const pendingArms: PendingArm[] = []
 let armScheduled = false
 
-function armDeadlines(arm: () => void): void {
-  pendingArms.push(arm)
+function armDeadlines(arm: () => void): PendingArm {
+  const pending: PendingArm = { arm }
+  pendingArms.push(pending)
   if (!armScheduled) {
     armScheduled = true
     setImmediate(armPending)
   }
+  return pending
+}
+
+/**
+ * Forgets a settled admission's arm, so the queue never keeps a body's state alive, and a
+ * loop that admits bodies one after another without yielding to the event loop (in-memory
+ * sources) does not grow the queue: the last entry, its own, is taken off at once.
+ */
+function disarm(pending: PendingArm): void {
+  pending.arm = undefined
+  if (pendingArms[pendingArms.length - 1] === pending) pendingArms.pop()
 }
 
 function armPending(): void {
   armScheduled = false
   const arms = pendingArms.splice(0)
-  for (const arm of arms) arm()
+  for (const pending of arms) pending.arm?.()
 }
