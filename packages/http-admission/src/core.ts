@@ -7,6 +7,7 @@ import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './optio
 import { openPrincipalShare, type PrincipalShare } from './principal-shares.js'
 import { type BodySource, readSource, type SourceRead } from './read-source.js'
 import { resolveHttpAdmissionOptions } from './resolve-options.js'
+import { collectDeadChunks } from './young-collection.js'
 
 /** What the transport says about the body, besides its bytes. */
 export interface AdmitContext {
@@ -127,6 +128,7 @@ export async function admitBody(
     store = held
     let bytes = 0
     let wireBytes = 0
+    let collectAt = COLLECT_EVERY
 
     const accept = (chunk: Uint8Array) => {
       const next = bytes + chunk.byteLength
@@ -150,6 +152,13 @@ export async function admitBody(
       held.push(chunk)
       chunkCount++
       bytes = next
+      if (next >= collectAt) {
+        // Past the spill point every chunk is copied and dead at once: have them collected
+        // every few MiB, so the allocator reuses their memory for the chunks still to come
+        // instead of growing by the whole body (see young-collection.ts).
+        collectAt = next + COLLECT_EVERY
+        if (held.spilled) collectDeadChunks()
+      }
     }
     if (encoding !== undefined) inflater = createInflater(encoding, accept)
     const onWire = (chunk: Uint8Array): void | Promise<void> => {
@@ -221,6 +230,7 @@ export async function admitBody(
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
     }
     const counts = preflight.end()
+    if (held.spilled) collectDeadChunks()
     let buffer: Buffer | undefined = held.take()
     const raw = o.keepRaw ? buffer : undefined
     keep = raw !== undefined
@@ -255,6 +265,9 @@ export async function admitBody(
     if (!keep) store?.release()
   }
 }
+
+/** Bytes between two collections of a spilled body's dead chunks: 4 MiB. */
+const COLLECT_EVERY = 4 * 1024 * 1024
 
 // Deadline timers waiting to be armed, and whether the check-phase callback that arms them is
 // scheduled. A timer per request (insert, clear, and the libuv timer toggled) measured about
