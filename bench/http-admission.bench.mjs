@@ -1,8 +1,12 @@
-// http-admission: admission() vs express.json({ limit: '64mb' }), measured in the same run.
+// http-admission: admission() and the json() drop-in vs express.json({ limit: '64mb' }),
+// measured in the same run.
 //
 // 1. Throughput: autocannon (in this process) against an Express 5 server in a child process
-//    on 127.0.0.1, one child per parser, alternated per repetition; median of REPS runs of
-//    DURATION_S seconds each after a warm-up. Ratio = admission req/s ÷ express.json req/s.
+//    on 127.0.0.1, one child per parser (admission() with its defaults, json({ limit: '64mb' }),
+//    express.json({ limit: '64mb' })), the order rotated per repetition so each parser runs
+//    first, second and third equally often; median of REPS runs of DURATION_S seconds each
+//    after a warm-up. One row per (body, subject): ratio = subject req/s ÷ express.json req/s
+//    (goal ≥ 1.0).
 // 2. Peak memory per at-cap request: one fresh child process per (parser, instance) receives
 //    one 64 MiB body (the default REST cap = express.json's '64mb'). Instrument: the kernel's
 //    resident-set high-water mark of the child (Linux /proc/self/status VmHWM), reset to the
@@ -12,7 +16,8 @@
 //    not a sample. (getrusage's ru_maxrss is not used: it survives exec, so a child inherits
 //    the parent's peak.)
 //
-// Run: node bench/http-admission.bench.mjs   (packages must be built)
+// Run: node bench/http-admission.bench.mjs   (packages must be built; --throughput-only or
+// --memory-only runs one half)
 import { fork } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
@@ -116,7 +121,7 @@ function atCap(name, size = 64 * MiB) {
 
 async function appFor(parser) {
   const { default: express } = await import('express')
-  const { admission, createInFlightBudget } = await import('@tollgate/http-admission')
+  const { admission, createInFlightBudget, json } = await import('@tollgate/http-admission')
   const app = express()
   // The memory instances hold far more than 100,000 nodes ([0,1,...] has 33 million), so
   // that mode raises maxNodes; throughput runs use the defaults.
@@ -128,7 +133,9 @@ async function appFor(parser) {
             ? { maxNodes: 50_000_000, budget: createInFlightBudget(256 * MiB), timeoutMs: 120_000 }
             : {},
         )
-      : express.json({ limit: '64mb' })
+      : parser === 'json'
+        ? json({ limit: '64mb' })
+        : express.json({ limit: '64mb' })
   let last
   app.post('/', middleware, (req, res) => {
     last = req.body
@@ -217,25 +224,29 @@ function cannon(port, body, connections, seconds) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+/** The throughput subjects, each measured against express.json() in the same run. */
+const SUBJECTS = { admission: 'admission()', json: "json({ limit: '64mb' })" }
+const ANCHOR = 'express.json'
+
 async function throughput() {
   const inputs = [
     ['1 KB tools/call envelope', envelope1k(), 10],
     ['100 KB object, many small keys', wide100k(), 10],
     ['10 MB array of 10,000 records', records10m(), 4],
   ]
+  const parsers = [...Object.keys(SUBJECTS), ANCHOR]
   const servers = {}
-  for (const parser of ['admission', 'express.json'])
-    servers[parser] = await startChild(parser, 'throughput')
+  for (const parser of parsers) servers[parser] = await startChild(parser, 'throughput')
   const rows = []
   for (const [name, body, connections] of inputs) {
-    const runs = { admission: [], 'express.json': [] }
-    for (const parser of Object.keys(servers)) {
+    const runs = Object.fromEntries(parsers.map((p) => [p, []]))
+    for (const parser of parsers) {
       await cannon(servers[parser].port, body, connections, 1) // warm-up
     }
     for (let rep = 0; rep < REPS; rep++) {
-      for (const parser of rep % 2 === 0
-        ? ['admission', 'express.json']
-        : ['express.json', 'admission']) {
+      // Rotated, so no parser always runs right after the same one.
+      const order = parsers.map((_, i) => parsers[(i + rep) % parsers.length])
+      for (const parser of order) {
         const r = await cannon(servers[parser].port, body, connections, DURATION_S)
         if (r.non2xx > 0 || r.errors > 0)
           throw new Error(`${parser} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`)
@@ -246,17 +257,30 @@ async function throughput() {
       rps: median(runs[parser].map((x) => x.rps)),
       p50: median(runs[parser].map((x) => x.p50)),
       p99: median(runs[parser].map((x) => x.p99)),
+      // Every repetition's req/s, so the spread of a loaded machine shows beside the median.
+      range: [
+        Math.min(...runs[parser].map((x) => x.rps)),
+        Math.max(...runs[parser].map((x) => x.rps)),
+      ],
     })
-    const a = pick('admission')
-    const e = pick('express.json')
-    rows.push({
-      instance: name,
-      bytes: body.length,
-      connections,
-      admission: a,
-      expressJson: e,
-      ratio: a.rps / e.rps,
-    })
+    const e = pick(ANCHOR)
+    for (const [parser, subject] of Object.entries(SUBJECTS)) {
+      const a = pick(parser)
+      // Per repetition, each subject against the anchor measured next to it.
+      const perRep = runs[parser].map((x, i) => x.rps / runs[ANCHOR][i].rps)
+      rows.push({
+        instance: name,
+        subject,
+        anchor: "express.json({ limit: '64mb' })",
+        bytes: body.length,
+        connections,
+        [parser]: a,
+        expressJson: e,
+        ratio: a.rps / e.rps,
+        ratioRange: `${Math.min(...perRep).toFixed(2)}–${Math.max(...perRep).toFixed(2)}`,
+        goal: '≥ 1.0',
+      })
+    }
   }
   for (const { proc } of Object.values(servers)) proc.kill()
   return rows
@@ -296,23 +320,35 @@ if (childArg) {
   printTable(
     [
       'body',
+      'subject',
       'connections',
-      'admission req/s',
+      'subject req/s',
       'express.json req/s',
       'ratio',
-      'admission p50/p99 ms',
+      'ratio per repetition',
+      'subject p50/p99 ms',
       'express.json p50/p99 ms',
     ],
-    tp.map((r) => [
-      r.instance,
-      r.connections,
-      r.admission.rps.toFixed(0),
-      r.expressJson.rps.toFixed(0),
-      `${r.ratio.toFixed(2)}x`,
-      `${r.admission.p50}/${r.admission.p99}`,
-      `${r.expressJson.p50}/${r.expressJson.p99}`,
-    ]),
+    tp.map((r) => {
+      const a = r.admission ?? r.json
+      return [
+        r.instance,
+        r.subject,
+        r.connections,
+        a.rps.toFixed(0),
+        r.expressJson.rps.toFixed(0),
+        `${r.ratio.toFixed(2)}x`,
+        r.ratioRange,
+        `${a.p50}/${a.p99}`,
+        `${r.expressJson.p50}/${r.expressJson.p99}`,
+      ]
+    }),
   )
+  if (process.argv.includes('--throughput-only')) {
+    if (process.env.BENCH_WRITE === '1')
+      writeResults('http-admission', tp, { reps: REPS, durationSeconds: DURATION_S })
+    process.exit(0)
+  }
   const mem = await memory()
   printTable(
     [

@@ -27,6 +27,8 @@ export interface BodyStore {
    * view returned by {@link take} is empty afterwards. A no-op for a body held as chunks.
    */
   release(): void
+  /** Whether the bytes moved into the resizable buffer (the body passed the spill point). */
+  readonly spilled: boolean
 }
 
 /**
@@ -121,6 +123,9 @@ export function createBodyStore(maxBytes: number, spillAt = spillBytes): BodySto
       area?.resize(0)
       area = undefined
       view = undefined
+    },
+    get spilled() {
+      return area !== undefined
     },
   }
 }

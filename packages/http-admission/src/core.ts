@@ -7,6 +7,7 @@ import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './optio
 import { openPrincipalShare, type PrincipalShare } from './principal-shares.js'
 import { type BodySource, readSource, type SourceRead } from './read-source.js'
 import { resolveHttpAdmissionOptions } from './resolve-options.js'
+import { collectDeadChunks } from './young-collection.js'
 
 /** What the transport says about the body, besides its bytes. */
 export interface AdmitContext {
@@ -89,6 +90,7 @@ export async function admitBody(
   let timer: ReturnType<typeof setTimeout> | undefined
   let onAbort: (() => void) | undefined
   let store: BodyStore | undefined
+  let arming: PendingArm | undefined
   // Set once the bytes are handed on (keepRaw): then they are the caller's and stay intact.
   let keep = false
   try {
@@ -126,6 +128,7 @@ export async function admitBody(
     store = held
     let bytes = 0
     let wireBytes = 0
+    let collectAt = COLLECT_EVERY
 
     const accept = (chunk: Uint8Array) => {
       const next = bytes + chunk.byteLength
@@ -149,6 +152,13 @@ export async function admitBody(
       held.push(chunk)
       chunkCount++
       bytes = next
+      if (next >= collectAt) {
+        // Past the spill point every chunk is copied and dead at once: have them collected
+        // every few MiB, so the allocator reuses their memory for the chunks still to come
+        // instead of growing by the whole body (see young-collection.ts).
+        collectAt = next + COLLECT_EVERY
+        if (held.spilled) collectDeadChunks()
+      }
     }
     if (encoding !== undefined) inflater = createInflater(encoding, accept)
     const onWire = (chunk: Uint8Array): void | Promise<void> => {
@@ -162,7 +172,9 @@ export async function admitBody(
     }
 
     // One timer serves every deadline: it wakes at the nearest one, and a chunk only records
-    // its time and count (no timer work per chunk, and one timer per request).
+    // its time and count (no timer work per chunk, and at most one timer per request). It is
+    // armed lazily (see `armDeadlines`): a body that is already complete when the event loop
+    // next reaches its check phase, as a small body sent with its head is, never creates one.
     const startedAt = Date.now()
     let lastChunkAt = startedAt
     const current = readSource(source, onWire)
@@ -201,10 +213,9 @@ export async function admitBody(
         timer = setTimeout(check, Math.min(total, idle, Math.max(1, rate + 1)))
       }
     }
-    timer = setTimeout(
-      check,
-      Math.min(o.timeoutMs, o.idleTimeoutMs, minRate === false ? Infinity : o.minRateGraceMs + 1),
-    )
+    // check() measures every deadline from startedAt: it stops a read whose deadline passed
+    // while the loop was busy, and otherwise arms the timer at the nearest one.
+    arming = armDeadlines(check)
     if (context.signal) {
       onAbort = () => current.stop(admissionError('ERR_BODY_ABORTED'))
       context.signal.addEventListener('abort', onAbort, { once: true })
@@ -219,6 +230,7 @@ export async function admitBody(
       return { ok: true, value: undefined, bytes: 0, wireBytes, nodes: 0, depth: 0 }
     }
     const counts = preflight.end()
+    if (held.spilled) collectDeadChunks()
     let buffer: Buffer | undefined = held.take()
     const raw = o.keepRaw ? buffer : undefined
     keep = raw !== undefined
@@ -243,6 +255,7 @@ export async function admitBody(
     read?.stop(error)
     return { ok: false, error }
   } finally {
+    if (arming !== undefined) disarm(arming)
     if (timer !== undefined) clearTimeout(timer)
     if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort)
     inflater?.destroy()
@@ -251,4 +264,43 @@ export async function admitBody(
     // A refused body's pages go back now too, not at the next collection.
     if (!keep) store?.release()
   }
+}
+
+/** Bytes between two collections of a spilled body's dead chunks: 4 MiB. */
+const COLLECT_EVERY = 4 * 1024 * 1024
+
+// Deadline timers waiting to be armed, and whether the check-phase callback that arms them is
+// scheduled. A timer per request (insert, clear, and the libuv timer toggled) measured about
+// a microsecond, as much as the preflight of a 1 KB body; one shared `setImmediate` per event
+// loop iteration arms the few that are still reading by then and skips the rest.
+interface PendingArm {
+  arm: (() => void) | undefined
+}
+const pendingArms: PendingArm[] = []
+let armScheduled = false
+
+function armDeadlines(arm: () => void): PendingArm {
+  const pending: PendingArm = { arm }
+  pendingArms.push(pending)
+  if (!armScheduled) {
+    armScheduled = true
+    setImmediate(armPending)
+  }
+  return pending
+}
+
+/**
+ * Forgets a settled admission's arm, so the queue never keeps a body's state alive, and a
+ * loop that admits bodies one after another without yielding to the event loop (in-memory
+ * sources) does not grow the queue: the last entry, its own, is taken off at once.
+ */
+function disarm(pending: PendingArm): void {
+  pending.arm = undefined
+  if (pendingArms[pendingArms.length - 1] === pending) pendingArms.pop()
+}
+
+function armPending(): void {
+  armScheduled = false
+  const arms = pendingArms.splice(0)
+  for (const pending of arms) pending.arm?.()
 }

@@ -18,6 +18,24 @@ export function matchMediaType(
   header: string | undefined | null,
   types: readonly string[],
 ): 'match' | 'other' {
+  // Most requests to a route send the same header: the last outcome for the same header and
+  // the same frozen `types` (the array resolved options hold, which cannot change) is reused,
+  // which skips parsing the header. A refusal (it throws) is never kept.
+  if (header === lastHeader && types === lastTypes) return lastOutcome
+  const outcome = classify(header, types)
+  if (typeof header === 'string' && Object.isFrozen(types)) {
+    lastHeader = header
+    lastTypes = types
+    lastOutcome = outcome
+  }
+  return outcome
+}
+
+let lastHeader: string | undefined
+let lastTypes: readonly string[] | undefined
+let lastOutcome: 'match' | 'other' = 'other'
+
+function classify(header: string | undefined | null, types: readonly string[]): 'match' | 'other' {
   // A body sent without a type is admitted only by a route that takes any type (`*/*`, also
   // what a `type` function resolves to once it has accepted the request).
   if (header === undefined || header === null || header === '') {

@@ -139,4 +139,21 @@ describe('matchMediaType', () => {
       expect.objectContaining({ code: 'ERR_BODY_MEDIA_TYPE' }),
     )
   })
+
+  it('answers the same for a repeated header as for a first one, whatever types it is matched against', () => {
+    const json = Object.freeze(['application/json'])
+    const text = Object.freeze(['text/plain'])
+    const mutable = ['application/json']
+    for (let round = 0; round < 3; round++) {
+      expect(matchMediaType('application/json', json)).toBe('match')
+      expect(matchMediaType('application/json', text)).toBe('other')
+      expect(matchMediaType('application/json', mutable)).toBe('match')
+      expect(() => matchMediaType('application/json; charset=latin1', json)).toThrow(
+        expect.objectContaining({ code: 'ERR_BODY_MEDIA_TYPE' }),
+      )
+    }
+    // An array that can change is matched afresh each time.
+    mutable[0] = 'text/plain'
+    expect(matchMediaType('application/json', mutable)).toBe('other')
+  })
 })
