@@ -61,14 +61,14 @@ describe('ResultBudgetTransport accounting', () => {
     expect(sent[0].error.code).toBe(-1)
     expect((await answer(3, plain(3000))).result).toEqual(plain(3000))
     const big = { content: [{ type: 'text', text: 'x'.repeat(3000) }] }
-    const notification = { jsonrpc: '2.0', method: 'notifications/x', params: big }
+    const notification: Msg = { jsonrpc: '2.0', method: 'notifications/x', params: big }
     await budget.send(notification)
     expect(sent.at(-1)).toBe(notification)
-    const request = { jsonrpc: '2.0', id: 9, method: 'sampling/x', result: big }
+    const request: Msg = { jsonrpc: '2.0', id: 9, method: 'sampling/x', result: big }
     await budget.send(request)
     expect(sent.at(-1)).toBe(request)
     // Neither a result nor an error, or no usable id: not an answer.
-    const bare = { jsonrpc: '2.0', id: 9 }
+    const bare: Msg = { jsonrpc: '2.0', id: 9 }
     await budget.send(bare)
     expect(sent.at(-1)).toBe(bare)
     expect(await answer(null, big)).toEqual({ jsonrpc: '2.0', id: null, result: big })
