@@ -226,6 +226,7 @@ describe('isLoopbackHost', () => {
       '127.0.0.1.evil.example',
       'x127.0.0.1',
       '127.0.0.1234',
+      '127a0a0a1',
       '1127.0.0.1',
       'localhost.evil.example',
       'evillocalhost',
