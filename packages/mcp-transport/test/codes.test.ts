@@ -2,7 +2,10 @@
 // set: a key of one of its options interfaces (checked by the type below at `tsc`), that its
 // resolver takes (an unknown name is refused), and that docs/errors.md's "how to fix" names.
 import { readFileSync } from 'node:fs'
+import { JSON_BUDGET_CODES } from '@tollgate/json-budget'
+import { PREFLIGHT_CODES } from '@tollgate/lexical-preflight'
 import { describe, expect, expectTypeOf, it } from 'vitest'
+import { admissionError } from '../src/codes.js'
 import {
   type BoundedStdioOptions,
   MCP_TRANSPORT_CODES,
@@ -46,5 +49,16 @@ describe('MCP_TRANSPORT_CODES', () => {
       const fix = row?.split('|').at(-2) ?? ''
       expect(fix, code).toContain(`\`${spec.option}\``)
     }
+  })
+
+  it('builds each refusal from the table that owns its code: this one, the preflight, json-budget', () => {
+    const own = admissionError('ERR_LINE_TOO_LARGE', { limit: 9 })
+    expect([own.status, own.option, own.limit]).toEqual([413, 'maxLineBytes', 9])
+    expect(own.message).toContain(MCP_TRANSPORT_CODES.ERR_LINE_TOO_LARGE.message)
+    const syntax = admissionError('ERR_JSON_SYNTAX')
+    expect([syntax.status, syntax.message]).toEqual([422, PREFLIGHT_CODES.ERR_JSON_SYNTAX.message])
+    const large = admissionError('ERR_JSON_TOO_LARGE', { limit: 5 })
+    expect(large.status).toBe(JSON_BUDGET_CODES.ERR_JSON_TOO_LARGE.status)
+    expect(large.message).toContain(JSON_BUDGET_CODES.ERR_JSON_TOO_LARGE.message)
   })
 })

@@ -1,6 +1,7 @@
 // Checks on the built package (dist): what importing the root loads.
 import { execFileSync } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { requiredFilesOf, resolvedUrlsOf } from '@tollgate/test-kit/loaded-modules'
 import { describe, expect, it } from 'vitest'
 
@@ -28,10 +29,11 @@ const HEAVY = [/[\\/]http-admission[\\/]/, /[\\/]lexical-preflight[\\/]/, /@mode
 
 describe('the ./decorator subpath', () => {
   it('loads neither the HTTP stack nor the MCP SDK (ESM and CJS)', () => {
+    // This package's own dist, wherever it lies (Stryker runs the test from a sandbox copy).
     const esm = resolvedUrlsOf('@tollgate/mcp-transport/decorator', PACKAGE_DIR)
-    expect(esm.some((url) => url.endsWith('/mcp-transport/dist/decorator.js'))).toBe(true)
+    expect(esm).toContain(pathToFileURL(join(PACKAGE_DIR, 'dist', 'decorator.js')).href)
     const cjs = requiredFilesOf('@tollgate/mcp-transport/decorator', PACKAGE_DIR)
-    expect(cjs.some((file) => file.endsWith('decorator.cjs'))).toBe(true)
+    expect(cjs).toContain(join(PACKAGE_DIR, 'dist', 'decorator.cjs'))
     for (const loaded of [...esm, ...cjs]) {
       for (const heavy of HEAVY) expect(loaded).not.toMatch(heavy)
     }
