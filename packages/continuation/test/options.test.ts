@@ -62,6 +62,17 @@ describe('resolveMemoryStoreOptions', () => {
     expect(() => resolveMemoryStoreOptions({ ...resolved, maxEntries: -1 })).toThrow(/maxEntries/)
     expect(resolveMemoryStoreOptions({ maxEntries: 10 }).maxEntriesPerOwner).toBe(10)
   })
+
+  it('lowers the default maxRecordBytes to maxBytes and to maxBytesPerOwner, whichever is smaller', () => {
+    expect(resolveMemoryStoreOptions({ maxBytes: 100 }).maxRecordBytes).toBe(100)
+    expect(resolveMemoryStoreOptions({ maxBytesPerOwner: 50 }).maxRecordBytes).toBe(50)
+    expect(
+      resolveMemoryStoreOptions({ maxBytesPerOwner: false, maxBytes: 100 }).maxRecordBytes,
+    ).toBe(100)
+    expect(resolveMemoryStoreOptions({ maxBytesPerOwner: false }).maxRecordBytes).toBe(
+      MEMORY_STORE_DEFAULTS.maxRecordBytes,
+    )
+  })
 })
 
 describe('resolveRedisStoreOptions', () => {
@@ -78,6 +89,13 @@ describe('resolveRedisStoreOptions', () => {
     expect(resolveRedisStoreOptions(resolved)).toBe(resolved)
     expect(() => resolveRedisStoreOptions({ ...resolved, commandTimeoutMs: 0 })).toThrow(
       /commandTimeoutMs/,
+    )
+  })
+
+  it('lowers the default maxRecordBytes to maxBytesPerOwner, and keeps it with the byte quota off', () => {
+    expect(resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: 50 }).maxRecordBytes).toBe(50)
+    expect(resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: false }).maxRecordBytes).toBe(
+      REDIS_STORE_DEFAULTS.maxRecordBytes,
     )
   })
 })

@@ -67,6 +67,7 @@ describe('mint', () => {
   const real = target(team, group('documents', 'get'))
 
   it('names the target, the owner key, the quota key and the payload it refuses', async () => {
+    expect((await thrown(() => service.mint(undefined as never))).message).toMatch(/^target /)
     expect(
       (await thrown(() => service.mint({ ownerKey: 'o', target: { ...real }, payload: 'p' })))
         .message,
@@ -153,6 +154,8 @@ describe('createMemoryStore', () => {
     // At the cap is allowed.
     expect(createMemoryStore({ maxBytes: 100, maxRecordBytes: 100 })).toBeDefined()
     expect(createMemoryStore({ maxBytesPerOwner: 100, maxRecordBytes: 100 })).toBeDefined()
+    // With the byte quota off, the record cap is bound by maxBytes only.
+    expect(createMemoryStore({ maxBytesPerOwner: false, maxRecordBytes: 101 })).toBeDefined()
   })
 
   it('names ttlMs and owner when set() refuses them', async () => {
