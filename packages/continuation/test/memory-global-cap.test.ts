@@ -67,6 +67,19 @@ describe('createMemoryStore global caps with per-owner quotas', () => {
     }
   })
 
+  it('at the global byte cap evicts exactly enough of the writing owner’s own bytes, not another’s', async () => {
+    const store = createMemoryStore({
+      maxBytes: 30,
+      maxBytesPerOwner: 20,
+      maxEntriesPerOwner: false,
+    })
+    await store.set('a1', 'x'.repeat(8), TTL, 'a') // 10 bytes
+    await store.set('b1', 'x'.repeat(18), TTL, 'b') // 20 bytes: the store is full
+    await store.set('a2', 'y'.repeat(8), TTL, 'a') // 10 short, and a holds exactly 10
+    expect(await store.get('a1')).toBeUndefined()
+    expect([await store.get('b1'), await store.get('a2')]).toEqual(['x'.repeat(18), 'y'.repeat(8)])
+  })
+
   it('reports maxBytes as the limit when the entries fit exactly and the bytes do not', async () => {
     const store = createMemoryStore({
       maxEntries: 2,

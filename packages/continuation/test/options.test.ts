@@ -86,6 +86,9 @@ describe('resolveRedisStoreOptions', () => {
   it('fills the defaults and returns what it resolved as it is', () => {
     const resolved = resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: false })
     expect(resolved).toMatchObject({ ...REDIS_STORE_DEFAULTS, maxBytesPerOwner: false })
+    expect(
+      resolveRedisStoreOptions({ client: stub, maxEntriesPerOwner: false }).maxEntriesPerOwner,
+    ).toBe(false)
     expect(resolveRedisStoreOptions(resolved)).toBe(resolved)
     expect(() => resolveRedisStoreOptions({ ...resolved, commandTimeoutMs: 0 })).toThrow(
       /commandTimeoutMs/,

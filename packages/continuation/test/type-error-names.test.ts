@@ -5,6 +5,7 @@
 // mutation run's survivors: an emptied message or option name passed every type-only assertion.
 import { describe, expect, it } from 'vitest'
 import {
+  authorizeOnRoute,
   type ContinuationStore,
   ContinuationStoreError,
   compilePattern,
@@ -112,6 +113,13 @@ describe('redeem', () => {
       )
       expect(error.message).toMatch(/^route .*createRouteView\(\)/)
     }
+  })
+})
+
+describe('authorizeOnRoute', () => {
+  it('names createRouteView() for a view it did not make', async () => {
+    const error = await thrown(() => authorizeOnRoute({ ...team } as RouteView, 'admin.stats', ALL))
+    expect(error.message).toMatch(/^route .*createRouteView\(\)/)
   })
 })
 
