@@ -117,7 +117,7 @@ describe('redeem', () => {
 })
 
 describe('authorizeOnRoute', () => {
-  it('names createRouteView() for a view it did not make', async () => {
+  it('names createRouteView() for a look-alike view', async () => {
     const error = await thrown(() => authorizeOnRoute({ ...team } as RouteView, 'admin.stats', ALL))
     expect(error.message).toMatch(/^route .*createRouteView\(\)/)
   })
