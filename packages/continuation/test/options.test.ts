@@ -61,6 +61,7 @@ describe('resolveMemoryStoreOptions', () => {
     expect(resolveMemoryStoreOptions(resolved)).toBe(resolved)
     expect(() => resolveMemoryStoreOptions({ ...resolved, maxEntries: -1 })).toThrow(/maxEntries/)
     expect(resolveMemoryStoreOptions({ maxEntries: 10 }).maxEntriesPerOwner).toBe(10)
+    expect(resolveMemoryStoreOptions({ maxBytesPerOwner: false }).maxBytesPerOwner).toBe(false)
   })
 
   it('lowers the default maxRecordBytes to maxBytes and to maxBytesPerOwner, whichever is smaller', () => {
