@@ -278,6 +278,9 @@ describe('isContinuationStoreError', () => {
     expect(isContinuationStoreError(new Error('x'))).toBe(false)
     expect(isContinuationStoreError(null)).toBe(false)
     expect(isContinuationStoreError('ERR_CONTINUATION_TOO_LARGE')).toBe(false)
+    // A code that only stringifies to a known one is not one.
+    expect(isContinuationStoreError({ code: ['ERR_CONTINUATION_TOO_LARGE'] })).toBe(false)
+    expect(isContinuationStoreError({ code: 'ERR_CONTINUATION_STORE_FULL' })).toBe(true)
   })
 })
 

@@ -57,6 +57,41 @@ describe('createMemoryStore global caps with per-owner quotas', () => {
     expect([await store.get('b1'), await store.get('c1')]).toEqual(['b1', 'c1'])
   })
 
+  it('keeps owner isolation at the global cap when only one of the per-owner quotas is off', async () => {
+    for (const off of [{ maxEntriesPerOwner: false }, { maxBytesPerOwner: false }] as const) {
+      const store = createMemoryStore({ maxEntries: 2, ...off })
+      for (const k of ['a1', 'a2']) await store.set(k, k, TTL, 'a')
+      const error = await store.set('b1', 'b1', TTL, 'b').catch((e: unknown) => e)
+      expect(error).toMatchObject({ code: 'ERR_CONTINUATION_STORE_FULL', limit: 2 })
+      expect([await store.get('a1'), await store.get('a2')]).toEqual(['a1', 'a2'])
+    }
+  })
+
+  it('at the global byte cap evicts exactly enough of the writing owner’s own bytes, not another’s', async () => {
+    const store = createMemoryStore({
+      maxBytes: 30,
+      maxBytesPerOwner: 20,
+      maxEntriesPerOwner: false,
+    })
+    await store.set('a1', 'x'.repeat(8), TTL, 'a') // 10 bytes
+    await store.set('b1', 'x'.repeat(18), TTL, 'b') // 20 bytes: the store is full
+    await store.set('a2', 'y'.repeat(8), TTL, 'a') // 10 short, and a holds exactly 10
+    expect(await store.get('a1')).toBeUndefined()
+    expect([await store.get('b1'), await store.get('a2')]).toEqual(['x'.repeat(18), 'y'.repeat(8)])
+  })
+
+  it('reports maxBytes as the limit when the entries fit exactly and the bytes do not', async () => {
+    const store = createMemoryStore({
+      maxEntries: 2,
+      maxBytes: 30,
+      maxBytesPerOwner: 20,
+      maxEntriesPerOwner: false,
+    })
+    await store.set('a1', 'x'.repeat(18), TTL, 'a') // 20 bytes, 1 of 2 entries
+    const error = await store.set('b1', 'x'.repeat(18), TTL, 'b').catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'ERR_CONTINUATION_STORE_FULL', limit: 30 })
+  })
+
   it('answers mint with ERR_CONTINUATION_STORE_FULL and audits it, the other owners’ tokens intact', async () => {
     const events: unknown[] = []
     const service = createContinuations({
@@ -88,6 +123,48 @@ describe('createMemoryStore global caps with per-owner quotas', () => {
     await store.set('victim', 'fresh', TTL, 'a')
     for (let i = 0; i < 10; i++) await store.set(`b${i}`, 'x', TTL, 'b')
     expect(await store.get('victim')).toBeUndefined()
+  })
+
+  it('with owner isolation off holds exactly maxEntries, and evicts the least recently used past it', async () => {
+    const store = createMemoryStore({
+      maxEntries: 3,
+      maxEntriesPerOwner: false,
+      maxBytesPerOwner: false,
+    })
+    for (const k of ['k1', 'k2', 'k3']) await store.set(k, k, TTL, k)
+    expect(await Promise.all(['k1', 'k2', 'k3'].map((k) => store.get(k)))).toEqual([
+      'k1',
+      'k2',
+      'k3',
+    ])
+    await store.get('k1')
+    await store.set('k4', 'k4', TTL, 'k4')
+    expect(await Promise.all(['k1', 'k2', 'k3', 'k4'].map((k) => store.get(k)))).toEqual([
+      'k1',
+      undefined,
+      'k3',
+      'k4',
+    ])
+  })
+
+  it('with owner isolation off holds exactly maxBytes, and evicts the least recently used past it', async () => {
+    const store = createMemoryStore({
+      maxBytes: 30,
+      maxEntriesPerOwner: false,
+      maxBytesPerOwner: false,
+    })
+    for (const k of ['k1', 'k2', 'k3']) await store.set(k, 'x'.repeat(8), TTL, k) // 10 bytes each
+    expect(await Promise.all(['k1', 'k2', 'k3'].map((k) => store.get(k)))).toEqual(
+      Array(3).fill('x'.repeat(8)),
+    )
+    await store.get('k1')
+    await store.set('k4', 'x', TTL, 'k4')
+    expect(await store.get('k2')).toBeUndefined()
+    expect(await Promise.all(['k1', 'k3', 'k4'].map((k) => store.get(k)))).toEqual([
+      'x'.repeat(8),
+      'x'.repeat(8),
+      'x',
+    ])
   })
 
   it('throws a TypeError for a per-owner quota that is not a positive integer or false, or above its global cap', () => {

@@ -118,6 +118,33 @@ describe('mint', () => {
     expect(r).toEqual({ ok: false, error: { code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' } })
   })
 
+  it('returns a failure with no limit key when none is known, and never a store’s non-numeric limit', async () => {
+    // A store from another copy of the package (or a foreign one) is recognized by its code; a
+    // limit that is not a number is not passed on to the server that maps the failure.
+    const foreign = (limit: unknown): ContinuationStore => ({
+      set: () => Promise.reject({ code: 'ERR_CONTINUATION_STORE_FULL', limit }),
+      get: async () => undefined,
+      delete: async () => {},
+    })
+    const t = target(team, group('documents', 'get'))
+    for (const limit of ['5', undefined]) {
+      const r = await createContinuations({ store: foreign(limit) }).mint({
+        ownerKey: OWNER,
+        target: t,
+        payload: 'p',
+      })
+      expect(r).toStrictEqual({ ok: false, error: { code: 'ERR_CONTINUATION_STORE_FULL' } })
+    }
+    const r = await createContinuations({ store: foreign(7) }).mint({
+      ownerKey: OWNER,
+      target: t,
+      payload: 'p',
+    })
+    expect(r).toStrictEqual({ ok: false, error: { code: 'ERR_CONTINUATION_STORE_FULL', limit: 7 } })
+    if (r.ok) throw new Error('expected a failure')
+    expect(Object.isFrozen(r.error)).toBe(true)
+  })
+
   it('throws a TypeError for a target not returned by resolveScoped()', async () => {
     const service = createContinuations()
     const real = target(team, group('documents', 'get'))

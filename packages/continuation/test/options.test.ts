@@ -61,6 +61,18 @@ describe('resolveMemoryStoreOptions', () => {
     expect(resolveMemoryStoreOptions(resolved)).toBe(resolved)
     expect(() => resolveMemoryStoreOptions({ ...resolved, maxEntries: -1 })).toThrow(/maxEntries/)
     expect(resolveMemoryStoreOptions({ maxEntries: 10 }).maxEntriesPerOwner).toBe(10)
+    expect(resolveMemoryStoreOptions({ maxBytesPerOwner: false }).maxBytesPerOwner).toBe(false)
+  })
+
+  it('lowers the default maxRecordBytes to maxBytes and to maxBytesPerOwner, whichever is smaller', () => {
+    expect(resolveMemoryStoreOptions({ maxBytes: 100 }).maxRecordBytes).toBe(100)
+    expect(resolveMemoryStoreOptions({ maxBytesPerOwner: 50 }).maxRecordBytes).toBe(50)
+    expect(
+      resolveMemoryStoreOptions({ maxBytesPerOwner: false, maxBytes: 100 }).maxRecordBytes,
+    ).toBe(100)
+    expect(resolveMemoryStoreOptions({ maxBytesPerOwner: false }).maxRecordBytes).toBe(
+      MEMORY_STORE_DEFAULTS.maxRecordBytes,
+    )
   })
 })
 
@@ -75,9 +87,19 @@ describe('resolveRedisStoreOptions', () => {
   it('fills the defaults and returns what it resolved as it is', () => {
     const resolved = resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: false })
     expect(resolved).toMatchObject({ ...REDIS_STORE_DEFAULTS, maxBytesPerOwner: false })
+    expect(
+      resolveRedisStoreOptions({ client: stub, maxEntriesPerOwner: false }).maxEntriesPerOwner,
+    ).toBe(false)
     expect(resolveRedisStoreOptions(resolved)).toBe(resolved)
     expect(() => resolveRedisStoreOptions({ ...resolved, commandTimeoutMs: 0 })).toThrow(
       /commandTimeoutMs/,
+    )
+  })
+
+  it('lowers the default maxRecordBytes to maxBytesPerOwner, and keeps it with the byte quota off', () => {
+    expect(resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: 50 }).maxRecordBytes).toBe(50)
+    expect(resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: false }).maxRecordBytes).toBe(
+      REDIS_STORE_DEFAULTS.maxRecordBytes,
     )
   })
 })

@@ -30,6 +30,15 @@ for (const [name, available, sut] of stores) {
       expect(held).toEqual([...Array(7).fill(undefined), 'b8', 'b9', 'b10'])
     })
 
+    it('holds the entry quota with the byte quota off, evicting only that owner’s oldest entries', async () => {
+      const store = sut().make({ maxEntriesPerOwner: 3, maxBytesPerOwner: false })
+      await store.set('a1', 'victim', TTL, 'owner-a')
+      for (const k of keys('b', 5)) await store.set(k, k, TTL, 'owner-b')
+      expect(await store.get('a1')).toBe('victim')
+      const held = await Promise.all(keys('b', 5).map((k) => store.get(k)))
+      expect(held).toEqual([undefined, undefined, 'b3', 'b4', 'b5'])
+    })
+
     it('keeps an owner within its byte quota by evicting that owner’s oldest entries, never another’s', async () => {
       const s = sut()
       const record = 100 + s.overhead // key (2) + value (98) + the store's prefix

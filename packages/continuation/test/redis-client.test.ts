@@ -1,11 +1,14 @@
 // How the Redis store treats its client, against a private real redis-server (paused or killed
 // here, so never the one CI shares through TOLLGATE_REDIS_URL): the error listener it attaches,
-// the command timeout, the timer it leaves behind, and construction with wrongly-typed options.
+// the command timeout, the timer it leaves behind, and construction with wrongly-typed options;
+// and, on a stub client, what it makes of a quota script's answer.
 
 import { hasRedisServer, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { afterAll, describe, expect, it } from 'vitest'
+import { createContinuations } from '../src/index.js'
 import { createRedisStore } from '../src/redis.js'
+import { group, target, team } from './fixtures/routes.js'
 
 if (!hasRedisServer) {
   console.warn('\n\n*** SKIPPING the Redis client tests: no redis-server on PATH ***\n\n')
@@ -192,5 +195,34 @@ describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
     expect(sent).toEqual([
       ['tollgate:continuation:k', 'v', { expiration: { type: 'PX', value: 5 } }],
     ])
+  })
+})
+
+describe('createRedisStore write under a per-owner quota', () => {
+  it('reports a quota script that answers anything but OK as unavailable, and mint fails closed', async () => {
+    // The script answers 'OK' only once the entry is written; a proxy or a replica answering
+    // something else (nil, QUEUED) has not stored the token, so no token may be handed out.
+    for (const answer of [null, 'QUEUED', 1]) {
+      const store = createRedisStore({
+        client: {
+          get: async () => null,
+          set: async () => 'OK',
+          del: async () => 1,
+          eval: async () => answer,
+        },
+      })
+      await expect(store.set('k', 'v', 1000, 'o')).rejects.toMatchObject({
+        code: 'ERR_CONTINUATION_STORE_UNAVAILABLE',
+      })
+      const minted = await createContinuations({ store }).mint({
+        ownerKey: 'o',
+        target: target(team, group('documents', 'get')),
+        payload: 'p',
+      })
+      expect(minted).toStrictEqual({
+        ok: false,
+        error: { code: 'ERR_CONTINUATION_STORE_UNAVAILABLE' },
+      })
+    }
   })
 })
