@@ -249,6 +249,17 @@ for (const { pkg, run, report, expected } of results) {
     `| ${pkg.name} | ${report ? `${pct(report.score)}${report.score >= GOAL ? '' : ' (below goal)'}` : '**no report**'} | ${pct(report?.coveredScore)} | ${c.Killed ?? 0} | ${c.Timeout ?? 0} | ${c.Survived ?? 0} | ${c.NoCoverage ?? 0} | ${(c.RuntimeError ?? 0) + (c.CompileError ?? 0)} | ${covers} | ${ran} |`,
   )
 }
+// A hand-written account of the figures' scope (what each run covered, what was found about
+// the tool) sits between these markers; it is carried over from the page being replaced.
+const NOTE_START = '<!-- hand-written: kept by jobs/mutation/run.mjs -->'
+const NOTE_END = '<!-- end of hand-written -->'
+const page = join(ROOT, 'docs', 'mutation.md')
+const previous = existsSync(page) ? readFileSync(page, 'utf8') : ''
+const noteAt = previous.indexOf(NOTE_START)
+const noteEnd = previous.indexOf(NOTE_END, noteAt)
+if (noteAt >= 0 && noteEnd > noteAt) {
+  lines.push('', previous.slice(noteAt, noteEnd + NOTE_END.length))
+}
 for (const { pkg, report, expected } of results) {
   lines.push('', `## ${pkg.name}`, '')
   if (!report) {
@@ -261,7 +272,7 @@ for (const { pkg, report, expected } of results) {
   lines.push(
     missing.length === 0
       ? `The report covers every file of the mutate set (${expected.length} files).`
-      : `**Not the whole package**: no slice covered ${missing.map((f) => `\`${f}\``).join(', ')}.`,
+      : `**Not the whole package**: no slice covered ${missing.map((f) => `\`packages/${pkg.dir}/${f}\``).join(', ')}.`,
     '',
     '| slice | files taken from it | date | commit | machine | minutes |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -271,7 +282,7 @@ for (const { pkg, report, expected } of results) {
       s.files.length === 0
         ? 'none (replaced by later slices)'
         : s.files.length <= 4
-          ? s.files.map((f) => `\`${f}\``).join(', ')
+          ? s.files.map((f) => `\`packages/${pkg.dir}/${f}\``).join(', ')
           : `${s.files.length} files`
     lines.push(
       `| \`${s.slug}\` | ${files} | ${s.date} | ${s.commit} | ${s.machine} | ${s.minutes ?? '—'} |`,
