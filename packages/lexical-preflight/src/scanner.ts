@@ -1,7 +1,7 @@
-import type { AdmissionCode, AdmissionError, AdmissionErrorDetails } from '@tollgate/json-budget'
-import { admissionError, type PreflightCode } from './codes.js'
+import type { AdmissionCode, AdmissionError } from '@tollgate/json-budget'
 import { KeyTracker } from './key-policy.js'
 import type { ResolvedPreflightOptions } from './options.js'
+import { refusal, ScannerContract } from './scanner-contract.js'
 import {
   cleanUtf8End,
   HEX,
@@ -57,19 +57,14 @@ export interface PreflightResult {
  * O(depth) state (one bit per open container) and allocates nothing per token unless a key
  * policy is on.
  */
-export class PreflightScanner {
+export class PreflightScanner extends ScannerContract {
   private readonly maxNodes: number
   private readonly maxDepth: number
-  private readonly maxBytes: number
+  protected readonly maxBytes: number
   private readonly maxStr: number
   private readonly maxNum: number
   private readonly stripBom: boolean
   private readonly keys: KeyTracker | null
-  private state = S_START
-  private depth = 0
-  private maxSeen = 0
-  private nodes = 0
-  private bytes = 0
   private inObj = false
   /** One bit per open container, 1 for an object: levels 0–31 here, deeper ones in `high`. */
   private low = 0
@@ -86,10 +81,9 @@ export class PreflightScanner {
   /** Chunk index of the next quote / backslash at or after the last search (memchr cache). */
   private quoteAt = -1
   private backslashAt = -1
-  private failure: unknown = null
-  private result: PreflightResult | null = null
 
   constructor(options: ResolvedPreflightOptions) {
+    super()
     const limits = options
     const policies = options
     this.maxNodes = limits.maxNodes
@@ -104,57 +98,6 @@ export class PreflightScanner {
     const dup = policies.duplicateKeys === 'refuse'
     const proto = policies.protoKeys === 'refuse'
     this.keys = dup || proto ? new KeyTracker(dup, proto) : null
-  }
-
-  /**
-   * Scans the next chunk (split anywhere).
-   * @throws AdmissionError at the first chunk that breaks the grammar, UTF-8 or a limit; the
-   * scanner then stays failed and rethrows the same error.
-   */
-  push(chunk: Uint8Array): void {
-    if (this.failure !== null) throw this.failure
-    if (this.result !== null) throw new Error('push() after end()')
-    if (!(chunk instanceof Uint8Array)) throw new TypeError('chunk must be a Uint8Array')
-    const base = this.bytes
-    try {
-      const room = this.maxBytes - base
-      if (chunk.length > room) {
-        this.scan(chunk, room, base)
-        this.bytes = this.maxBytes
-        throw refusal('ERR_JSON_TOO_LARGE', {
-          limit: this.maxBytes,
-          observed: base + chunk.length,
-          offset: this.maxBytes,
-        })
-      }
-      this.bytes = base + chunk.length
-      this.scan(chunk, chunk.length, base)
-    } catch (error) {
-      this.failure = error
-      throw error
-    }
-  }
-
-  /**
-   * Ends the input.
-   * @returns the counts of the one admitted JSON text.
-   * @throws AdmissionError `ERR_JSON_SYNTAX` for a truncated or empty text,
-   * `ERR_JSON_INVALID_UTF8` for a truncated sequence; a failed scanner rethrows its error.
-   */
-  end(): PreflightResult {
-    if (this.failure !== null) throw this.failure
-    if (this.result !== null) return this.result
-    const s = this.state
-    const complete =
-      s === S_DONE ||
-      (this.depth === 0 && (s === S_ZERO || s === S_INT || s === S_FRAC || s === S_EXP_DIGITS))
-    if (!complete) {
-      const code: AdmissionCode = s === S_UTF8 ? 'ERR_JSON_INVALID_UTF8' : 'ERR_JSON_SYNTAX'
-      this.failure = refusal(code, { offset: s === S_BOM ? 0 : this.bytes })
-      throw this.failure
-    }
-    this.result = { nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes }
-    return this.result
   }
 
   /** The container bit of nesting level `d` (32 or more). */
@@ -181,7 +124,7 @@ export class PreflightScanner {
    * optimize `run` as a whole, with feedback for its exit; one long call would be compiled on
    * stack replacement before its exit ever ran, and deoptimize there on every later call.
    */
-  private scan(buf: Uint8Array, end: number, base: number): void {
+  protected scan(buf: Uint8Array, end: number, base: number): void {
     this.quoteAt = -1
     this.backslashAt = -1
     for (let from = 0; from < end; from += SLICE) {
@@ -776,20 +719,6 @@ export class PreflightScanner {
     this.aux = aux
     this.lo = lo
     this.hi = hi
-  }
-}
-
-/**
- * Builds a refusal without a stack trace. A refusal answers a client's bytes, not a bug, so the
- * trace would only cost: capturing it was most of the time spent refusing a 64-deep prefix.
- */
-function refusal(code: AdmissionCode, details: AdmissionErrorDetails): AdmissionError {
-  const limit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
-  try {
-    return admissionError(code as PreflightCode, details)
-  } finally {
-    Error.stackTraceLimit = limit
   }
 }
 

@@ -1,7 +1,6 @@
-import type { AdmissionCode, AdmissionError, AdmissionErrorDetails } from '@tollgate/json-budget'
-import { admissionError, type PreflightCode } from './codes.js'
+import type { AdmissionError } from '@tollgate/json-budget'
 import type { ResolvedPreflightOptions } from './options.js'
-import type { PreflightResult } from './scanner.js'
+import { refusal, ScannerContract } from './scanner-contract.js'
 import { cleanUtf8End } from './tables.js'
 import {
   E_NEED_UTF8,
@@ -31,16 +30,6 @@ import {
   type WasmScannerModule,
 } from './wasm-instance.js'
 
-// States `end()` reads (the numbering of assembly/scanner.ts and src/scanner.ts).
-const S_DONE = 6
-const S_UTF8 = 10
-const S_ZERO = 12
-const S_INT = 13
-const S_FRAC = 15
-const S_EXP_DIGITS = 18
-const S_START = 20
-const S_BOM = 21
-
 /** A node budget per piece that stays an i32 however large `maxNodes` is (a piece has fewer). */
 const BUDGET_CAP = 1 << 30
 
@@ -51,19 +40,14 @@ const BUDGET_CAP = 1 << 30
  * scanner's state, runs, and stores the state back, so many scanners share one module. It
  * implements no key policy: `createPreflight` gives those options to the JS scanner.
  */
-export class WasmPreflightScanner {
+export class WasmPreflightScanner extends ScannerContract {
   private readonly wasm: WasmScannerModule
   private readonly maxNodes: number
   private readonly maxDepth: number
-  private readonly maxBytes: number
+  protected readonly maxBytes: number
   private readonly maxStr: number
   private readonly maxNum: number
   private readonly stripBom: number
-  private state = S_START
-  private depth = 0
-  private maxSeen = 0
-  private nodes = 0
-  private bytes = 0
   private inObj = 0
   private strKey = 0
   private strStartAbs = 0
@@ -74,11 +58,10 @@ export class WasmPreflightScanner {
   /** Container bits of levels 0–31; deeper levels in `high` (word k: levels 32k..32k+31). */
   private low = 0
   private high: Int32Array | null = null
-  private failure: unknown = null
-  private result: PreflightResult | null = null
 
   /** `options.maxDepth` must be at most `WASM_MAX_DEPTH` and both key policies off. */
   constructor(options: ResolvedPreflightOptions, wasm: WasmScannerModule) {
+    super()
     this.wasm = wasm
     this.maxNodes = options.maxNodes
     this.maxDepth = options.maxDepth
@@ -88,49 +71,7 @@ export class WasmPreflightScanner {
     this.stripBom = options.bom === 'strip' ? 1 : 0
   }
 
-  /** As `PreflightScanner.push`. */
-  push(chunk: Uint8Array): void {
-    if (this.failure !== null) throw this.failure
-    if (this.result !== null) throw new Error('push() after end()')
-    if (!(chunk instanceof Uint8Array)) throw new TypeError('chunk must be a Uint8Array')
-    const base = this.bytes
-    try {
-      const room = this.maxBytes - base
-      if (chunk.length > room) {
-        this.scan(chunk, room, base)
-        this.bytes = this.maxBytes
-        throw refusal('ERR_JSON_TOO_LARGE', {
-          limit: this.maxBytes,
-          observed: base + chunk.length,
-          offset: this.maxBytes,
-        })
-      }
-      this.bytes = base + chunk.length
-      this.scan(chunk, chunk.length, base)
-    } catch (error) {
-      this.failure = error
-      throw error
-    }
-  }
-
-  /** As `PreflightScanner.end`. */
-  end(): PreflightResult {
-    if (this.failure !== null) throw this.failure
-    if (this.result !== null) return this.result
-    const s = this.state
-    const complete =
-      s === S_DONE ||
-      (this.depth === 0 && (s === S_ZERO || s === S_INT || s === S_FRAC || s === S_EXP_DIGITS))
-    if (!complete) {
-      const code: AdmissionCode = s === S_UTF8 ? 'ERR_JSON_INVALID_UTF8' : 'ERR_JSON_SYNTAX'
-      this.failure = refusal(code, { offset: s === S_BOM ? 0 : this.bytes })
-      throw this.failure
-    }
-    this.result = { nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes }
-    return this.result
-  }
-
-  private scan(buf: Uint8Array, end: number, base: number): void {
+  protected scan(buf: Uint8Array, end: number, base: number): void {
     if (end === buf.length && end <= WASM_PIECE) {
       this.wasm.bytes.set(buf, WASM_IN)
       this.run(end, base)
@@ -246,16 +187,5 @@ export class WasmPreflightScanner {
       default:
         throw new Error(`preflight: unknown WebAssembly refusal ${code}`)
     }
-  }
-}
-
-/** A refusal without a stack trace (as src/scanner.ts builds them). */
-function refusal(code: AdmissionCode, details: AdmissionErrorDetails): AdmissionError {
-  const limit = Error.stackTraceLimit
-  Error.stackTraceLimit = 0
-  try {
-    return admissionError(code as PreflightCode, details)
-  } finally {
-    Error.stackTraceLimit = limit
   }
 }
