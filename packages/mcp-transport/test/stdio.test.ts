@@ -212,6 +212,9 @@ describe('BoundedStdioServerTransport', () => {
     child.proc.stdin.end()
     expect(await child.exited).toBe(0)
     expect(child.proc.signalCode).toBeNull()
+    // The transport closed (the server's onclose ran): an exit alone would also come from an
+    // event loop left empty by a transport that never closed.
+    expect(child.stderr).toContain('closed')
     expect(child.messages.find((m) => m.id === 1)?.result.content[0].text).toBe('len:3')
   })
 
