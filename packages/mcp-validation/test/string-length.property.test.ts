@@ -85,7 +85,17 @@ function pair(constraints: Schema): { banded: SchemaRegistry; stock: SchemaRegis
   const key = JSON.stringify(constraints)
   const known = compiled.get(key)
   if (known !== undefined) return known
-  const schema = {
+  const schema = lengthSchema(constraints)
+  const banded = bandedRegistry(schema)
+  const registries = { banded, stock: stockRegistry(schema) }
+  compiled.set(key, registries)
+  return registries
+}
+
+/** The replaced path: Ajv's stock keywords, same options, read as the registry reads them. */
+/** A tool schema whose one string property `s` carries `constraints`. */
+function lengthSchema(constraints: Schema): Schema {
+  return {
     $schema: DRAFT_2020_12,
     $id: 'https://schemas.tollgate.dev/test/lengths.schema.json',
     type: 'object',
@@ -93,13 +103,22 @@ function pair(constraints: Schema): { banded: SchemaRegistry; stock: SchemaRegis
     required: ['s'],
     additionalProperties: false,
   }
-  const banded = createSchemaRegistry([{ file: 'lengths.schema.json', source: 't', schema }])
-  const registries = { banded, stock: stockRegistry(schema) }
-  compiled.set(key, registries)
-  return registries
 }
 
-/** The replaced path: Ajv's stock keywords, same options, read as the registry reads them. */
+function bandedRegistry(schema: Schema): SchemaRegistry {
+  return createSchemaRegistry([{ file: 'lengths.schema.json', source: 't', schema }])
+}
+
+/** The message `build` throws, or `null` when it throws nothing. */
+function thrownMessage(build: () => unknown): string | null {
+  try {
+    build()
+    return null
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
 function stockRegistry(schema: Schema): SchemaRegistry {
   const ajv = new Ajv2020({ strict: true, allErrors: false, verbose: false })
   addFormats(ajv)
@@ -220,9 +239,16 @@ describe('createSchemaRegistry length keywords', () => {
   })
 
   it('refuses a length limit that is not a non-negative integer at start-up, as Ajv does', () => {
+    // Each registry is built on its own: through pair(), the stock one would throw first and
+    // the banded keywords would never be asked.
     for (const bad of [-1, 1.5, '3', null]) {
-      expect(() => pair({ maxLength: bad })).toThrow()
-      expect(() => pair({ minLength: bad })).toThrow()
+      for (const keyword of ['maxLength', 'minLength']) {
+        const schema = lengthSchema({ [keyword]: bad })
+        const stock = thrownMessage(() => stockRegistry(schema))
+        const banded = thrownMessage(() => bandedRegistry(schema))
+        expect(stock).toContain(`/${keyword} must be`)
+        expect(banded).toBe(stock)
+      }
     }
   })
 })
