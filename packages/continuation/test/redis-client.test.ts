@@ -5,7 +5,7 @@
 
 import { hasRedisServer, startRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createContinuations } from '../src/index.js'
 import { createRedisStore } from '../src/redis.js'
 import { group, target, team } from './fixtures/routes.js'
@@ -24,8 +24,6 @@ async function until(done: () => boolean, limitMs = 10_000) {
   const start = Date.now()
   while (!done() && Date.now() - start < limitMs) await new Promise((r) => setTimeout(r, 20))
 }
-
-const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
 
 describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
   it('attaches one error listener to a client that has none and hands it the client errors', async () => {
@@ -116,10 +114,27 @@ describe.runIf(hasRedisServer)('createRedisStore with a real client', () => {
       await client.connect()
       const store = createRedisStore({ client, commandTimeoutMs: 600_000 })
       await store.set('k', 'v', 60_000)
-      const before = timeouts()
-      for (let i = 0; i < 5; i++) expect(await store.get('k')).toBe('v')
-      await store.delete('k')
-      expect(timeouts()).toBeLessThanOrEqual(before)
+      // Each command's own timer, told apart by its 600 s delay: a count of every Timeout in
+      // the process would also see the client's and the runner's timers come and go.
+      const armed = vi.spyOn(globalThis, 'setTimeout')
+      const cleared = vi.spyOn(globalThis, 'clearTimeout')
+      let commandTimers: unknown[]
+      let clearedHandles: Set<unknown>
+      try {
+        for (let i = 0; i < 5; i++) expect(await store.get('k')).toBe('v')
+        await store.delete('k')
+        // Read before mockRestore, which also forgets the calls.
+        commandTimers = armed.mock.calls.flatMap((call, i) =>
+          call[1] === 600_000 ? [armed.mock.results[i]?.value] : [],
+        )
+        clearedHandles = new Set(cleared.mock.calls.map((call) => call[0]))
+      } finally {
+        armed.mockRestore()
+        cleared.mockRestore()
+      }
+      // Five gets and a delete, each with its own timer, and every one of them cleared.
+      expect(commandTimers).toHaveLength(6)
+      for (const timer of commandTimers) expect(clearedHandles.has(timer)).toBe(true)
     } finally {
       await server.stop()
     }
