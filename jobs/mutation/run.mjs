@@ -1,4 +1,4 @@
-// pnpm mutation [--only a,b] [--files <glob,...>] [--collect]
+// pnpm mutation [--only a,b] [--files <glob,...>] [--concurrency n] [--collect]
 //
 // Runs each package's own `mutation` script (Stryker with the vitest runner, configured by
 // the package owner), one package at a time, and saves each run as a slice
@@ -43,13 +43,19 @@ const DEFAULT_MUTATE = ['src/**/*.ts', '!src/index.ts']
 const MAX_MS = 6 * 60 * 60 * 1000
 
 function parseArgs(argv) {
-  const out = { collect: false, only: undefined, files: undefined }
+  const out = { collect: false, only: undefined, files: undefined, concurrency: undefined }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--collect') out.collect = true
     else if (a === '--only') out.only = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--files') out.files = (argv[++i] ?? '').split(',').filter(Boolean)
-    else if (a === '--incremental')
+    else if (a === '--concurrency') {
+      // Stryker's test-runner processes, over the package's own setting: on a quiet machine
+      // every core, on a shared one fewer.
+      const n = Number(argv[++i])
+      if (!Number.isInteger(n) || n < 1) throw new Error('--concurrency takes a whole number >= 1')
+      out.concurrency = n
+    } else if (a === '--incremental')
       throw new Error('--incremental is not supported: it reuses stale results')
     else if (a !== '--') throw new Error(`unknown argument ${a}`)
   }
@@ -110,6 +116,7 @@ function runSlice(pkg, dir, files, expected) {
   // Gone before the run, so a run that writes no report cannot pass off an old one as its own.
   rmSync(reportFile, { force: true })
   const extra = files === undefined ? [] : ['--mutate', files.join(',')]
+  if (args.concurrency !== undefined) extra.push('--concurrency', String(args.concurrency))
   console.log(`mutation: ${pkg.name}${files ? ` (${files.length} file(s))` : ''} ...`)
   const started = Date.now()
   const child = spawnSync('npx', ['-y', 'pnpm@12.4.2', 'run', 'mutation', ...extra], {
