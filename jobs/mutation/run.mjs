@@ -17,6 +17,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, release } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { readRechecks, recheckFor } from './recheck.mjs'
 import {
   adoptDirectReport,
   listPackageFiles,
@@ -145,16 +146,43 @@ function runSlice(pkg, dir, files, expected) {
   return run
 }
 
-/** Reads a merged Stryker report and counts mutants by status. */
-function readReport(report) {
+/**
+ * Reads a merged Stryker report and counts mutants by status. A Survived or NoCoverage mutant
+ * that recheck.mjs applied to a copy and the suite then failed (or hung) is counted as killed
+ * (or timed out) on recheck, for the exact source it was measured on; the Stryker-only score
+ * is kept beside it.
+ */
+function readReport(report, verdicts) {
   const counts = {}
   const survivors = []
+  let rechecked = 0
+  let recheckKilled = 0
+  const recheckKills = []
   for (const [path, entry] of Object.entries(report.files ?? {})) {
     for (const m of entry.mutants ?? []) {
-      counts[m.status] = (counts[m.status] ?? 0) + 1
-      if (m.status === 'Survived' || m.status === 'NoCoverage') {
+      let status = m.status
+      if (status === 'Survived' || status === 'NoCoverage') {
+        const v = recheckFor(verdicts, path, entry.source ?? '', m)
+        if (v !== undefined) {
+          rechecked++
+          if (v.outcome === 'killed' || v.outcome === 'timeout') {
+            recheckKilled++
+            recheckKills.push({
+              file: path,
+              line: m.location?.start?.line ?? 0,
+              mutator: m.mutatorName,
+              replacement: m.replacement ?? '',
+              outcome: v.outcome,
+              test: v.test ?? '',
+            })
+            status = v.outcome === 'killed' ? 'Killed' : 'Timeout'
+          }
+        }
+      }
+      counts[status] = (counts[status] ?? 0) + 1
+      if (status === 'Survived' || status === 'NoCoverage') {
         survivors.push({
-          status: m.status,
+          status,
           file: path,
           line: m.location?.start?.line ?? 0,
           mutator: m.mutatorName,
@@ -162,13 +190,23 @@ function readReport(report) {
       }
     }
   }
+  const score = (c) => {
+    const detected = (c.Killed ?? 0) + (c.Timeout ?? 0)
+    const valid = detected + (c.Survived ?? 0) + (c.NoCoverage ?? 0)
+    return valid === 0 ? Number.NaN : (100 * detected) / valid
+  }
+  const strykerCounts = { ...counts }
+  strykerCounts.Survived = (strykerCounts.Survived ?? 0) + recheckKilled
+  strykerCounts.Killed = (strykerCounts.Killed ?? 0) - recheckKilled
   const detected = (counts.Killed ?? 0) + (counts.Timeout ?? 0)
-  const undetected = (counts.Survived ?? 0) + (counts.NoCoverage ?? 0)
-  const valid = detected + undetected
   return {
     counts,
     survivors,
-    score: valid === 0 ? Number.NaN : (100 * detected) / valid,
+    rechecked,
+    recheckKilled,
+    recheckKills,
+    score: score(counts),
+    strykerScore: score(strykerCounts),
     coveredScore:
       detected + (counts.Survived ?? 0) === 0
         ? Number.NaN
@@ -210,7 +248,7 @@ for (const pkg of packages()) {
       join(dir, 'reports', 'mutation', 'mutation.json'),
       `${JSON.stringify(merged, null, 2)}\n`,
     )
-    report = readReport(merged)
+    report = readReport(merged, readRechecks(dir))
   }
   results.push({ pkg, run, report, expected })
 }
@@ -232,12 +270,18 @@ const lines = [
   'Score = (killed + timed out) / (killed + timed out + survived + no coverage); the covered',
   'score leaves out mutants no test reaches. A killed mutant proves the assertion, not the',
   'fixture: the tests that kill security mutants go through the production path.',
+  "Stryker 9.6.1's vitest runner scores some mutants Survived although the tests it names fail",
+  'against them (stryker-mutator/stryker-js #6192, #6213), so `pnpm mutation:recheck --only <dir>`',
+  '(`jobs/mutation/recheck.mjs`) applies each Survived and NoCoverage mutant to a copy of the',
+  'package and runs its whole Stryker test set there: one the suite fails is counted killed "on',
+  'recheck" (its verdict names the failing test, in `reports/mutation/recheck.json`). "Stryker',
+  'alone" is the score before that.',
   '',
   `Written ${new Date().toISOString()} at commit ${COMMIT} on ${MACHINE}. Each package's slices`,
   'below give the date, commit and machine of the runs its figures come from.',
   '',
-  '| package | score | covered score | killed | timeout | survived | no coverage | errors | covers every file of `src/` | this run |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| package | score | Stryker alone | covered score | killed (on recheck) | timeout | survived | no coverage | errors | covers every file of `src/` | this run |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 ]
 for (const { pkg, run, report, expected } of results) {
   const c = report?.counts ?? {}
@@ -253,7 +297,7 @@ for (const { pkg, run, report, expected } of results) {
         : 'no `mutation` script'
       : `exit ${run.status}, ${run.minutes.toFixed(1)} min${run.slice ? `, slice \`${run.slice}\`` : ''}`
   lines.push(
-    `| ${pkg.name} | ${report ? `${pct(report.score)}${report.score >= GOAL ? '' : ' (below goal)'}` : '**no report**'} | ${pct(report?.coveredScore)} | ${c.Killed ?? 0} | ${c.Timeout ?? 0} | ${c.Survived ?? 0} | ${c.NoCoverage ?? 0} | ${(c.RuntimeError ?? 0) + (c.CompileError ?? 0)} | ${covers} | ${ran} |`,
+    `| ${pkg.name} | ${report ? `${pct(report.score)}${report.score >= GOAL ? '' : ' (below goal)'}` : '**no report**'} | ${pct(report?.strykerScore)} | ${pct(report?.coveredScore)} | ${c.Killed ?? 0}${report?.rechecked ? ` (${report.recheckKilled} of ${report.rechecked} re-checked)` : ''} | ${c.Timeout ?? 0} | ${c.Survived ?? 0} | ${c.NoCoverage ?? 0} | ${(c.RuntimeError ?? 0) + (c.CompileError ?? 0)} | ${covers} | ${ran} |`,
   )
 }
 // A hand-written account of the figures' scope (what each run covered, what was found about
@@ -294,6 +338,21 @@ for (const { pkg, report, expected } of results) {
     lines.push(
       `| \`${s.slug}\` | ${files} | ${s.date} | ${s.commit} | ${s.machine} | ${s.minutes ?? '—'} |`,
     )
+  }
+  if (report.recheckKills.length > 0) {
+    // One line each: the proof a Stryker survivor is killed is the test that failed against it.
+    const cell = (text) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, 70)
+    lines.push(
+      '',
+      `Scored Survived or NoCoverage by Stryker, killed on recheck (${report.recheckKills.length}):`,
+      '',
+      '| where | mutator and replacement | the first test that failed |',
+      '| --- | --- | --- |',
+    )
+    for (const k of report.recheckKills)
+      lines.push(
+        `| \`packages/${pkg.dir}/${k.file}:${k.line}\` | ${k.mutator} \`${cell(k.replacement)}\` | ${k.outcome === 'timeout' ? 'timed out' : cell(k.test)} |`,
+      )
   }
   if (report.survivors.length === 0) continue
   // Grouped by file: how many survived or were never reached, and on which lines (with the
