@@ -2,9 +2,9 @@
 // allow/deny carve-outs and the tier ceiling, then by the caller's capabilities per request.
 // Built once from a registry and frozen; a configuration change is a new view.
 
-import { checkOptions, type OptionValidators } from '@tollgate/json-budget'
+import { checkOptions, type OptionValidators, oneOfOption } from '@tollgate/json-budget'
 import { compilePatterns, matchesAny, type NamePattern } from './patterns.js'
-import { type Tier, type ToolDescriptor, type ToolRegistry, tierRank } from './registry.js'
+import { TIERS, type Tier, type ToolDescriptor, type ToolRegistry, tierRank } from './registry.js'
 
 /**
  * The capabilities the caller holds on this request, as a `Set` or an array. A missing value is
@@ -70,6 +70,9 @@ function patternList(value: unknown, name: string): void {
   if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of patterns`)
 }
 
+// The README promises a TypeError naming the option: `ceiling`, not the registry's `tier`.
+const ceilingOption = oneOfOption(TIERS)
+
 const VALIDATORS: OptionValidators<RouteViewOptions> = {
   name: (value, name) => {
     if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
@@ -84,7 +87,7 @@ const VALIDATORS: OptionValidators<RouteViewOptions> = {
   mount: patternList,
   allow: patternList,
   deny: patternList,
-  ceiling: (value) => void tierRank(value as Tier),
+  ceiling: ceilingOption,
 }
 
 /**
@@ -103,6 +106,8 @@ export function createRouteView(options: RouteViewOptions): RouteView {
   if (registry === null || typeof registry !== 'object' || typeof registry.get !== 'function') {
     throw new TypeError('registry must come from createToolRegistry()')
   }
+  // The table checks only the options given; a missing ceiling is refused here, by name.
+  ceilingOption(ceiling, 'ceiling')
   const ceilingRank = tierRank(ceiling)
   const mount = compilePatterns(options.mount, 'mount')
   const allow = compilePatterns(options.allow ?? [], 'allow')

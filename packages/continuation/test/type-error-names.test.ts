@@ -268,7 +268,7 @@ describe('createToolRegistry', () => {
 describe('createRouteView', () => {
   const base = { name: 'r', registry, mount: ['**'], ceiling: 'read' as const }
 
-  it('names the name, the registry, each pattern list and the tier it refuses', () => {
+  it('names the name, the registry, each pattern list and the ceiling it refuses', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ name: undefined }, /^name /],
       [{ name: '' }, /^name /],
@@ -279,8 +279,8 @@ describe('createRouteView', () => {
       [{ mount: SECRET }, /^mount /],
       [{ allow: SECRET }, /^allow /],
       [{ deny: SECRET }, /^deny /],
-      [{ ceiling: SECRET }, /^tier /],
-      [{ ceiling: undefined }, /^tier /],
+      [{ ceiling: SECRET }, /^ceiling must be one of "read", "write", "admin"$/],
+      [{ ceiling: undefined }, /^ceiling must be one of "read", "write", "admin"$/],
     ]
     for (const [change, name] of cases) {
       const run = () => createRouteView({ ...base, ...change } as never)
