@@ -5,14 +5,17 @@
 // per-test coverage of the dry run still picks each mutant's tests.
 // `src/wasm-bytes.ts` is left out of the mutate set: it is the WebAssembly module as base64
 // text, generated from `assembly/`. Stryker would turn each of its string pieces into a static
-// mutant (every test, for a module that then fails to load), and instrumenting it adds a
-// `// @ts-nocheck` header that `test/wasm-build.test.ts` (which compares the file with a fresh
-// build) rightly refuses in the dry run. The module's source is mutated by
+// mutant (every test, for a module that then fails to load). The module's source is mutated by
 // `jobs/mutation/assembly-mutants.mjs` instead; `src/wasm-instance.ts` and `src/wasm-scanner.ts`,
 // the TypeScript that loads and drives it, are in the set.
+// `disableTypeChecks: false`: by default Stryker writes `// @ts-nocheck` at the top of every
+// source file of its sandbox, and `test/wasm-build.test.ts` (which compares `src/wasm-bytes.ts`
+// with a fresh build, byte for byte) then fails the dry run. vitest strips types without
+// checking them, so the header has nothing to do here.
 import { strykerConfig } from '@tollgate/test-kit/stryker-config'
 
 export default {
   ...strykerConfig({ related: false }),
   mutate: ['src/**/*.ts', '!src/index.ts', '!src/wasm-bytes.ts'],
+  disableTypeChecks: false,
 }
