@@ -1,4 +1,5 @@
 // vitest settings for Stryker's sandbox copy, which cannot reach ../../vitest.shared.mjs.
+import { FastFirstSequencer } from '@tollgate/test-kit/fast-first-sequencer'
 import { defineConfig } from 'vitest/config'
 
 // `TOLLGATE_MUTATION_IN_PROCESS=1` (the `mutation:core` script) leaves out the two files that
@@ -10,6 +11,10 @@ const inProcess = process.env.TOLLGATE_MUTATION_IN_PROCESS === '1'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Shortest file first (a file that failed last first): `test/large-body.test.ts` (real
+    // 64 MiB bodies, ~30 s) covers every mutant of the read path, and vitest's own order ran it
+    // first for each of them, so a mutant an in-process test kills waited for it.
+    sequence: { sequencer: FastFirstSequencer },
     exclude: inProcess ? ['test/node-server.test.ts', 'test/middleware.test.ts'] : [],
     testTimeout: 30_000,
     hookTimeout: 30_000,
