@@ -27,6 +27,7 @@ describe('releaseFinishedJsonResponses on the 1.32.x shape', () => {
     const standalone = entry()
     const sse = { ...entry(), controller: {} }
     const half = { resolveJson: () => {} }
+    const cleanupOnly = { cleanup: vi.fn() }
     const t = shaped(
       [
         ['a', done],
@@ -37,15 +38,17 @@ describe('releaseFinishedJsonResponses on the 1.32.x shape', () => {
         ['e', half],
         ['f', null],
         ['g', 'x'],
+        ['h', cleanupOnly],
       ],
       [['req-1', 'c']],
     )
     expect(releaseFinishedJsonResponses(t)).toBe(2)
     expect(done.cleanup).toHaveBeenCalledTimes(1)
     expect(other.cleanup).toHaveBeenCalledTimes(1)
-    for (const kept of [waiting, standalone, sse]) expect(kept.cleanup).not.toHaveBeenCalled()
+    for (const kept of [waiting, standalone, sse, cleanupOnly])
+      expect(kept.cleanup).not.toHaveBeenCalled()
     // cleanup() here deletes nothing: the release deletes the entry itself.
-    expect([...t._streamMapping.keys()]).toEqual(['c', '_GET_stream', 'd', 'e', 'f', 'g'])
+    expect([...t._streamMapping.keys()]).toEqual(['c', '_GET_stream', 'd', 'e', 'f', 'g', 'h'])
   })
 
   it('leaves an entry a cleanup replaced, and reads the web-standard transport inside a wrapper', () => {
