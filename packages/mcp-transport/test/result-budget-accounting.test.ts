@@ -176,6 +176,14 @@ describe('ResultBudgetTransport accounting', () => {
     expect(await answer(9, null)).toEqual({ jsonrpc: '2.0', id: 9, result: null })
   })
 
+  it('takes a message with an id but no result or error for no answer, and still charges the real one', async () => {
+    const { budget, inbound, sent, answer } = setup()
+    inbound(call(2))
+    await budget.send({ jsonrpc: '2.0', id: 2 } as Msg)
+    expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 2 })
+    expect((await answer(2, plain(3000))).result.isError).toBe(true)
+  })
+
   it('charges a resources/read answer to an id also used by a tools/call as a tool result', async () => {
     const { inbound, answer } = setup()
     inbound(call(1))
