@@ -74,6 +74,21 @@ describe('BoundedStdioServerTransport lifecycle', () => {
     expect(seen.closes).toBe(1)
   })
 
+  it('keeps a request id sent twice pending until it is answered twice, whatever is answered between', async () => {
+    const { input, transport, seen } = setup()
+    await transport.start()
+    input.push(`${request(1)}${request(1)}${request('a')}`)
+    input.push(null)
+    await settle()
+    await transport.send({ jsonrpc: '2.0', id: 'a', result: {} } as JsonRpcMessage)
+    await transport.send(result(1))
+    await settle()
+    expect(seen.closes).toBe(0)
+    await transport.send(result(1))
+    await settle()
+    expect(seen.closes).toBe(1)
+  })
+
   it('closes at once at end of input with nothing pending, and drops an unterminated last line', async () => {
     const { input, transport, seen } = setup()
     await transport.start()
