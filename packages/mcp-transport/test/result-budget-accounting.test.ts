@@ -136,6 +136,8 @@ describe('ResultBudgetTransport accounting', () => {
       message: expect.any(String),
       data: { code: 'ERR_JSON_UNSUPPORTED_VALUE' },
     })
+    // No limit and no offset to name: `data` holds the code alone, not undefined members.
+    expect(Object.keys(refused.error.data)).toEqual(['code'])
     expect(refused.id).toBe(2)
   })
 
