@@ -148,5 +148,18 @@ describe('releaseFinishedJsonResponses on a transport without the 1.32.x shape',
         expect(inner.releaseFinishedJsonResponses(wrapper)).toBe(0)
       }),
     ).toEqual(['TOLLGATE_SDK_SHAPE'])
+    // Every field but one of the shape: `_enableJsonResponse` not a boolean is not 1.32.x.
+    const almost = await fresh()
+    const shaped = Object.assign(new WebStandardStreamableHTTPServerTransport(), {
+      _enableJsonResponse: 'yes',
+      _standaloneSseStreamId: '_GET_stream',
+      _streamMapping: new Map(),
+      _requestToStreamMapping: new Map(),
+    })
+    expect(
+      await warningsOf(() => {
+        expect(almost.releaseFinishedJsonResponses(shaped)).toBe(0)
+      }),
+    ).toEqual(['TOLLGATE_SDK_SHAPE'])
   })
 })
