@@ -36,6 +36,18 @@ export function mutantKey(file, mutant) {
 
 export const sha256 = (text) => createHash('sha256').update(text).digest('hex')
 
+// Mutators whose replacement is a binary expression. Stryker swaps the AST node, so
+// precedence cannot change; spliced as text, `a ?? b ?? c` with `a ?? b` replaced by
+// `a && b` would read `a && b ?? c`, which does not parse (the copy then fails to build and
+// the mutant was scored killed). Parenthesized, the text means what Stryker's node meant.
+const BINARY_MUTATORS = new Set(['LogicalOperator', 'ArithmeticOperator', 'EqualityOperator'])
+
+/** The text recheck splices in for a mutant: its replacement, parenthesized when binary. */
+export function replacementText(mutant) {
+  const text = mutant.replacement ?? ''
+  return BINARY_MUTATORS.has(mutant.mutatorName) ? `(${text})` : text
+}
+
 /**
  * The source with `replacement` put in place of the text at `location` (Stryker's 1-based
  * lines and columns, the end column exclusive).
@@ -70,9 +82,14 @@ export function recheckFor(verdicts, file, source, mutant) {
   return v !== undefined && v.sourceHash === sha256(source) ? v : undefined
 }
 
-/** Whether a verdict needs no new run: killed or hung, or survived the same or a wider set. */
+/**
+ * Whether a verdict needs no new run: killed or hung, or survived the same or a wider set. A
+ * copy that did not build (an `error`, or a "kill" an earlier version recorded for it) is run
+ * again.
+ */
 function settled(verdict, tests) {
   if (verdict === undefined) return false
+  if (verdict.outcome === 'error' || verdict.test === '(build)') return false
   if (verdict.outcome !== 'survived') return true
   return verdict.tests === 'all' || tests.length > 0
 }
@@ -207,10 +224,12 @@ async function main() {
       const t0 = Date.now()
       let verdict
       try {
-        writeFileSync(target, applyMutant(source, mutant.location, mutant.replacement ?? ''))
+        writeFileSync(target, applyMutant(source, mutant.location, replacementText(mutant)))
+        // Stryker ran this mutant, so it compiles there: a copy that does not build is a splice
+        // that went wrong, which says nothing of the tests. Recorded as an error, not a kill.
         verdict = build(copy)
           ? runSuite(copy, timeoutMs, args.tests)
-          : { outcome: 'failed', test: '(build)' }
+          : { outcome: 'error', test: '(the mutated copy does not build)' }
       } finally {
         writeFileSync(target, source)
       }
@@ -220,8 +239,8 @@ async function main() {
         outcome:
           verdict.outcome === 'failed'
             ? 'killed'
-            : verdict.outcome === 'timeout'
-              ? 'timeout'
+            : verdict.outcome === 'timeout' || verdict.outcome === 'error'
+              ? verdict.outcome
               : 'survived',
         ...(verdict.test ? { test: verdict.test } : {}),
         tests: args.tests.length === 0 ? 'all' : args.tests,

@@ -1,7 +1,9 @@
 // Each code this package raises names, as its `option`, an option a caller of this package can
 // set: a key of one of its options interfaces (checked by the type below at `tsc`), that its
 // resolver takes (an unknown name is refused), and that docs/errors.md's "how to fix" names.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { JSON_BUDGET_CODES } from '@tollgate/json-budget'
 import { PREFLIGHT_CODES } from '@tollgate/lexical-preflight'
 import { describe, expect, expectTypeOf, it } from 'vitest'
@@ -24,7 +26,20 @@ const ACCEPTS: Record<CodeOption, () => unknown> = {
   maxLineBytes: () => resolveBoundedStdioOptions({ maxLineBytes: 1024 }),
 }
 
-const ERRORS_DOC = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
+// Found by walking up from this file, not at a fixed depth: the mutation jobs run these tests
+// from a copy of the package two folders further down (Stryker's sandbox, recheck's copy).
+function findUp(relative: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    const candidate = join(dir, relative)
+    if (existsSync(candidate)) return candidate
+    const parent = dirname(dir)
+    if (parent === dir) throw new Error(`${relative} not found above ${import.meta.url}`)
+    dir = parent
+  }
+}
+
+const ERRORS_DOC = readFileSync(findUp('docs/errors.md'), 'utf8')
 
 describe('MCP_TRANSPORT_CODES', () => {
   it('names a key of the package options interfaces in every code', () => {

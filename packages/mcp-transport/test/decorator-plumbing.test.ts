@@ -132,12 +132,68 @@ describe('TransportDecorator plumbing', () => {
   })
 })
 
+describe('TransportDecorator with nothing connected to it', () => {
+  it('takes an inner close, error or message before anything connected, and sends nothing', async () => {
+    const inner = bare()
+    new TransportDecorator(inner)
+    expect(() => inner.onclose?.()).not.toThrow()
+    expect(() => inner.onerror?.(new Error('e'))).not.toThrow()
+    expect(() => inner.onmessage?.({ jsonrpc: '2.0', id: 1, method: 'ping' })).not.toThrow()
+    await tick()
+    expect(inner.sent).toEqual([])
+  })
+
+  it('still answers -32603 for a throwing or rejected hook when no onerror is set', async () => {
+    const inner = bare()
+    new Open(inner, (m) => {
+      if ((m as Msg).id === 1) throw new Error('boom')
+      return Promise.reject(new Error('boom'))
+    })
+    expect(() => inner.onmessage?.({ jsonrpc: '2.0', id: 1, method: 'ping' })).not.toThrow()
+    inner.onmessage?.({ jsonrpc: '2.0', id: 2, method: 'ping' })
+    await tick()
+    expect(inner.sent.map(([m]) => [m.id, m.error?.code])).toEqual([
+      [1, -32603],
+      [2, -32603],
+    ])
+  })
+
+  it('raises no unhandled rejection when the -32603 reply fails and no onerror is set', async () => {
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const inner = bare({ send: () => Promise.reject(new Error('down')) })
+      new Open(inner, () => {
+        throw new Error('boom')
+      })
+      inner.onmessage?.({ jsonrpc: '2.0', id: 1, method: 'ping' })
+      await tick()
+      await tick()
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+  })
+
+  it('ignores what an inbound hook returns when it is not a promise', async () => {
+    const inner = bare()
+    const d = new Open(inner, () => true as never)
+    const errors: Error[] = []
+    d.onerror = (e) => errors.push(e)
+    expect(() => inner.onmessage?.({ jsonrpc: '2.0', id: 1, method: 'ping' })).not.toThrow()
+    await tick()
+    expect([errors, inner.sent]).toEqual([[], []])
+  })
+})
+
 describe('isJsonRpcRequest', () => {
   it('is true only for a method with a string or number id', () => {
     expect(isJsonRpcRequest({ jsonrpc: '2.0', id: 1, method: 'x' })).toBe(true)
     expect(isJsonRpcRequest({ jsonrpc: '2.0', id: 'a', method: 'x' })).toBe(true)
     for (const m of [
       null,
+      undefined,
       'x',
       { jsonrpc: '2.0', method: 'x' },
       { jsonrpc: '2.0', id: null, method: 'x' },

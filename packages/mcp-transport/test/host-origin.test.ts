@@ -142,6 +142,19 @@ describe('guardHostAndOrigin at its edges', () => {
     expect(seen.echo).toBe(1)
   })
 
+  it('turns Host and Origin checks on for a host anywhere in 127.0.0.0/8, a two-digit second octet included', async () => {
+    const { seen, port } = await serve({ host: '127.10.0.1' })
+    const rebound = await post(port, ['host: evil.example'])
+    expect(rebound.status).toBe(403)
+    expect(refusedWith(rebound)).toEqual({ code: 'ERR_HOST_NOT_ALLOWED' })
+    const foreign = await post(port, [`host: localhost:${port}`, 'origin: https://evil.example'])
+    expect(refusedWith(foreign)).toEqual({ code: 'ERR_ORIGIN_NOT_ALLOWED' })
+    expect(seen).toEqual({ transports: 0, echo: 0 })
+    const local = await post(port, [`host: localhost:${port}`, 'origin: http://127.10.0.1:3000'])
+    expect(local.status).toBe(200)
+    expect(seen.echo).toBe(1)
+  })
+
   it('checks neither Host nor Origin on a public host without allow-lists (the control)', async () => {
     const { seen, port } = await serve({ host: '0.0.0.0' })
     const served = await post(port, ['host: evil.example', 'origin: https://evil.example'])

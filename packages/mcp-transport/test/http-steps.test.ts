@@ -188,6 +188,23 @@ describe('mcpHttpHandler steps', () => {
     expect(built).toBe(1)
   })
 
+  it('gives a server calling admitMcpBody the refusal it answered, code and limit', async () => {
+    const http = resolveMcpHttpOptions({ budget: createInFlightBudget(1 << 20), maxBytes: 1024 })
+    const admitted: unknown[] = []
+    const server = await listen(async (req, res) => {
+      const body = await admitMcpBody(req, res, http)
+      admitted.push(body.ok ? body.value : { code: body.error.code, limit: body.error.limit })
+      if (body.ok) res.writeHead(202).end()
+    })
+    running.push(server)
+    const large = await send(server.port, 'POST', HEADERS, 'x'.repeat(2048))
+    expect(large.status).toBe(413)
+    const code = JSON.parse(large.body).error.data.code
+    expect(code).toMatch(/^ERR_/)
+    expect((await send(server.port, 'POST', HEADERS, LIST)).status).toBe(202)
+    expect(admitted).toEqual([{ code, limit: 1024 }, JSON.parse(LIST)])
+  })
+
   it('takes options only from resolveMcpHttpOptions, and only the SDK transport itself', async () => {
     const resolved = resolveMcpHttpOptions()
     const raw = { ...resolved } as typeof resolved

@@ -49,6 +49,26 @@ const CASES: [string, unknown][] = [
       params: { _meta: { 'io.modelcontextprotocol/related-task': {} } },
     },
   ],
+  [
+    'related task with taskId',
+    {
+      jsonrpc: '2.0',
+      method: 'x',
+      params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } },
+    },
+  ],
+  [
+    'related task with a numeric taskId',
+    {
+      jsonrpc: '2.0',
+      method: 'x',
+      params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 1 } } },
+    },
+  ],
+  ['notification with params', { jsonrpc: '2.0', method: 'x', params: { a: 1 } }],
+  ['error, null id', { jsonrpc: '2.0', id: null, error: { code: 1, message: 'm' } }],
+  ['error, fractional id', { jsonrpc: '2.0', id: 1.5, error: { code: 1, message: 'm' } }],
+  ['only jsonrpc', { jsonrpc: '2.0' }],
   ['result without id', { jsonrpc: '2.0', result: {} }],
   ['array result', { jsonrpc: '2.0', id: 1, result: [] }],
   ['error with string code', { jsonrpc: '2.0', id: 1, error: { code: '1', message: 'm' } }],

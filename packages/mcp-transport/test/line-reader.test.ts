@@ -28,4 +28,26 @@ describe('BoundedLineReader edges', () => {
     expect(reader.overflowed).toBe(true)
     expect(events.map((e) => e.kind)).toEqual(['value', 'overflow'])
   })
+
+  it('reports the first refusal of a line that spans chunks, and reads the next line afresh', () => {
+    const reader = new BoundedLineReader(resolveBoundedStdioOptions())
+    const events: LineEvent[] = []
+    // Invalid UTF-8 in the first chunk; the rest of the line, read on its own, is a syntax error.
+    for (const chunk of [Buffer.from([0x7b, 0x22, 0xff]), Buffer.from(']]\n'), Buffer.from('7\n')])
+      reader.push(chunk, (e) => events.push(e))
+    expect(events.map((e) => (e.kind === 'value' ? e.value : `${e.kind} ${e.error.code}`))).toEqual(
+      ['refused ERR_JSON_INVALID_UTF8', 7],
+    )
+  })
+
+  it('applies maxStringBytes and maxNumberLength to every line', () => {
+    const reader = new BoundedLineReader(
+      resolveBoundedStdioOptions({ maxStringBytes: 4, maxNumberLength: 3 }),
+    )
+    const events: LineEvent[] = []
+    reader.push(Buffer.from('"abcd"\n"abcde"\n123\n1234\n'), (e) => events.push(e))
+    expect(events.map((e) => (e.kind === 'value' ? e.value : `${e.kind} ${e.error.code}`))).toEqual(
+      ['abcd', 'refused ERR_JSON_STRING_TOO_LONG', 123, 'refused ERR_JSON_NUMBER_TOO_LONG'],
+    )
+  })
 })

@@ -153,7 +153,7 @@ describe('resolveMcpHttpOptions', () => {
       )
     }
     for (const name of ['allowedHosts', 'allowedOrigins', 'supportedProtocolVersions']) {
-      for (const value of ['localhost', [''], [7]]) {
+      for (const value of ['localhost', [''], [7], ['ok', ''], ['ok', 7]]) {
         expect(() => resolveMcpHttpOptions({ [name]: value } as never)).toThrow(
           new TypeError(`${name} must be an array of non-empty strings`),
         )
@@ -217,7 +217,15 @@ describe('resolveMcpHttpOptions', () => {
 
 describe('isLoopbackHost', () => {
   it('is true for localhost, 127.0.0.0/8 and ::1 only', () => {
-    for (const host of ['localhost', 'LocalHost', '::1', '[::1]', '127.0.0.1', '127.9.99.254']) {
+    for (const host of [
+      'localhost',
+      'LocalHost',
+      '::1',
+      '[::1]',
+      '127.0.0.1',
+      '127.9.99.254',
+      '127.10.0.1',
+    ]) {
       expect(isLoopbackHost(host)).toBe(true)
     }
     expect(isLoopbackHost('mcp.localhost')).toBe(true)

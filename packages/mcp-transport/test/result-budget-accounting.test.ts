@@ -136,7 +136,54 @@ describe('ResultBudgetTransport accounting', () => {
       message: expect.any(String),
       data: { code: 'ERR_JSON_UNSUPPORTED_VALUE' },
     })
+    // No limit and no offset to name: `data` holds the code alone, not undefined members.
+    expect(Object.keys(refused.error.data)).toEqual(['code'])
     expect(refused.id).toBe(2)
+  })
+
+  it('counts reads per id, forgets one once answered, and forgets a pending one only on its cancellation', async () => {
+    const { inbound, delivered, answer } = setup()
+    const big = { contents: [{ uri: 'a://b', text: 'x'.repeat(3000) }] }
+    inbound(read(5))
+    inbound(read(5))
+    expect((await answer(5, big)).error?.code).toBe(-32000)
+    expect((await answer(5, big)).error?.code).toBe(-32000)
+    // Both reads of id 5 answered: a later answer with that id is not a read's.
+    expect((await answer(5, big)).result).toBe(big)
+    inbound(read(6))
+    const progress = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { requestId: 6, progressToken: 6, progress: 1 },
+    }
+    inbound(progress)
+    expect((await answer(6, big)).error?.code).toBe(-32000)
+    const bare = { jsonrpc: '2.0', method: 'notifications/cancelled' }
+    inbound(bare)
+    expect(delivered.slice(-2)).toEqual([progress, bare])
+  })
+
+  it('replaces a refused tool result with a JSON-RPC 2.0 answer to the same id', async () => {
+    const { inbound, answer } = setup()
+    inbound(call('c'))
+    expect(await answer('c', plain(3000))).toEqual({
+      jsonrpc: '2.0',
+      id: 'c',
+      result: expect.objectContaining({ isError: true }),
+    })
+  })
+
+  it('passes a null result through unchanged', async () => {
+    const { answer } = setup()
+    expect(await answer(9, null)).toEqual({ jsonrpc: '2.0', id: 9, result: null })
+  })
+
+  it('takes a message with an id but no result or error for no answer, and still charges the real one', async () => {
+    const { budget, inbound, sent, answer } = setup()
+    inbound(call(2))
+    await budget.send({ jsonrpc: '2.0', id: 2 } as Msg)
+    expect(sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 2 })
+    expect((await answer(2, plain(3000))).result.isError).toBe(true)
   })
 
   it('charges a resources/read answer to an id also used by a tools/call as a tool result', async () => {

@@ -27,6 +27,7 @@ describe('releaseFinishedJsonResponses on the 1.32.x shape', () => {
     const standalone = entry()
     const sse = { ...entry(), controller: {} }
     const half = { resolveJson: () => {} }
+    const cleanupOnly = { cleanup: vi.fn() }
     const t = shaped(
       [
         ['a', done],
@@ -37,15 +38,17 @@ describe('releaseFinishedJsonResponses on the 1.32.x shape', () => {
         ['e', half],
         ['f', null],
         ['g', 'x'],
+        ['h', cleanupOnly],
       ],
       [['req-1', 'c']],
     )
     expect(releaseFinishedJsonResponses(t)).toBe(2)
     expect(done.cleanup).toHaveBeenCalledTimes(1)
     expect(other.cleanup).toHaveBeenCalledTimes(1)
-    for (const kept of [waiting, standalone, sse]) expect(kept.cleanup).not.toHaveBeenCalled()
+    for (const kept of [waiting, standalone, sse, cleanupOnly])
+      expect(kept.cleanup).not.toHaveBeenCalled()
     // cleanup() here deletes nothing: the release deletes the entry itself.
-    expect([...t._streamMapping.keys()]).toEqual(['c', '_GET_stream', 'd', 'e', 'f', 'g'])
+    expect([...t._streamMapping.keys()]).toEqual(['c', '_GET_stream', 'd', 'e', 'f', 'g', 'h'])
   })
 
   it('leaves an entry a cleanup replaced, and reads the web-standard transport inside a wrapper', () => {
@@ -80,5 +83,83 @@ describe('releaseFinishedJsonResponses on the 1.32.x shape', () => {
       expect(releaseFinishedJsonResponses(broken)).toBe(0)
     }
     expect(releaseFinishedJsonResponses(base)).toBe(1)
+  })
+})
+
+describe('releaseFinishedJsonResponses on a transport without the 1.32.x shape', () => {
+  // `warned` is per process: each case loads the module afresh so its first warning is seen.
+  async function fresh() {
+    vi.resetModules()
+    return await import('../src/sdk-json-retention.js')
+  }
+  async function warningsOf(run: () => void): Promise<(string | undefined)[]> {
+    const codes: (string | undefined)[] = []
+    const onWarning = (w: Error & { code?: string }) => codes.push(w.code)
+    process.on('warning', onWarning)
+    try {
+      run()
+      // process.emitWarning emits on a later tick.
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    return codes
+  }
+
+  it('warns for nothing that is not named like an SDK transport, a null-prototype object included', async () => {
+    const { releaseFinishedJsonResponses: release } = await fresh()
+    class Other {}
+    const codes = await warningsOf(() => {
+      for (const t of [
+        { handleRequest: async () => {} },
+        Object.create(null),
+        { constructor: { name: 7 } },
+        new Other(),
+        { _webStandardTransport: new Other() },
+      ]) {
+        expect(release(t)).toBe(0)
+      }
+    })
+    expect(codes).toEqual([])
+  })
+
+  it('warns once with TOLLGATE_SDK_SHAPE for either SDK class name, wrapped or not', async () => {
+    class WebStandardStreamableHTTPServerTransport {}
+    class StreamableHTTPServerTransport {}
+    const web = await fresh()
+    expect(
+      await warningsOf(() => {
+        expect(
+          web.releaseFinishedJsonResponses(new WebStandardStreamableHTTPServerTransport()),
+        ).toBe(0)
+        expect(web.releaseFinishedJsonResponses(new StreamableHTTPServerTransport())).toBe(0)
+      }),
+    ).toEqual(['TOLLGATE_SDK_SHAPE'])
+    const outer = await fresh()
+    expect(
+      await warningsOf(() => {
+        expect(outer.releaseFinishedJsonResponses(new StreamableHTTPServerTransport())).toBe(0)
+      }),
+    ).toEqual(['TOLLGATE_SDK_SHAPE'])
+    const inner = await fresh()
+    expect(
+      await warningsOf(() => {
+        const wrapper = { _webStandardTransport: new WebStandardStreamableHTTPServerTransport() }
+        expect(inner.releaseFinishedJsonResponses(wrapper)).toBe(0)
+      }),
+    ).toEqual(['TOLLGATE_SDK_SHAPE'])
+    // Every field but one of the shape: `_enableJsonResponse` not a boolean is not 1.32.x.
+    const almost = await fresh()
+    const shaped = Object.assign(new WebStandardStreamableHTTPServerTransport(), {
+      _enableJsonResponse: 'yes',
+      _standaloneSseStreamId: '_GET_stream',
+      _streamMapping: new Map(),
+      _requestToStreamMapping: new Map(),
+    })
+    expect(
+      await warningsOf(() => {
+        expect(almost.releaseFinishedJsonResponses(shaped)).toBe(0)
+      }),
+    ).toEqual(['TOLLGATE_SDK_SHAPE'])
   })
 })

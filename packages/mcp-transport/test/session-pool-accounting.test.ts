@@ -131,6 +131,69 @@ describe('SessionPool accounting', () => {
     expect(pool.size).toBe(0)
   })
 
+  it('restarts the idle clock from the last request to end, never from an earlier one', async () => {
+    const pool = new SessionPool<string>({ idleMs: 1000 })
+    const closes = vi.fn()
+    const slot = reserved(pool, 'k')
+    slot.commit('s', 'v', closes)
+    slot.release()
+    // A request at 900 ms stops the clock the release started; it must not fire at 1000 ms.
+    await vi.advanceTimersByTimeAsync(900)
+    const first = pool.use('s')
+    await vi.advanceTimersByTimeAsync(50)
+    first?.done()
+    await vi.advanceTimersByTimeAsync(999)
+    expect(pool.has('s')).toBe(true)
+    // Two requests at once: the first to end starts no clock while the other is in flight.
+    const a = pool.use('s')
+    const b = pool.use('s')
+    a?.done()
+    await vi.advanceTimersByTimeAsync(990)
+    b?.done()
+    await vi.advanceTimersByTimeAsync(999)
+    expect(pool.has('s')).toBe(true)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(pool.has('s')).toBe(false)
+    expect(closes).toHaveBeenCalledTimes(1)
+  })
+
+  it('holds no idle timer for a session that is deleted, however its requests end', async () => {
+    const pool = new SessionPool<string>({ idleMs: 1000 })
+    // Deleted while idle: its clock is stopped with it.
+    const idle = reserved(pool, 'a')
+    idle.commit('idle', 'v', () => {})
+    idle.release()
+    expect(vi.getTimerCount()).toBe(1)
+    pool.delete('idle')
+    expect(vi.getTimerCount()).toBe(0)
+    // Deleted during its opening request, then during a later one: neither end arms a clock.
+    const opening = reserved(pool, 'a')
+    opening.commit('opening', 'v', () => {})
+    pool.delete('opening')
+    opening.release()
+    expect(vi.getTimerCount()).toBe(0)
+    const used = reserved(pool, 'a')
+    used.commit('used', 'v', () => {})
+    used.release()
+    const use = pool.use('used')
+    pool.delete('used')
+    use?.done()
+    expect(vi.getTimerCount()).toBe(0)
+    expect(pool.size).toBe(0)
+  })
+
+  it('takes a second release of a committed slot as a no-op', () => {
+    const pool = new SessionPool<string>({ idleMs: false })
+    const slot = reserved(pool, 'a')
+    slot.commit('s', 'v', () => {})
+    slot.release()
+    expect(() => slot.release()).not.toThrow()
+    expect([pool.size, pool.countOf('a'), pool.has('s')]).toEqual([1, 1, true])
+    const use = pool.use('s')
+    use?.done()
+    expect(pool.has('s')).toBe(true)
+  })
+
   it('closes every session on close(), failing closes included, and empties the pool', async () => {
     const pool = new SessionPool<string>()
     const closed: string[] = []
@@ -164,5 +227,7 @@ describe('isInitializeBody', () => {
     expect(isInitializeBody(null)).toBe(false)
     expect(isInitializeBody('initialize')).toBe(false)
     expect(isInitializeBody([])).toBe(false)
+    expect(isInitializeBody(undefined)).toBe(false)
+    expect(isInitializeBody([undefined])).toBe(false)
   })
 })

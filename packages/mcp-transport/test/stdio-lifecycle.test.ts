@@ -2,7 +2,7 @@
 // or a line past the cap, only once every delivered request is answered), what it writes for
 // each refusal, what onerror gets, and how it writes (drain). The wire itself, with the SDK's
 // server on a real child process, is in stdio.test.ts.
-import { PassThrough, Readable, Writable } from 'node:stream'
+import { Duplex, PassThrough, Readable, Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { admissionError } from '../src/codes.js'
 import {
@@ -70,6 +70,21 @@ describe('BoundedStdioServerTransport lifecycle', () => {
     await settle()
     expect(seen.closes).toBe(0)
     await transport.send({ jsonrpc: '2.0', id: 'a', error: { code: 1, message: 'm' } })
+    await settle()
+    expect(seen.closes).toBe(1)
+  })
+
+  it('keeps a request id sent twice pending until it is answered twice, whatever is answered between', async () => {
+    const { input, transport, seen } = setup()
+    await transport.start()
+    input.push(`${request(1)}${request(1)}${request('a')}`)
+    input.push(null)
+    await settle()
+    await transport.send({ jsonrpc: '2.0', id: 'a', result: {} } as JsonRpcMessage)
+    await transport.send(result(1))
+    await settle()
+    expect(seen.closes).toBe(0)
+    await transport.send(result(1))
     await settle()
     expect(seen.closes).toBe(1)
   })
@@ -208,6 +223,98 @@ describe('BoundedStdioServerTransport lifecycle', () => {
     release?.()
     await pending
     expect(sent).toBe(true)
+  })
+})
+
+describe('BoundedStdioServerTransport with callbacks missing or failing', () => {
+  function bare() {
+    const input = new Readable({ read: () => {} })
+    const output = new Writable({ write: (_chunk, _encoding, callback) => callback() })
+    return { input, transport: new BoundedStdioServerTransport(input, output) }
+  }
+
+  it('takes a stdin error, a request and close with no callback set, and throws nothing', async () => {
+    const { input, transport } = bare()
+    await transport.start()
+    expect(() => input.emit('error', new Error('stdin failed'))).not.toThrow()
+    expect(() => input.emit('data', Buffer.from(request(1)))).not.toThrow()
+    await expect(transport.close()).resolves.toBeUndefined()
+  })
+
+  it('reports nothing to onerror for a request delivered with no onmessage set', async () => {
+    const { input, transport } = bare()
+    const errors: Error[] = []
+    transport.onerror = (e) => errors.push(e)
+    await transport.start()
+    input.emit('data', Buffer.from(request(1)))
+    expect(errors).toEqual([])
+  })
+
+  it('reads on past a throwing onmessage when no onerror is set', async () => {
+    const { input, transport } = bare()
+    const seen: Msg[] = []
+    transport.onmessage = (m) => {
+      seen.push(m)
+      throw new Error('handler failed')
+    }
+    await transport.start()
+    expect(() => input.emit('data', Buffer.from(`${request(1)}${request(2)}`))).not.toThrow()
+    expect(seen.map((m) => m.id)).toEqual([1, 2])
+  })
+
+  it('hands a stdout write that throws to onerror, and raises nothing without one', async () => {
+    const input = new Readable({ read: () => {} })
+    const output = new Writable()
+    output.write = () => {
+      throw new Error('stdout down')
+    }
+    const transport = new BoundedStdioServerTransport(input, output)
+    const errors: Error[] = []
+    transport.onerror = (e) => errors.push(e)
+    await transport.start()
+    input.emit('data', Buffer.from('{"jsonrpc":\n'))
+    await settle()
+    expect(errors.map((e) => e.message)).toContain('stdout down')
+
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const silent = new BoundedStdioServerTransport(input, output)
+      await silent.start()
+      input.emit('data', Buffer.from('{"jsonrpc":\n'))
+      await settle()
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+  })
+
+  it('at the end of input on a half-open duplex, keeps it open for the answers and detaches', async () => {
+    let text = ''
+    const duplex = new Duplex({
+      allowHalfOpen: true,
+      read: () => {},
+      write(chunk, _encoding, callback) {
+        text += chunk.toString()
+        callback()
+      },
+    })
+    const transport = new BoundedStdioServerTransport(duplex, duplex)
+    let closes = 0
+    transport.onclose = () => closes++
+    transport.onmessage = () => {}
+    await transport.start()
+    duplex.push(request(1))
+    duplex.push(null)
+    await settle()
+    expect(duplex.destroyed).toBe(false)
+    expect(['data', 'error', 'end'].map((e) => duplex.listenerCount(e))).toEqual([0, 0, 0])
+    expect(closes).toBe(0)
+    await transport.send(result(1))
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 1, result: {} })
+    await settle()
+    expect(closes).toBe(1)
   })
 })
 
