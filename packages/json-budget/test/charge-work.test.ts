@@ -7,26 +7,23 @@ import { chargeJson, normalizeResult } from '../src/index.js'
 // its members are read and that a walk stops at the limit it passes; both walks (the unordered
 // one gives up, the ordered one refuses) must keep that, so each count covers the two.
 
-/** An array of `length` ones whose element reads are counted. */
-function countedArray(length: number): { value: unknown[]; reads: () => number } {
+/** A proxied array of `values` whose element reads are counted. */
+function countedArray(values: unknown[]): { value: unknown[]; reads: () => number } {
   let reads = 0
-  const value = new Proxy(
-    Array.from({ length }, () => 1),
-    {
-      get(target, key, receiver) {
-        if (typeof key === 'string' && /^\d+$/.test(key)) reads++
-        return Reflect.get(target, key, receiver)
-      },
+  const value = new Proxy(values, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads++
+      return Reflect.get(target, key, receiver)
     },
-  )
+  })
   return { value, reads: () => reads }
 }
 
-/** A plain object of `count` string members `m0`, `m1`, … whose reads are counted per member. */
-function countedObject(count: number, member: string): { value: object; reads: number[] } {
-  const reads = Array.from({ length: count }, () => 0)
+/** A plain object of members `m0`, `m1`, … holding `values`, each read counted by a getter. */
+function countedObject(values: unknown[]): { value: object; reads: number[] } {
+  const reads = values.map(() => 0)
   const value: Record<string, unknown> = {}
-  for (let i = 0; i < count; i++) {
+  values.forEach((member, i) => {
     Object.defineProperty(value, `m${i}`, {
       enumerable: true,
       get() {
@@ -34,14 +31,16 @@ function countedObject(count: number, member: string): { value: object; reads: n
         return member
       },
     })
-  }
+  })
   return { value, reads }
 }
+
+const times = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v)
 
 describe('chargeJson, the reads a refusal costs', () => {
   it('reads no element of an array whose length passes maxNodes, at the root or nested', () => {
     for (const wrap of [(v: unknown) => v, (v: unknown) => [v], (v: unknown) => ({ a: v })]) {
-      const { value, reads } = countedArray(1000)
+      const { value, reads } = countedArray(times(1000, 1))
       const error = refusal(() => chargeJson(wrap(value), { maxNodes: 10 }))
       expect(error.code).toBe('ERR_JSON_TOO_MANY_NODES')
       expect(reads()).toBe(0)
@@ -49,31 +48,71 @@ describe('chargeJson, the reads a refusal costs', () => {
   })
 
   it('reads an array that fits once in each walk and stops at the member that passes maxBytes', () => {
-    const { value, reads } = countedArray(1000)
-    expect(chargeJson(value).bytes).toBe(2001)
-    expect(reads()).toBe(1000)
-    const over = countedArray(1000)
-    // `[1,1,…` : the brackets and commas (1001 bytes) fit, the 11th digit does not.
-    const error = refusal(() => chargeJson(over.value, { maxBytes: 1011 }))
-    expect(error).toMatchObject({ code: 'ERR_JSON_TOO_LARGE', limit: 1011, path: '/10' })
-    expect(over.reads()).toBeLessThanOrEqual(2 * 11)
+    const fits = countedArray(times(1000, 10))
+    expect(chargeJson(fits.value).bytes).toBe(3001)
+    expect(fits.reads()).toBe(1000)
+    for (const member of [10, 'ab']) {
+      // `[10,10,…`: the brackets and commas (1001 bytes) and five members fit, the sixth does not.
+      const size = JSON.stringify(member).length
+      const over = countedArray(times(1000, member))
+      const maxBytes = 1001 + 5 * size
+      const error = refusal(() => chargeJson(over.value, { maxBytes }))
+      expect(error).toMatchObject({ code: 'ERR_JSON_TOO_LARGE', limit: maxBytes, path: '/5' })
+      expect(over.reads()).toBeLessThanOrEqual(2 * 6)
+    }
   })
 
   it('never reads the object members after the one that passes maxBytes', () => {
-    // Each member costs `"mI":"xxxxxxxx",` = 15 or 16 bytes; 100 bytes fit six of them.
-    const { value, reads } = countedObject(40, 'x'.repeat(8))
-    const error = refusal(() => chargeJson(value, { maxBytes: 100 }))
-    expect(error).toMatchObject({ code: 'ERR_JSON_TOO_LARGE', limit: 100, path: '/m6' })
-    expect(reads.slice(0, 7).every((n) => n >= 1 && n <= 2)).toBe(true)
-    expect(reads.slice(7)).toEqual(Array.from({ length: 33 }, () => 0))
+    // Members `"mI":"xxxxxxxx"` and `"mI":1000000000` cost 15 or 16 bytes with the comma; 100
+    // bytes fit six of them.
+    for (const member of ['x'.repeat(8), 1_000_000_000]) {
+      const { value, reads } = countedObject(times(40, member))
+      const error = refusal(() => chargeJson(value, { maxBytes: 100 }))
+      expect(error).toMatchObject({ code: 'ERR_JSON_TOO_LARGE', limit: 100, path: '/m6' })
+      expect(reads.slice(0, 7).every((n) => n >= 1 && n <= 2)).toBe(true)
+      expect(reads.slice(7)).toEqual(times(33, 0))
+    }
   })
 
   it('never reads the object members after the one that passes maxNodes', () => {
     // The object is 1 node and each member 2 (key and value): 9 nodes admit four members.
-    const { value, reads } = countedObject(40, 'v')
+    const { value, reads } = countedObject(times(40, 'v'))
     const error = refusal(() => chargeJson(value, { maxNodes: 9 }))
     expect(error).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 9, path: '/m4' })
-    expect(reads.slice(5)).toEqual(Array.from({ length: 35 }, () => 0))
+    expect(reads.slice(5)).toEqual(times(35, 0))
+  })
+
+  it('never reads the object members after one that is not JSON', () => {
+    for (const bad of [() => 1, Symbol('s'), 1n]) {
+      const { value, reads } = countedObject([...times(3, 'v'), bad, ...times(20, 'v')])
+      const error = refusal(() => chargeJson(value))
+      expect(error).toMatchObject({ code: 'ERR_JSON_UNSUPPORTED_VALUE', path: '/m3' })
+      expect(reads.slice(4)).toEqual(times(20, 0))
+    }
+  })
+
+  it('reads at most one batch of 4,096 numbers past the fraction that passes maxBytes', () => {
+    // Fractions are charged a byte each and measured 4,096 at a time, so the running total
+    // lags by at most one batch: `0.5` is 3 bytes, and the 101st one passes the limit.
+    const maxBytes = 10_001 + 3 * 100
+    const list = countedArray(times(10_000, 0.5))
+    expect(refusal(() => chargeJson(list.value, { maxBytes }))).toMatchObject({
+      code: 'ERR_JSON_TOO_LARGE',
+      path: '/100',
+    })
+    expect(list.reads()).toBeLessThanOrEqual(4096 + 2 * 101)
+    const record = countedObject(times(10_000, 0.5))
+    // The member whose `"mI":0.5` passes 20,000 bytes (with braces and commas), counted here.
+    let passing = -1
+    for (let bytes = 2; bytes <= 20_000; ) {
+      passing++
+      bytes += `"m${passing}":0.5`.length + (passing > 0 ? 1 : 0)
+    }
+    expect(refusal(() => chargeJson(record.value, { maxBytes: 20_000 }))).toMatchObject({
+      code: 'ERR_JSON_TOO_LARGE',
+      path: `/m${passing}`,
+    })
+    expect(record.reads.slice(passing + 1 + 4096)).toEqual(times(10_000 - passing - 1 - 4096, 0))
   })
 })
 
