@@ -93,26 +93,24 @@ describe('chargeJson, the reads a refusal costs', () => {
 
   it('reads at most one batch of 4,096 numbers past the fraction that passes maxBytes', () => {
     // Fractions are charged a byte each and measured 4,096 at a time, so the running total
-    // lags by at most one batch: `0.5` is 3 bytes, and the 101st one passes the limit.
-    const maxBytes = 10_001 + 3 * 100
-    const list = countedArray(times(10_000, 0.5))
-    expect(refusal(() => chargeJson(list.value, { maxBytes }))).toMatchObject({
-      code: 'ERR_JSON_TOO_LARGE',
-      path: '/100',
-    })
-    expect(list.reads()).toBeLessThanOrEqual(4096 + 2 * 101)
-    const record = countedObject(times(10_000, 0.5))
-    // The member whose `"mI":0.5` passes 20,000 bytes (with braces and commas), counted here.
-    let passing = -1
-    for (let bytes = 2; bytes <= 20_000; ) {
-      passing++
-      bytes += `"m${passing}":0.5`.length + (passing > 0 ? 1 : 0)
-    }
-    expect(refusal(() => chargeJson(record.value, { maxBytes: 20_000 }))).toMatchObject({
-      code: 'ERR_JSON_TOO_LARGE',
-      path: `/m${passing}`,
-    })
-    expect(record.reads.slice(passing + 1 + 4096)).toEqual(times(10_000 - passing - 1 - 4096, 0))
+    // lags by at most one batch. Each limit here is what the values cost at one byte a number,
+    // so only measuring a batch can find the crossing: `1/3` is 18 bytes.
+    const third = 1 / 3
+    const list = countedArray(times(10_000, third))
+    const listLimit = JSON.stringify(times(10_000, 0)).length
+    const inList = refusal(() => chargeJson(list.value, { maxBytes: listLimit }))
+    expect(inList.code).toBe('ERR_JSON_TOO_LARGE')
+    const listAt = Number(inList.path?.slice(1))
+    expect(listAt).toBeLessThan(4096)
+    expect(list.reads()).toBeLessThanOrEqual(4096 + listAt + 1)
+    const record = countedObject(times(10_000, third))
+    const recordLimit = JSON.stringify(
+      Object.fromEntries(times(10_000, 0).map((v, i) => [`m${i}`, v])),
+    ).length
+    const inRecord = refusal(() => chargeJson(record.value, { maxBytes: recordLimit }))
+    expect(inRecord.code).toBe('ERR_JSON_TOO_LARGE')
+    expect(Number(inRecord.path?.slice(2))).toBeLessThan(4096)
+    expect(record.reads.slice(4096)).toEqual(times(10_000 - 4096, 0))
   })
 })
 
