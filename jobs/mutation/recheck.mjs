@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm mutation:recheck --only <package> [--files <src file,...>] [--tests <test file,...>] [--minutes m]
+// pnpm mutation:recheck --only <package> [--files <src file,...>] [--ids <mutant id,...>] [--tests <test file,...>] [--minutes m]
 //
 // Stryker 9.6.1's vitest runner records some mutants Survived although the tests it names fail
 // against them (stryker-mutator/stryker-js #6192, #6213: a run that completes no test is scored
@@ -17,7 +17,8 @@
 // mutant); `--minutes` stops starting new mutants after that long, and a later run goes on
 // where it stopped. `--tests` runs only those test files: cheaper, and a failure there is a
 // failure of the whole suite, so its "killed" stands; its "survived" is recorded as partial
-// and a later run without `--tests` checks that mutant again.
+// and a later run without `--tests` checks that mutant again. `--ids` re-checks only the
+// mutants with those Stryker ids (ids repeat across slices: use it with `--files`).
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -95,11 +96,18 @@ function settled(verdict, tests) {
 }
 
 function parseArgs(argv) {
-  const out = { only: undefined, files: undefined, tests: [], minutes: Number.POSITIVE_INFINITY }
+  const out = {
+    only: undefined,
+    files: undefined,
+    ids: undefined,
+    tests: [],
+    minutes: Number.POSITIVE_INFINITY,
+  }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--only') out.only = argv[++i]
     else if (a === '--files') out.files = (argv[++i] ?? '').split(',').filter(Boolean)
+    else if (a === '--ids') out.ids = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--tests') out.tests = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--minutes') out.minutes = Number(argv[++i])
     else if (a !== '--') throw new Error(`unknown argument ${a}`)
@@ -112,9 +120,18 @@ function parseArgs(argv) {
 /** Runs the copy's Stryker test set once; 'passed', 'timeout' or the first failing test. */
 function runSuite(copy, timeoutMs, tests) {
   const out = join(mkdtempSync(join(tmpdir(), 'recheck-')), 'report.json')
+  // spawnSync's own timeout kills only its direct child (npx), which left the vitest under it
+  // running the suite after a timeout: the orphans then slowed every later run into a timeout
+  // of its own. coreutils `timeout` runs the command in a process group of its own and kills
+  // the whole group, workers included; spawnSync's timeout stays as a backstop.
+  const seconds = Math.ceil(timeoutMs / 1000)
   const child = spawnSync(
-    'npx',
+    'timeout',
     [
+      '-s',
+      'KILL',
+      String(seconds),
+      'npx',
       'vitest',
       'run',
       '--config',
@@ -127,10 +144,11 @@ function runSuite(copy, timeoutMs, tests) {
       out,
       ...tests,
     ],
-    { cwd: copy, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' },
+    { cwd: copy, encoding: 'utf8', timeout: timeoutMs + 30_000, killSignal: 'SIGKILL' },
   )
   try {
-    if (child.error?.code === 'ETIMEDOUT' || child.signal === 'SIGKILL')
+    // 137: `timeout` killed the group (128 + SIGKILL).
+    if (child.error?.code === 'ETIMEDOUT' || child.signal === 'SIGKILL' || child.status === 137)
       return { outcome: 'timeout' }
     if (!existsSync(out))
       return { outcome: 'failed', test: `(no report; exit ${child.status})`, failed: 0 }
@@ -186,6 +204,7 @@ async function main() {
     const open = (entry.mutants ?? []).filter(
       (m) =>
         (m.status === 'Survived' || m.status === 'NoCoverage') &&
+        (args.ids === undefined || args.ids.includes(m.id)) &&
         !settled(recheckFor(verdicts, file, entry.source, m), args.tests),
     )
     if (open.length === 0) continue

@@ -172,6 +172,40 @@ describe('fastWalk at the edges of its shortcuts', () => {
     }
   })
 
+  it('admits without giving up at exactly maxNodes, maxDepth and maxBytes, and gives up one under', () => {
+    // Each limit reached exactly by the last thing counted: the braces of an empty object, a
+    // member of an object, an array's brackets, a Set's size; giving up there would send an
+    // admissible value to the ordered walk.
+    const values: object[] = [
+      {},
+      [],
+      { a: 1 },
+      [1, 'é'],
+      { a: { b: [] }, c: 'x', d: true, e: null },
+      [[], {}],
+      new Set(),
+      [new Set([1, 2])],
+      { s: new Set([[], 'é']) },
+    ]
+    const mode = { setsAsArrays: true, refuseSymbolKeys: false }
+    const roomy = resolveJsonLimits({ maxNodes: 1000, maxDepth: 100, maxBytes: 1000 })
+    for (const value of values) {
+      const exact = referenceFastWalk(value, roomy, mode)
+      expect(exact).not.toBeNull()
+      const { nodes, depth, bytes } = exact!
+      const fits = resolveJsonLimits({ maxNodes: nodes, maxDepth: depth, maxBytes: bytes })
+      expect(fastWalk(value, fits, mode)).toEqual(exact)
+      for (const under of [
+        { maxNodes: nodes - 1, maxDepth: depth, maxBytes: bytes },
+        { maxNodes: nodes, maxDepth: depth - 1, maxBytes: bytes },
+        { maxNodes: nodes, maxDepth: depth, maxBytes: bytes - 1 },
+      ]) {
+        if (under.maxNodes < 1) continue
+        expect(fastWalk(value, resolveJsonLimits(under), mode)).toBeNull()
+      }
+    }
+  })
+
   it('measures a string whole exactly when it fits at six bytes a unit, and in chunks past that', () => {
     // n lone surrogates cost 6n + 2 bytes: the most n units can cost.
     for (const n of [33, 4095, 4097, 9000]) {

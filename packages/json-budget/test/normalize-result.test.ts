@@ -137,6 +137,24 @@ describe('normalizeResult', () => {
     })
   })
 
+  it('lowers a Set at exactly maxNodes on the ordered walk a polluted Object.prototype forces', () => {
+    // An enumerable property on Object.prototype makes the unordered walk give up, so this
+    // value is admitted (or refused) by the ordered walk alone, which must count the Set by its
+    // size at N and N+1 and report that it saw one, so the copy lowers it.
+    const proto = Object.prototype as Record<string, unknown>
+    try {
+      proto.polluted = 1
+      const out = normalizeResult({ s: new Set([1, 2]) }, { profile: 'rest', maxNodes: 5 })
+      expect(out.value).toStrictEqual({ s: [1, 2] })
+      expect(out.nodes).toBe(5)
+      expect(
+        refusal(() => normalizeResult({ s: new Set([1, 2]) }, { profile: 'rest', maxNodes: 4 })),
+      ).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 4, observed: 5, path: '/s' })
+    } finally {
+      delete proto.polluted
+    }
+  })
+
   it('refuses symbol keys in the rest profile too', () => {
     const error = refusal(() =>
       normalizeResult({ s: new Set([1]), a: { [Symbol('k')]: 1 } }, { profile: 'rest' }),
