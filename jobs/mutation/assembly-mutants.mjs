@@ -30,9 +30,9 @@
 // are never written), the copy's `src/wasm-bytes.ts` is rebuilt by the package's own
 // `scripts/build-wasm.mjs` (a mutant the compiler refuses is CompileError, not counted; one whose
 // module is byte-identical to the unmutated build is Equivalent, by construction, and runs no
-// test), and the tests that judge the WebAssembly scanner against the JS reference run there
-// with `--bail 1` (default: the differential test, the JSONTestSuite test and this job's own
-// `test/wasm-mutants*.test.ts`; `--tests` names others). Killed = a test failed; a run longer
+// test), and the tests that judge the WebAssembly scanner run there with `--bail 1` (default:
+// DEFAULT_TESTS below, the differential test against the JS scanner first; `--tests` names
+// others). Killed = a test failed; a run longer
 // than 3× the clean run + 60 s is Timeout (counted as killed, as Stryker does). Two mutants
 // that compile to the same module share a verdict. fast-check is told to stop at the first
 // counterexample in the copy (no shrinking): a failure is a failure either way, found sooner.
@@ -44,9 +44,9 @@
 // `--list` prints the mutant list and runs nothing. The summary gives the mutants generated,
 // sampled, killed, survived, compile errors, equivalents and the score killed/(killed+survived)
 // with a 95% Wilson interval when the run is a sample.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { copyPackage, removeCopy } from './package-copy.mjs'
@@ -56,11 +56,20 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const PACKAGE_DIR = join(ROOT, 'packages', 'lexical-preflight')
 /** The mutated sources, relative to the package. */
 export const FILES = ['assembly/scanner.ts', 'assembly/bytes.ts']
-/** The tests that judge the WebAssembly scanner against the JS scanner, by default. */
+/**
+ * The tests that judge the WebAssembly scanner, by default: the differential test against the
+ * JS scanner, and the package's tests that run `createPreflight` (the WebAssembly scanner unless
+ * a key policy is on) on JSONTestSuite, Table 3-7 UTF-8, the limits and generated JSON, and this
+ * job's own `test/wasm-mutants*.test.ts`. Not the tests of the JS scanner alone, the build
+ * check (the copy's module is rebuilt from the mutant, so it passes) or the `--jitless` child.
+ */
 export const DEFAULT_TESTS = [
   'test/wasm-scanner.differential.test.ts',
   'test/corpus.test.ts',
-  'test/wasm-mutants.test.ts',
+  'test/utf8.test.ts',
+  'test/preflight.test.ts',
+  'test/preflight.property.test.ts',
+  'test/wasm-mutants',
 ]
 const REPORT = join(PACKAGE_DIR, 'reports', 'mutation', 'assembly.json')
 
@@ -367,29 +376,36 @@ function writeConfig(copy) {
   )
 }
 
-/** Runs `tests` in the copy; 'passed' (with the count), 'timeout' or 'failed' with the first failing test. */
-function runTests(copy, tests, timeoutMs) {
+/**
+ * Runs `tests` in the copy; 'passed' (with the count), 'timeout' or 'failed' with the first
+ * failing test. The run is its own process group, killed whole at the time-out: a mutant that
+ * loops forever does so in a vitest worker, which would outlive its parent.
+ */
+async function runTests(copy, tests, timeoutMs) {
   const out = join(copy, '.assembly-mutants-report.json')
   rmSync(out, { force: true })
-  const child = spawnSync(
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--config',
-      CONFIG,
-      '--bail',
-      '1',
-      '--reporter',
-      'json',
-      '--outputFile',
-      out,
-      ...tests,
-    ],
-    { cwd: copy, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', detached: false },
-  )
-  if (child.error?.code === 'ETIMEDOUT' || child.signal === 'SIGKILL') return { outcome: 'timeout' }
-  if (!existsSync(out)) return { outcome: 'failed', test: `(no report; exit ${child.status})` }
+  const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+  const args = ['run', '--config', CONFIG, '--bail', '1', '--reporter', 'json', '--outputFile', out]
+  const child = spawn(process.execPath, [vitest, ...args, ...tests], {
+    cwd: copy,
+    detached: true,
+    stdio: 'ignore',
+  })
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    try {
+      process.kill(-child.pid, 'SIGKILL')
+    } catch {}
+  }, timeoutMs)
+  const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code)))
+  clearTimeout(timer)
+  // Whatever the group left behind (a worker still spinning) goes too.
+  try {
+    process.kill(-child.pid, 'SIGKILL')
+  } catch {}
+  if (timedOut) return { outcome: 'timeout' }
+  if (!existsSync(out)) return { outcome: 'failed', test: `(no report; exit ${status})` }
   const report = JSON.parse(readFileSync(out, 'utf8'))
   const failed = []
   for (const file of report.testResults ?? []) {
@@ -399,9 +415,9 @@ function runTests(copy, tests, timeoutMs) {
     if (file.status === 'failed' && (file.assertionResults ?? []).length === 0)
       failed.push(`${rel} (the file failed: ${(file.message ?? '').split('\n')[0].slice(0, 120)})`)
   }
-  if (child.status === 0 && failed.length === 0)
+  if (status === 0 && failed.length === 0)
     return { outcome: 'passed', tests: report.numPassedTests ?? 0 }
-  return { outcome: 'failed', test: failed[0] ?? `(exit ${child.status})` }
+  return { outcome: 'failed', test: failed[0] ?? `(exit ${status})` }
 }
 
 function readReport() {
@@ -459,9 +475,14 @@ async function main() {
   }).stdout.trim()
   const save = () => {
     mkdirSync(join(REPORT, '..'), { recursive: true })
+    // Another run (an --ids check beside the main run) may have saved since: keep the newer
+    // verdict of each mutant, then replace the file in one rename.
+    for (const [id, v] of Object.entries(readReport().verdicts ?? {}))
+      if (verdicts[id] === undefined || verdicts[id].date < v.date) verdicts[id] = v
     const rows = chosen.map((m) => current(m)).filter(Boolean)
+    const temporary = `${REPORT}.${process.pid}`
     writeFileSync(
-      REPORT,
+      temporary,
       `${JSON.stringify(
         {
           package: '@tollgate/lexical-preflight',
@@ -479,6 +500,7 @@ async function main() {
         2,
       )}\n`,
     )
+    renameSync(temporary, REPORT)
   }
   console.log(
     `assembly-mutants: ${all.length} mutants generated, ${chosen.length} sampled (seed ${args.seed}), ${todo.length} to run`,
@@ -493,7 +515,7 @@ async function main() {
       const committed = readFileSync(join(PACKAGE_DIR, 'src', 'wasm-bytes.ts'), 'utf8')
       if (clean.text !== committed)
         throw new Error('the unmutated build differs from the committed src/wasm-bytes.ts')
-      const baseline = runTests(copy, args.tests, 30 * 60_000)
+      const baseline = await runTests(copy, args.tests, 30 * 60_000)
       if (baseline.outcome !== 'passed')
         throw new Error(`the unmutated copy fails (${baseline.test ?? baseline.outcome})`)
       const baseMs = Date.now() - started
@@ -546,7 +568,7 @@ async function main() {
             else if (known !== undefined && !(args.retry && known.status === 'Survived'))
               verdict = { ...known, moduleHash, shared: true }
             else {
-              const r = runTests(copy, args.tests, timeoutMs)
+              const r = await runTests(copy, args.tests, timeoutMs)
               verdict = {
                 status:
                   r.outcome === 'failed'

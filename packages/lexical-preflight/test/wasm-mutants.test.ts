@@ -1,0 +1,114 @@
+import { isAdmissionError } from '@tollgate/json-budget'
+import { describe, expect, it } from 'vitest'
+import { createPreflight } from '../src/index.js'
+
+// Tests written for survivors of the AssemblyScript mutants (jobs/mutation/assembly-mutants.mjs,
+// docs/mutation/lexical-preflight-wasm.md): byte classes of the WebAssembly scanner that random
+// and corpus inputs rarely reach, checked exhaustively over all 256 byte values through
+// createPreflight (the WebAssembly scanner for these options), in one push and split just
+// before the byte judged (the split sends it through the scanner's byte-by-byte states).
+
+type Verdict = { ok: true } | { ok: false; code: string; offset: number | undefined }
+
+function verdict(bytes: Uint8Array, cut?: number): Verdict {
+  const scanner = createPreflight()
+  try {
+    if (cut === undefined) scanner.push(bytes)
+    else {
+      scanner.push(bytes.subarray(0, cut))
+      scanner.push(bytes.subarray(cut))
+    }
+    scanner.end()
+    return { ok: true }
+  } catch (error) {
+    if (!isAdmissionError(error)) throw error
+    return { ok: false, code: error.code, offset: error.offset }
+  }
+}
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const isHexByte = (b: number) => /^[0-9a-fA-F]$/.test(String.fromCharCode(b))
+
+/** Every outcome that differs from `want`, labelled, over one push and the split before `at`. */
+function differences(label: string, bytes: Uint8Array, at: number, want: Verdict): string[] {
+  const out: string[] = []
+  for (const cut of [undefined, at]) {
+    const got = verdict(bytes, cut)
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      out.push(`${label} cut ${cut ?? '-'}: ${JSON.stringify(got)}`)
+  }
+  return out
+}
+
+/** Unicode Table 3-7: the range of the second byte after lead byte `lead`, and the length. */
+function sequenceOf(lead: number): { length: number; lo: number; hi: number } | null {
+  if (lead >= 0xc2 && lead <= 0xdf) return { length: 2, lo: 0x80, hi: 0xbf }
+  if (lead >= 0xe0 && lead <= 0xef)
+    return { length: 3, lo: lead === 0xe0 ? 0xa0 : 0x80, hi: lead === 0xed ? 0x9f : 0xbf }
+  if (lead >= 0xf0 && lead <= 0xf4)
+    return { length: 4, lo: lead === 0xf0 ? 0x90 : 0x80, hi: lead === 0xf4 ? 0x8f : 0xbf }
+  return null
+}
+
+describe('WebAssembly scanner byte classes (survivors of the AssemblyScript mutants)', () => {
+  it('accepts exactly the hex digits at each of the four places of a \\u escape', () => {
+    const wrong: string[] = []
+    for (let place = 0; place < 4; place++) {
+      for (let b = 0; b < 256; b++) {
+        // "\u0000" with byte b at the place: offsets 0 quote, 1 backslash, 2 u, 3..6 digits.
+        const bytes = Uint8Array.from([QUOTE, BACKSLASH, 0x75, 0x30, 0x30, 0x30, 0x30, QUOTE])
+        bytes[3 + place] = b
+        const want: Verdict = isHexByte(b)
+          ? { ok: true }
+          : { ok: false, code: 'ERR_JSON_SYNTAX', offset: 3 + place }
+        wrong.push(...differences(`place ${place} byte ${b}`, bytes, 3 + place, want))
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it('accepts exactly the eight one-letter escapes after a backslash', () => {
+    const wrong: string[] = []
+    for (let b = 0; b < 256; b++) {
+      if (b === 0x75) continue // \u: the test above
+      const bytes = Uint8Array.from([QUOTE, BACKSLASH, b, QUOTE])
+      const want: Verdict = '"\\/bfnrt'.includes(String.fromCharCode(b))
+        ? { ok: true }
+        : { ok: false, code: 'ERR_JSON_SYNTAX', offset: 2 }
+      wrong.push(...differences(`byte ${b}`, bytes, 2, want))
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it('accepts exactly the Table 3-7 byte ranges at every place of a multi-byte sequence', () => {
+    const wrong: string[] = []
+    for (let lead = 0x80; lead < 256; lead++) {
+      const seq = sequenceOf(lead)
+      if (seq === null) {
+        const bytes = Uint8Array.from([QUOTE, lead, 0x80, 0x80, 0x80, QUOTE])
+        const want: Verdict = { ok: false, code: 'ERR_JSON_INVALID_UTF8', offset: 1 }
+        wrong.push(...differences(`lead ${lead}`, bytes, 1, want))
+        continue
+      }
+      for (let place = 1; place < seq.length; place++) {
+        for (let b = 0; b < 256; b++) {
+          // The well-formed sequence with the lowest bytes, then byte b at `place`.
+          const body = [lead, seq.lo, ...Array(seq.length - 2).fill(0x80)]
+          body[place] = b
+          const bytes = Uint8Array.from([QUOTE, ...body, QUOTE])
+          const lo = place === 1 ? seq.lo : 0x80
+          const hi = place === 1 ? seq.hi : 0xbf
+          const want: Verdict =
+            b >= lo && b <= hi
+              ? { ok: true }
+              : { ok: false, code: 'ERR_JSON_INVALID_UTF8', offset: 1 + place }
+          wrong.push(
+            ...differences(`lead ${lead} place ${place} byte ${b}`, bytes, 1 + place, want),
+          )
+        }
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+})
