@@ -1,12 +1,16 @@
 import { isAdmissionError } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { createPreflight } from '../src/index.js'
+import { PreflightScanner } from '../src/scanner.js'
+import { WasmPreflightScanner } from '../src/wasm-scanner.js'
+import { both, encode } from './helpers/differential.js'
 
 // Tests written for survivors of the AssemblyScript mutants (jobs/mutation/assembly-mutants.mjs,
 // docs/mutation/lexical-preflight-wasm.md): byte classes of the WebAssembly scanner that random
 // and corpus inputs rarely reach, checked exhaustively over all 256 byte values through
 // createPreflight (the WebAssembly scanner for these options), in one push and split just
-// before the byte judged (the split sends it through the scanner's byte-by-byte states).
+// before the byte judged (the split sends it through the scanner's byte-by-byte states); where
+// the expected outcome is the whole grammar's, the JS scanner (src/scanner.ts) is the oracle.
 
 type Verdict = { ok: true } | { ok: false; code: string; offset: number | undefined }
 
@@ -110,5 +114,60 @@ describe('WebAssembly scanner byte classes (survivors of the AssemblyScript muta
       }
     }
     expect(wrong).toEqual([])
+  })
+
+  it('gives the JS outcome for every byte after a key, a value or a container, cut around it', () => {
+    // Each template with X where the byte goes: right after a key, a string, a number, a
+    // literal or a closed container, where the scanner's shortcuts read one byte ahead (a
+    // colon after a key, a comma after a value) before its states would.
+    const templates = [
+      '{"a"X1}',
+      '{"a"X"b"}',
+      '{"a":"b"X"c":1}',
+      '["b"X"c"]',
+      '["b"X1]',
+      '[1X2]',
+      '[10X2]',
+      '[-1X2]',
+      '[0X2]',
+      '[1.5X2]',
+      '[1e5X2]',
+      '[trueX2]',
+      '[falseX2]',
+      '[nullX2]',
+      '{"a":1X"c":1}',
+      '{"a":nullX"c":1}',
+      '[[]X1]',
+      '[{}X1]',
+      '{"a":{}X"c":1}',
+      '"a"X',
+      '1X',
+      'falseX',
+    ]
+    expect(createPreflight()).toBeInstanceOf(WasmPreflightScanner)
+    const subject = () => createPreflight()
+    const reference = (o: ConstructorParameters<typeof PreflightScanner>[0]) =>
+      new PreflightScanner(o)
+    const wrong: string[] = []
+    for (const template of templates) {
+      const at = template.indexOf('X')
+      for (let b = 0; b < 256; b++) {
+        const bytes = encode(template)
+        bytes[at] = b
+        for (const cuts of [[], [at], [at + 1]]) {
+          const { got, want } = both(subject, reference, bytes, cuts, {}, {})
+          if (JSON.stringify(got) !== JSON.stringify(want))
+            wrong.push(`${template} byte ${b} cuts ${cuts}: ${JSON.stringify(got)}`)
+        }
+      }
+    }
+    expect(wrong).toEqual([])
+    // Two of them by name: a byte taken for the colon, and one taken for the comma.
+    expect(verdict(encode('{"a"91}'))).toEqual({ ok: false, code: 'ERR_JSON_SYNTAX', offset: 4 })
+    expect(verdict(encode('["a"+"b"]'))).toEqual({
+      ok: false,
+      code: 'ERR_JSON_SYNTAX',
+      offset: 4,
+    })
   })
 })
