@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // pnpm mutants:wasm [--sample N] [--seed S] [--minutes m] [--tests a.test.ts,b.test.ts]
-//                   [--ids id,...] [--retry] [--list]
+//                   [--ids id,...] [--retry | --retry-timeouts] [--list]
 //
 // Mutation evidence for the WebAssembly scanner of @tollgate/lexical-preflight, which Stryker
 // cannot give: Stryker mutates the TypeScript under `src/`, while the scanner that runs in
@@ -33,20 +33,31 @@
 // test), and the tests that judge the WebAssembly scanner run there with `--bail 1` (default:
 // DEFAULT_TESTS below, the differential test against the JS scanner first; `--tests` names
 // others). Killed = a test failed; a run longer
-// than 3× the clean run + 60 s is Timeout (counted as killed, as Stryker does). Two mutants
+// than 3× the clean run + 60 s, in CPU seconds of the test run's process group (the machine is
+// shared: wall-clock time would call a starved run hung), is Timeout (counted as killed, as
+// Stryker does). Two mutants
 // that compile to the same module share a verdict. fast-check is told to stop at the first
 // counterexample in the copy (no shrinking): a failure is a failure either way, found sooner.
 // The unmutated copy runs first and must pass.
 //
 // Verdicts go to packages/lexical-preflight/reports/mutation/assembly.json (git-ignored), keyed
 // by mutant id and the source file's hash, so a later run goes on where one stopped; `--retry`
-// runs the Survived ones again (after a test was added), `--ids` runs only the named mutants,
+// runs the Survived and Timeout ones again (after a test was added; `--retry-timeouts` only
+// the Timeout ones), `--ids` runs only the named mutants,
 // `--list` prints the mutant list and runs nothing. The summary gives the mutants generated,
 // sampled, killed, survived, compile errors, equivalents and the score killed/(killed+survived)
 // with a 95% Wilson interval when the run is a sample.
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { copyPackage, removeCopy } from './package-copy.mjs'
@@ -329,7 +340,7 @@ function parseArgs(argv) {
     minutes: Number.POSITIVE_INFINITY,
     tests: DEFAULT_TESTS,
     ids: undefined,
-    retry: false,
+    retry: new Set(),
     list: false,
   }
   for (let i = 0; i < argv.length; i++) {
@@ -339,7 +350,8 @@ function parseArgs(argv) {
     else if (a === '--minutes') out.minutes = Number(argv[++i])
     else if (a === '--tests') out.tests = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--ids') out.ids = (argv[++i] ?? '').split(',').filter(Boolean)
-    else if (a === '--retry') out.retry = true
+    else if (a === '--retry') out.retry = new Set(['Survived', 'Timeout'])
+    else if (a === '--retry-timeouts') out.retry = new Set(['Timeout'])
     else if (a === '--list') out.list = true
     else if (a !== '--') throw new Error(`unknown argument ${a}`)
   }
@@ -377,11 +389,35 @@ function writeConfig(copy) {
 }
 
 /**
- * Runs `tests` in the copy; 'passed' (with the count), 'timeout' or 'failed' with the first
- * failing test. The run is its own process group, killed whole at the time-out: a mutant that
- * loops forever does so in a vitest worker, which would outlive its parent.
+ * CPU seconds used so far by the processes of group `pgid` (user + system, with their reaped
+ * children's), from /proc: a hung mutant spins, a starved run on a loaded machine does not, so
+ * the time-out is counted in CPU, not wall-clock, time.
  */
-async function runTests(copy, tests, timeoutMs) {
+function groupCpuSeconds(pgid) {
+  let ticks = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    // Fields after the command (in parentheses): state ppid pgrp … utime(14) stime cutime cstime.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(f[2]) !== pgid) continue
+    ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])
+  }
+  return ticks / 100
+}
+
+/**
+ * Runs `tests` in the copy; 'passed' (with the count and the CPU seconds), 'timeout' or
+ * 'failed' with the first failing test. The run is its own process group, killed whole when it
+ * has used `cpuLimit` CPU seconds (or after `wallLimitMs`): a mutant that loops forever does so
+ * in a vitest worker, which would outlive its parent.
+ */
+async function runTests(copy, tests, cpuLimit, wallLimitMs) {
   const out = join(copy, '.assembly-mutants-report.json')
   rmSync(out, { force: true })
   const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
@@ -392,18 +428,24 @@ async function runTests(copy, tests, timeoutMs) {
     stdio: 'ignore',
   })
   let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
+  let cpu = 0
+  const kill = () => {
     try {
       process.kill(-child.pid, 'SIGKILL')
     } catch {}
-  }, timeoutMs)
+  }
+  const started = Date.now()
+  const watch = setInterval(() => {
+    cpu = Math.max(cpu, groupCpuSeconds(child.pid))
+    if (cpu > cpuLimit || Date.now() - started > wallLimitMs) {
+      timedOut = true
+      kill()
+    }
+  }, 1000)
   const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code)))
-  clearTimeout(timer)
+  clearInterval(watch)
   // Whatever the group left behind (a worker still spinning) goes too.
-  try {
-    process.kill(-child.pid, 'SIGKILL')
-  } catch {}
+  kill()
   if (timedOut) return { outcome: 'timeout' }
   if (!existsSync(out)) return { outcome: 'failed', test: `(no report; exit ${status})` }
   const report = JSON.parse(readFileSync(out, 'utf8'))
@@ -416,7 +458,7 @@ async function runTests(copy, tests, timeoutMs) {
       failed.push(`${rel} (the file failed: ${(file.message ?? '').split('\n')[0].slice(0, 120)})`)
   }
   if (status === 0 && failed.length === 0)
-    return { outcome: 'passed', tests: report.numPassedTests ?? 0 }
+    return { outcome: 'passed', tests: report.numPassedTests ?? 0, cpu }
   return { outcome: 'failed', test: failed[0] ?? `(exit ${status})` }
 }
 
@@ -467,7 +509,7 @@ async function main() {
   }
   const todo = chosen.filter((m) => {
     const v = current(m)
-    return v === undefined || (args.retry && v.status === 'Survived')
+    return v === undefined || args.retry.has(v.status)
   })
   const commit = spawnSync('git', ['rev-parse', 'HEAD'], {
     cwd: ROOT,
@@ -515,13 +557,16 @@ async function main() {
       const committed = readFileSync(join(PACKAGE_DIR, 'src', 'wasm-bytes.ts'), 'utf8')
       if (clean.text !== committed)
         throw new Error('the unmutated build differs from the committed src/wasm-bytes.ts')
-      const baseline = await runTests(copy, args.tests, 30 * 60_000)
+      const baseline = await runTests(copy, args.tests, Number.POSITIVE_INFINITY, 30 * 60_000)
       if (baseline.outcome !== 'passed')
         throw new Error(`the unmutated copy fails (${baseline.test ?? baseline.outcome})`)
       const baseMs = Date.now() - started
-      const timeoutMs = baseMs * 3 + 60_000
+      // Three times the clean run plus a minute, as Stryker's own Timeout, in CPU seconds (the
+      // wall-clock cap is only a backstop: a starved run is slow, not hung).
+      const cpuLimit = baseline.cpu * 3 + 60
+      const wallLimitMs = Math.max(baseMs * 10, 20 * 60_000)
       console.log(
-        `assembly-mutants: clean build and run passed in ${(baseMs / 1000).toFixed(0)} s (${baseline.tests} tests); time-out ${(timeoutMs / 1000).toFixed(0)} s`,
+        `assembly-mutants: clean build and run passed in ${(baseMs / 1000).toFixed(0)} s, ${baseline.cpu.toFixed(0)} CPU s (${baseline.tests} tests); time-out ${cpuLimit.toFixed(0)} CPU s`,
       )
       // Verdicts by the hash of the module a mutant compiles to: the same module, the same verdict.
       const cleanHash = sha256(clean.text)
@@ -565,10 +610,10 @@ async function main() {
                 note: 'compiles to the unmutated module, byte for byte',
                 moduleHash,
               }
-            else if (known !== undefined && !(args.retry && known.status === 'Survived'))
+            else if (known !== undefined && !args.retry.has(known.status))
               verdict = { ...known, moduleHash, shared: true }
             else {
-              const r = await runTests(copy, args.tests, timeoutMs)
+              const r = await runTests(copy, args.tests, cpuLimit, wallLimitMs)
               verdict = {
                 status:
                   r.outcome === 'failed'
