@@ -43,7 +43,7 @@
 // Verdicts go to packages/lexical-preflight/reports/mutation/assembly.json (git-ignored), keyed
 // by mutant id and the source file's hash, so a later run goes on where one stopped; `--retry`
 // runs the Survived and Timeout ones again (after a test was added; `--retry-timeouts` only
-// the Timeout ones), `--ids` runs only the named mutants,
+// the Timeout ones), `--ids` runs only the named mutants (again),
 // `--list` prints the mutant list and runs nothing. The summary gives the mutants generated,
 // sampled, killed, survived, compile errors, equivalents and the score killed/(killed+survived)
 // with a 95% Wilson interval when the run is a sample.
@@ -376,7 +376,10 @@ function build(copy) {
 
 const CONFIG = 'assembly-mutants.vitest.config.mjs'
 
-/** Writes the copy's vitest config: the package's Stryker config, fast-check without shrinking. */
+/**
+ * Writes the copy's vitest config: the package's Stryker config, fast-check without shrinking,
+ * and no wall-clock test time-out.
+ */
 function writeConfig(copy) {
   writeFileSync(
     join(copy, 'assembly-mutants.setup.mjs'),
@@ -384,7 +387,17 @@ function writeConfig(copy) {
   )
   writeFileSync(
     join(copy, CONFIG),
-    "import { mergeConfig } from 'vitest/config'\nimport base from './stryker.vitest.config.mjs'\n\nexport default mergeConfig(base, { test: { setupFiles: ['./assembly-mutants.setup.mjs'] } })\n",
+    [
+      "import { mergeConfig } from 'vitest/config'",
+      "import base from './stryker.vitest.config.mjs'",
+      '',
+      '// No per-test time-out: on a starved machine a sound test can pass 30 s of wall clock;',
+      '// the job times a hung run out on CPU seconds instead.',
+      'export default mergeConfig(base, {',
+      "  test: { setupFiles: ['./assembly-mutants.setup.mjs'], testTimeout: 3_600_000, hookTimeout: 3_600_000 },",
+      '})',
+      '',
+    ].join('\n'),
   )
 }
 
@@ -509,7 +522,8 @@ async function main() {
   }
   const todo = chosen.filter((m) => {
     const v = current(m)
-    return v === undefined || args.retry.has(v.status)
+    // Mutants named by --ids run again whatever their verdict.
+    return v === undefined || args.ids !== undefined || args.retry.has(v.status)
   })
   const commit = spawnSync('git', ['rev-parse', 'HEAD'], {
     cwd: ROOT,
