@@ -624,7 +624,7 @@ async function main() {
                 note: 'compiles to the unmutated module, byte for byte',
                 moduleHash,
               }
-            else if (known !== undefined && !args.retry.has(known.status))
+            else if (known !== undefined && args.ids === undefined && !args.retry.has(known.status))
               verdict = { ...known, moduleHash, shared: true }
             else {
               const r = await runTests(copy, args.tests, cpuLimit, wallLimitMs)
