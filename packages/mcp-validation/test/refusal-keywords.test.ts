@@ -48,6 +48,7 @@ const registry = (): SchemaRegistry =>
           minLength: { type: 'string', minLength: 2 },
           closed: { type: 'object', properties: { a: {} }, additionalProperties: false },
           dependent: { type: 'object', dependentRequired: { a: ['b'] } },
+          needs: { type: 'object', properties: { r: {} }, required: ['r'] },
           names: { type: 'object', propertyNames: { maxLength: 2 } },
           open: { type: 'object', additionalProperties: { type: 'string', maxLength: 1 } },
         },
@@ -89,7 +90,13 @@ describe('checkToolCall on every limit keyword', () => {
 })
 
 describe('checkToolCall on key keywords', () => {
-  it('names the extra key of additionalProperties and the missing key of dependentRequired', () => {
+  it('names the extra key of additionalProperties and the missing key of required and dependentRequired', () => {
+    expect(refusalOf({ needs: {} })).toEqual({
+      kind: 'schema',
+      keyword: 'required',
+      limit: undefined,
+      pointer: '/needs/r',
+    })
     expect(refusalOf({ closed: { a: 1, zz: 1 } })).toEqual({
       kind: 'schema',
       keyword: 'additionalProperties',
