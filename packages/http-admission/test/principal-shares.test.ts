@@ -56,6 +56,7 @@ describe('openPrincipalShare', () => {
     expect(principalUsage(budget, 'k')).toEqual({ bodies: 1, bytes: 50 })
     two.check(250)
     two.commit(250)
+    expect(principalUsage(budget, 'k')).toEqual({ bodies: 1, bytes: 250 })
     expect(() => two.check(251)).toThrow(busy(250, 'principalShare'))
     two.close()
     expect(principalUsage(budget, 'k')).toEqual({ bodies: 0, bytes: 0 })
