@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { parseContentLength } from '../src/content-length.js'
+import { type HttpAdmissionOptions, resolveHttpAdmissionOptions } from '../src/index.js'
+
+// Each construction-time guard on its own: a value that only that guard refuses, so removing
+// the guard lets the bad option through (the combined tests in test/options.test.ts pass values
+// that several guards refuse at once).
+
+describe('resolveHttpAdmissionOptions guards', () => {
+  it.each([
+    [{ budget: null }],
+    [{ budget: 'budget' }],
+    [{ budget: { tryAcquire: () => true } }],
+    [{ budget: { release: () => {} } }],
+    [{ types: ['application/json', 'json'] }],
+    [{ type: 'bogus' }],
+    [{ type: '+json;charset=utf-8' }],
+  ])('throws a TypeError naming the option for %j', (options) => {
+    const name = Object.keys(options)[0] as string
+    expect(() => resolveHttpAdmissionOptions(options as HttpAdmissionOptions)).toThrow(TypeError)
+    expect(() => resolveHttpAdmissionOptions(options as HttpAdmissionOptions)).toThrow(name)
+  })
+
+  it("takes type as one string: 'json', '+json' or a media type", () => {
+    expect(resolveHttpAdmissionOptions({ type: 'json' }).types).toEqual(['application/json'])
+    expect(resolveHttpAdmissionOptions({ type: '+json' }).types).toEqual(['*/*+json'])
+    expect(resolveHttpAdmissionOptions({ type: 'text/plain' }).types).toEqual(['text/plain'])
+  })
+})
+
+describe('parseContentLength', () => {
+  it('refuses a length past Number.MAX_SAFE_INTEGER with ERR_BODY_INVALID_LENGTH, not as a large body', () => {
+    expect(parseContentLength(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER)
+    expect(() => parseContentLength('9007199254740992')).toThrow(
+      expect.objectContaining({ code: 'ERR_BODY_INVALID_LENGTH' }),
+    )
+  })
+})
