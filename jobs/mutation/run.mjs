@@ -351,7 +351,7 @@ for (const { pkg, report, expected } of results) {
     )
     for (const k of report.recheckKills)
       lines.push(
-        `| \`packages/${pkg.dir}/${k.file}:${k.line}\` | ${k.mutator} \`${cell(k.replacement)}\` | ${k.outcome === 'timeout' ? 'timed out' : cell(k.test)} |`,
+        `| \`packages/${pkg.dir}/${k.file}\` line ${k.line} | ${k.mutator} \`${cell(k.replacement)}\` | ${k.outcome === 'timeout' ? 'timed out' : cell(k.test)} |`,
       )
   }
   if (report.survivors.length === 0) continue
