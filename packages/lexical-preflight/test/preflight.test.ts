@@ -347,10 +347,16 @@ describe('preflight refusals', () => {
     })
   })
   it('restores Error.stackTraceLimit after building a refusal', () => {
+    // A value of this test's own: what an earlier test left would hide a limit left at 0.
     const before = Error.stackTraceLimit
-    for (const text of ['[1,]', '[', '\u00ff', '[[]]']) {
-      refusal(() => preflight(utf8(text), { maxDepth: 1 }))
-      expect(Error.stackTraceLimit).toBe(before)
+    Error.stackTraceLimit = 17
+    try {
+      for (const text of ['[1,]', '[', '\u00ff', '[[]]']) {
+        refusal(() => preflight(utf8(text), { maxDepth: 1 }))
+        expect(Error.stackTraceLimit).toBe(17)
+      }
+    } finally {
+      Error.stackTraceLimit = before
     }
   })
 })

@@ -35,6 +35,21 @@ describe('WebAssembly scanner selection and fallback', () => {
     expect(scannerModule()).not.toBeNull()
   })
 
+  it('returns null for a module with run and memory whose memory is not the fixed 4 pages', () => {
+    // (module (memory (export "memory") P) (func (export "run") (param i32 i32) (result i32) i32.const 0))
+    const moduleWithPages = (pages: number) =>
+      new Uint8Array([
+        ...[0, 0x61, 0x73, 0x6d, 1, 0, 0, 0],
+        ...[1, 7, 1, 0x60, 2, 0x7f, 0x7f, 1, 0x7f],
+        ...[3, 2, 1, 0],
+        ...[5, 3, 1, 0, pages],
+        ...[7, 16, 2, 3, 0x72, 0x75, 0x6e, 0, 0, 6, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 2, 0],
+        ...[10, 6, 1, 4, 0, 0x41, 0, 0x0b],
+      ])
+    expect(instantiateScanner(moduleWithPages(4))).not.toBeNull()
+    for (const pages of [1, 3, 5]) expect(instantiateScanner(moduleWithPages(pages))).toBeNull()
+  })
+
   it('falls back to the JS scanner when the built module fails to compile', async () => {
     vi.resetModules()
     vi.doMock('../src/wasm-bytes.js', () => ({ SCANNER_WASM: 'AGFzbQkJCQk=' }))
