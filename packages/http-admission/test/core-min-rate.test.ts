@@ -24,7 +24,7 @@ describe('minBytesPerSecond in admitBody', () => {
 
   it('refuses a body below the minimum with ERR_BODY_TIMEOUT naming minBytesPerSecond and the rate it measured', async () => {
     async function* body(): AsyncGenerator<Uint8Array> {
-      yield Buffer.from(`[${'0,'.repeat(49)}`)
+      yield Buffer.from(`[${'0,'.repeat(99)}`)
       await new Promise(() => {})
     }
     const result = await admitBody(body(), {
@@ -37,7 +37,8 @@ describe('minBytesPerSecond in admitBody', () => {
       error: { code: 'ERR_BODY_TIMEOUT', limit: 100_000, option: 'minBytesPerSecond' },
     })
     const observed = !result.ok ? result.error.observed : undefined
-    // 99 bytes over at least the 50 ms grace: a rate above zero and below the minimum.
+    // 199 bytes over at least the 50 ms grace: a rate above zero and below the minimum (a
+    // count of bytes per millisecond instead would pass the minimum).
     expect(observed).toBeGreaterThan(0)
     expect(observed).toBeLessThan(100_000)
   })
