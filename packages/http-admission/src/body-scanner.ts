@@ -65,16 +65,24 @@ export function decodeText(bytes: Buffer): string {
  * `JSON.parse` cannot fail on the text itself and a reviver only ever walks a value of at most
  * `maxDepth` levels and `maxNodes` nodes. Without a reviver a failure is reported as
  * `ERR_JSON_SYNTAX` (V8's message would quote the input); an exception thrown by the reviver is
- * the application's and propagates as it is.
+ * the application's and propagates as it is, except a thrown value that is not an object, which
+ * propagates as an `Error` whose `cause` is that value.
  */
 export function decodeBody(text: string, o: ResolvedHttpAdmissionOptions): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   if (o.reviver !== undefined) {
     try {
       return JSON.parse(text, o.reviver)
-    } catch (error) {
-      // The preflight admitted the text, so only the reviver can have thrown.
-      if (typeof error === 'object' && error !== null) REVIVER_ERRORS.add(error)
+    } catch (thrown) {
+      // The preflight admitted the text, so only the reviver can have thrown. A thrown value
+      // that is not an object (`null`, `undefined`, a string) is wrapped: handed to Express's
+      // `next` as it is, a falsy one would read as "no error" and run the route with no body,
+      // and the strings 'route' and 'router' would skip routes.
+      const error =
+        typeof thrown === 'object' && thrown !== null
+          ? thrown
+          : new Error('the reviver threw a value that is not an object', { cause: thrown })
+      REVIVER_ERRORS.add(error)
       throw error
     }
   }

@@ -89,17 +89,64 @@ describe('a reviver that throws', () => {
     expect(reached).toEqual([])
   })
 
-  it("hands admission()'s reviver a thrown string to the app's error handler as it is", async () => {
-    const options: HttpAdmissionOptions = {
-      reviver: () => {
-        throw 'reviver says no'
-      },
-    }
-    const { app, reached, errors } = appWith(admission(options))
+  // Express reads next(null), next(undefined), next(0), next('') and next(false) as "no error"
+  // and next('route') as "skip to the next route": a reviver's thrown primitive handed on as it
+  // is would run the route with no parsed body. decodeBody wraps it in an Error.
+  const primitives: [string, unknown][] = [
+    ['null', null],
+    ['undefined', undefined],
+    ['0', 0],
+    ["''", ''],
+    ['false', false],
+    ["'route'", 'route'],
+    ['a string', 'reviver says no'],
+  ]
+
+  it.each(primitives)(
+    "answers json()'s reviver throwing %s 400 entity.parse.failed, and the route never runs",
+    async (_name, value) => {
+      const { app, reached, errors } = appWith(
+        json({
+          reviver: () => {
+            throw value
+          },
+        }),
+      )
+      const res = await request(app).post('/').type('application/json').send('{"a":1}')
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({ type: 'entity.parse.failed' })
+      expect(reached).toEqual([])
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toBeInstanceOf(Error)
+      expect((errors[0] as Error).cause).toBe(value)
+    },
+  )
+
+  it.each(primitives)(
+    "hands admission()'s reviver throwing %s to the error handler as an Error with that cause, and the route never runs",
+    async (_name, value) => {
+      const options: HttpAdmissionOptions = {
+        reviver: () => {
+          throw value
+        },
+      }
+      const { app, reached, errors } = appWith(admission(options))
+      const res = await request(app).post('/').type('application/json').send('{"a":1}')
+      expect(res.status).toBe(500)
+      expect(reached).toEqual([])
+      expect(errors).toHaveLength(1)
+      expect(errors[0]).toBeInstanceOf(Error)
+      expect((errors[0] as Error).cause).toBe(value)
+    },
+  )
+
+  it('runs the route when a middleware hands Express next(null): the failure the wrapping prevents', async () => {
+    const handOnNull = (_req: Request, _res: Response, next: NextFunction) => next(null)
+    const { app, reached, errors } = appWith(handOnNull as unknown as ReturnType<typeof json>)
     const res = await request(app).post('/').type('application/json').send('{"a":1}')
-    expect(res.status).toBe(500)
-    expect(errors).toEqual(['reviver says no'])
-    expect(reached).toEqual([])
+    expect(res.status).toBe(200)
+    expect(reached).toEqual([undefined])
+    expect(errors).toEqual([])
   })
 
   it('hands an exception of the principal function to the error handler as it is, not as a parse failure', async () => {
