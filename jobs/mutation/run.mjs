@@ -26,6 +26,7 @@ import {
   saveSlice,
   selectFiles,
   sliceSlug,
+  staleFiles,
 } from './slices.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -249,6 +250,10 @@ for (const pkg of packages()) {
       `${JSON.stringify(merged, null, 2)}\n`,
     )
     report = readReport(merged, readRechecks(dir))
+    report.stale = staleFiles(merged, (file) => {
+      const path = join(dir, file)
+      return existsSync(path) ? readFileSync(path, 'utf8') : undefined
+    })
   }
   results.push({ pkg, run, report, expected })
 }
@@ -286,10 +291,12 @@ const lines = [
 for (const { pkg, run, report, expected } of results) {
   const c = report?.counts ?? {}
   const missing = report?.meta?.missing ?? expected
-  const covers =
+  const stale = report?.stale ?? []
+  const covers = `${
     missing.length === 0
       ? `yes (${expected.length} files)`
       : `**no**: ${missing.length} of ${expected.length} missing`
+  }${stale.length === 0 ? '' : `; **${stale.length} measured on an older source**`}`
   const ran =
     run === undefined
       ? pkg.script
@@ -324,6 +331,12 @@ for (const { pkg, report, expected } of results) {
     missing.length === 0
       ? `The report covers every file of the mutate set (${expected.length} files).`
       : `**Not the whole package**: no slice covered ${missing.map((f) => `\`packages/${pkg.dir}/${f}\``).join(', ')}.`,
+    ...(report.stale.length === 0
+      ? []
+      : [
+          '',
+          `**Measured on an older source** (the file changed after its slice ran; its figures and verdicts describe the old code until it is run again): ${report.stale.map((f) => `\`packages/${pkg.dir}/${f}\``).join(', ')}.`,
+        ]),
     '',
     '| slice | files taken from it | date | commit | machine | minutes |',
     '| --- | --- | --- | --- | --- | --- |',

@@ -223,6 +223,22 @@ export function mergeSlices(slices, expected = []) {
 }
 
 /**
+ * The files of a merged report whose source on disk is no longer the source the slice measured
+ * (Stryker records each file's text in the report): their mutants, locations and verdicts
+ * describe code that has since changed, so their figures are stale until the file is run again.
+ * A file a slice covered without recording its text (no mutant) is not judged. `readSource`
+ * returns the current text of a package-relative path, or undefined for a file that is gone.
+ */
+export function staleFiles(report, readSource) {
+  const stale = []
+  for (const [file, entry] of Object.entries(report.files ?? {})) {
+    if (typeof entry.source !== 'string' || entry.source === '') continue
+    if (readSource(file) !== entry.source) stale.push(file)
+  }
+  return stale.sort()
+}
+
+/**
  * A report Stryker wrote straight to reports/mutation/mutation.json (not a merge of this
  * driver, e.g. `pnpm --filter <pkg> mutation`) becomes a slice `direct-<its date>`, so the merge
  * never overwrites a run. Returns the slug, or undefined when there was nothing to adopt.

@@ -10,6 +10,7 @@ import {
   saveSlice,
   selectFiles,
   sliceSlug,
+  staleFiles,
 } from '../slices.mjs'
 
 // Small stand-ins for Stryker JSON reports (mutation-testing-report-schema): only the fields
@@ -221,5 +222,24 @@ describe('adoptDirectReport', () => {
     writeFileSync(file, JSON.stringify(mergeSlices(readSlices(dir), ['src/a.ts'])))
     expect(adoptDirectReport(dir)).toBeUndefined()
     expect(readSlices(dir)).toHaveLength(1)
+  })
+})
+
+describe('staleFiles', () => {
+  it('names the files whose source changed after their slice ran, and no other', () => {
+    const merged = mergeSlices(
+      [slice('one', '2026-12-01T10:00:00Z', { 'src/a.ts': ['Killed'], 'src/b.ts': ['Survived'] })],
+      ['src/a.ts', 'src/b.ts', 'src/c.ts'],
+    )
+    const disk: Record<string, string> = { 'src/a.ts': '// one', 'src/b.ts': '// one, edited' }
+    expect(staleFiles(merged, (file) => disk[file])).toEqual(['src/b.ts'])
+    // A file removed since the run is stale too; one run with no mutant recorded no text.
+    const gone = {
+      ...merged,
+      files: { ...merged.files, 'src/c.ts': { language: 'typescript', source: '', mutants: [] } },
+    }
+    expect(staleFiles(gone, (file) => (file === 'src/a.ts' ? '// one' : undefined))).toEqual([
+      'src/b.ts',
+    ])
   })
 })
