@@ -90,6 +90,19 @@ describe('sendRefusal', () => {
   })
 })
 
+describe('refuseUnread', () => {
+  it('answers an empty body with Content-Length: 0 when given none', async () => {
+    const { port } = await serve((_req, res) => refuseUnread(res, 404))
+    const client = new RawClient(port)
+    await client.write(head(['GET /missing HTTP/1.1', 'Host: 127.0.0.1']))
+    const answer = await client.response()
+    expect(answer.status).toBe(404)
+    expect(answer.headers['content-length']).toBe('0')
+    expect(answer.body).toBe('')
+    await client.closed
+  })
+})
+
 describe('closeAfterResponse', () => {
   it('still answers and then closes the connection when the headers were already sent', async () => {
     const { state, port } = await serve((_req, res) => {
