@@ -124,6 +124,11 @@ describe('admitWebRequest: the head', () => {
     expect(bad.state.cancelled).toBe(true)
   })
 
+  it('passes a POST without a body through as no-body whatever its media type, not 415', async () => {
+    const result = await admitWebRequest(post(null, { 'content-type': 'text/plain' }), {})
+    expect(result).toMatchObject({ ok: true, skipped: 'no-body', value: undefined })
+  })
+
   it('answers an invalid Content-Length on a request without a body with 400, not a throw', async () => {
     const request = new Request('http://127.0.0.1/notes', {
       method: 'POST',
