@@ -52,6 +52,7 @@ const post = (served: Served, body: string, type = 'application/json') =>
 const THROWN: readonly (readonly [string, () => unknown, number])[] = [
   ['status 401', () => Object.assign(new Error('no'), { status: 401 }), 401],
   ['statusCode 409', () => Object.assign(new Error('no'), { statusCode: 409 }), 409],
+  ['status 500', () => Object.assign(new Error('no'), { status: 500 }), 500],
   ['status 599', () => Object.assign(new Error('no'), { status: 599 }), 599],
   ['status 200', () => Object.assign(new Error('no'), { status: 200 }), 403],
   ['status 399', () => Object.assign(new Error('no'), { status: 399 }), 403],
