@@ -47,6 +47,12 @@ describe('resolveHttpAdmissionOptions', () => {
     })
   })
 
+  it('refuses a maxBytes or limit of 64 MiB + 1 (67108865, the ceiling written out) with a TypeError', () => {
+    expect(() => resolveHttpAdmissionOptions({ maxBytes: 67_108_865 })).toThrow(TypeError)
+    expect(() => resolveHttpAdmissionOptions({ limit: 67_108_865 })).toThrow(TypeError)
+    expect(resolveHttpAdmissionOptions({ limit: 67_108_864 }).maxBytes).toBe(67_108_864)
+  })
+
   it('admits maxBytes at its 64 MiB ceiling and refuses one byte more with a TypeError', () => {
     expect(
       resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes,
