@@ -49,18 +49,18 @@ const post = (served: Served, body: string, type = 'application/json') =>
   request(served.server).post('/').timeout(5_000).set('content-type', type).send(body)
 
 /** Every way a verify hook can throw, and the status it must be answered with. */
-const THROWN: readonly (readonly [string, () => unknown, number])[] = [
-  ['status 401', () => Object.assign(new Error('no'), { status: 401 }), 401],
-  ['statusCode 409', () => Object.assign(new Error('no'), { statusCode: 409 }), 409],
-  ['status 500', () => Object.assign(new Error('no'), { status: 500 }), 500],
-  ['status 599', () => Object.assign(new Error('no'), { status: 599 }), 599],
-  ['status 200', () => Object.assign(new Error('no'), { status: 200 }), 403],
-  ['status 399', () => Object.assign(new Error('no'), { status: 399 }), 403],
-  ['status 600', () => Object.assign(new Error('no'), { status: 600 }), 403],
-  ['status 401.5', () => Object.assign(new Error('no'), { status: 401.5 }), 403],
-  ['status "401"', () => Object.assign(new Error('no'), { status: '401' }), 403],
-  ['null', () => null, 403],
-  ['a string', () => 'no', 403],
+const THROWN: readonly (readonly [string, number, () => unknown])[] = [
+  ['status 401', 401, () => Object.assign(new Error('no'), { status: 401 })],
+  ['statusCode 409', 409, () => Object.assign(new Error('no'), { statusCode: 409 })],
+  ['status 500', 500, () => Object.assign(new Error('no'), { status: 500 })],
+  ['status 599', 599, () => Object.assign(new Error('no'), { status: 599 })],
+  ['status 200', 403, () => Object.assign(new Error('no'), { status: 200 })],
+  ['status 399', 403, () => Object.assign(new Error('no'), { status: 399 })],
+  ['status 600', 403, () => Object.assign(new Error('no'), { status: 600 })],
+  ['status 401.5', 403, () => Object.assign(new Error('no'), { status: 401.5 })],
+  ['status "401"', 403, () => Object.assign(new Error('no'), { status: '401' })],
+  ['null', 403, () => null],
+  ['a string', 403, () => 'no'],
 ]
 
 const throwing = (make: () => unknown) => () => {
@@ -70,10 +70,13 @@ const throwing = (make: () => unknown) => () => {
 describe('json(): a throwing verify or reviver', () => {
   it.each(THROWN)(
     'dresses a verify that throws %s as status %i, exposed below 500',
-    async (_name, make, status) => {
+    async (_name, status, make) => {
       const served = serve(json({ verify: throwing(make) } as JsonOptions))
       await post(served, '{"a":1}').expect(299)
       expect(served.reached).toEqual([])
+      // An Error either way: the app's own error dressed, or ERR_BODY_VERIFY_FAILED for a throw
+      // that is not an object.
+      expect(served.errors[0]).toBeInstanceOf(Error)
       expect(served.errors[0]).toMatchObject({ status, statusCode: status, expose: status < 500 })
     },
   )
@@ -100,7 +103,7 @@ describe('json(): a throwing verify or reviver', () => {
 describe('admission(): a throwing verify', () => {
   it.each(THROWN)(
     'answers a verify that throws %s with %i ERR_BODY_VERIFY_FAILED',
-    async (_name, make, status) => {
+    async (_name, status, make) => {
       const served = serve(admission({ verify: throwing(make) } as HttpAdmissionOptions))
       const response = await post(served, '{"a":1}')
       expect(response.status).toBe(status)
