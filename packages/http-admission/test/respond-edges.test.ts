@@ -137,4 +137,22 @@ describe('closeAfterResponse', () => {
     await until(() => state.bytesRead.length === 1)
     expect(state.bytesRead[0]).toBeGreaterThanOrEqual(size)
   })
+
+  it('never serves a request sent after the lingered body ended: the connection is gone', async () => {
+    const handled: string[] = []
+    const { port } = await serve((req, res) => {
+      handled.push(req.url ?? '')
+      refuseUnread(res, 401, 'no')
+    })
+    const client = new RawClient(port)
+    await client.write(head(['POST /first HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
+    expect((await client.response()).status).toBe(401)
+    // The body arrives after the answer (so the close lingers), then, once it had time to be
+    // read, a second request on the same connection.
+    await client.write('0123456789')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await client.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+    await client.closed
+    expect(handled).toEqual(['/first'])
+  })
 })
