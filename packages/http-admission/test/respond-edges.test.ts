@@ -110,6 +110,9 @@ describe('closeAfterResponse', () => {
       closeAfterResponse(res)
       res.end('ok')
     })
+    // The head went out as keep-alive: with Node's keep-alive timeout out of the way, only
+    // closeAfterResponse can close this connection before the test's deadline.
+    if (running) running.server.keepAliveTimeout = 120_000
     const client = new RawClient(port)
     await client.write(head(['GET / HTTP/1.1', 'Host: 127.0.0.1']))
     const answer = await client.response()
