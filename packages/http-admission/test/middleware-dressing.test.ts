@@ -60,6 +60,7 @@ const THROWN: readonly (readonly [string, number, () => unknown])[] = [
   ['status 401.5', 403, () => Object.assign(new Error('no'), { status: 401.5 })],
   ['status "401"', 403, () => Object.assign(new Error('no'), { status: '401' })],
   ['null', 403, () => null],
+  ['undefined', 403, () => undefined],
   ['a string', 403, () => 'no'],
 ]
 

@@ -41,6 +41,15 @@ describe('resolveHttpAdmissionOptions guards', () => {
     ])
   })
 
+  it('takes every documented value of otherTypes and onRefusal', () => {
+    for (const otherTypes of ['refuse', 'pass'] as const) {
+      expect(resolveHttpAdmissionOptions({ otherTypes }).otherTypes).toBe(otherTypes)
+    }
+    for (const onRefusal of ['respond', 'next'] as const) {
+      expect(resolveHttpAdmissionOptions({ onRefusal }).onRefusal).toBe(onRefusal)
+    }
+  })
+
   it("takes type as one string: 'json', '+json' or a media type", () => {
     expect(resolveHttpAdmissionOptions({ type: 'json' }).types).toEqual(['application/json'])
     expect(resolveHttpAdmissionOptions({ type: '+json' }).types).toEqual(['*/*+json'])
