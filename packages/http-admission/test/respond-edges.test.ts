@@ -105,10 +105,14 @@ describe('refuseUnread', () => {
 
 describe('closeAfterResponse', () => {
   it('still answers and then closes the connection when the headers were already sent', async () => {
-    const { state, port } = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' })
-      closeAfterResponse(res)
-      res.end('ok')
+    const { state, port } = await serve((req, res) => {
+      // Answered once the request is complete: the close is a plain one, not a linger.
+      req.resume()
+      req.once('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' })
+        closeAfterResponse(res)
+        res.end('ok')
+      })
     })
     // The head went out as keep-alive: with Node's keep-alive timeout out of the way, only
     // closeAfterResponse can close this connection before the test's deadline.
