@@ -193,8 +193,17 @@ async function main() {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'))
   const verdictFile = join(packageDir, 'reports', 'mutation', 'recheck.json')
   const verdicts = readRechecks(packageDir)
-  const save = () =>
-    writeFileSync(verdictFile, `${JSON.stringify({ package: args.only, verdicts }, null, 2)}\n`)
+  // Two rechecks of one package (different --files) may run side by side: each save re-reads
+  // the file and writes back only the verdicts this run recorded, so neither drops the other's.
+  const recorded = new Set()
+  const save = () => {
+    const onDisk = readRechecks(packageDir)
+    for (const key of recorded) onDisk[key] = verdicts[key]
+    writeFileSync(
+      verdictFile,
+      `${JSON.stringify({ package: args.only, verdicts: onDisk }, null, 2)}\n`,
+    )
+  }
 
   const todo = []
   let stale = 0
@@ -252,6 +261,7 @@ async function main() {
       } finally {
         writeFileSync(target, source)
       }
+      recorded.add(mutantKey(file, mutant))
       verdicts[mutantKey(file, mutant)] = {
         sourceHash: sha256(source),
         stryker: mutant.status,

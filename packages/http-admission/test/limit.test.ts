@@ -8,6 +8,7 @@ describe('parseByteLimit', () => {
     expect(parseByteLimit('limit', '100KB')).toBe(102_400)
     expect(parseByteLimit('limit', '1 mb')).toBe(1_048_576)
     expect(parseByteLimit('limit', '1.5mb')).toBe(1_572_864)
+    expect(parseByteLimit('limit', '1.25kb')).toBe(1280)
     expect(parseByteLimit('limit', '512b')).toBe(512)
     expect(parseByteLimit('limit', '2048')).toBe(2048)
     expect(parseByteLimit('limit', ' 1gb ')).toBe(1024 ** 3)

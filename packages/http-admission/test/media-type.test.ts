@@ -53,6 +53,9 @@ const CASES: readonly (readonly [string, boolean])[] = [
   // A quoted charset is the same charset.
   ['application/json; charset="utf-8"', true],
   ['application/json; charset="UTF-8"', true],
+  // `utf8` is the common alias of the UTF-8 label (WHATWG Encoding), sent by many clients.
+  ['application/json; charset=utf8', true],
+  ['application/json; charset=UTF8', true],
   // Type, subtype and parameter names compare case-insensitively.
   ['APPLICATION/JSON; CHARSET=UTF-8', true],
   ['Application/Vnd.Api+JSON', true],
@@ -115,6 +118,35 @@ describe('admission(): Content-Type (RFC 9110 §8.3)', () => {
     expect(handled).toHaveLength(2)
   })
 
+  it('refuses a malformed Content-Type with 415 even with types ["*/*"], and admits an empty one there', async () => {
+    const { port, handled } = await serve({ types: ['*/*'] })
+    for (const malformed of ['application', 'application/', 'application/json; charset']) {
+      expect(await post(port, malformed)).toEqual({ status: 415, code: 'ERR_BODY_MEDIA_TYPE' })
+    }
+    expect(handled).toEqual([])
+    // An empty header names no type, as a missing one: `*/*` takes it.
+    expect((await post(port, '')).status).toBe(200)
+    expect(handled).toEqual([{ a: 1 }])
+  })
+
+  it('passes a POST with Content-Length: 0 through whatever its type: there is no body to refuse', async () => {
+    const { port, handled } = await serve()
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const client = new RawClient(port)
+      await client.write(
+        head([
+          'POST / HTTP/1.1',
+          'Host: 127.0.0.1',
+          'Content-Length: 0',
+          `Content-Type: ${contentType}`,
+        ]),
+      )
+      expect((await client.response()).status).toBe(200)
+      client.destroy()
+    }
+    expect(handled).toEqual([undefined, undefined])
+  })
+
   it('passes a malformed Content-Type unread with otherTypes "pass", as another media type', async () => {
     const { port, handled } = await serve({ otherTypes: 'pass' })
     expect((await post(port, 'application/json; charset')).status).toBe(200)
@@ -131,6 +163,10 @@ describe('matchMediaType', () => {
     expect(matchMediaType('text/plain', ['*/*'])).toBe('match')
     expect(matchMediaType(undefined, ['*/*'])).toBe('match')
     expect(matchMediaType(undefined, ['application/json'])).toBe('other')
+    // A web Request's headers.get gives null for a missing header, and '' for an empty one.
+    expect(matchMediaType(null, ['*/*'])).toBe('match')
+    expect(matchMediaType('', ['*/*'])).toBe('match')
+    expect(matchMediaType(null, ['application/json'])).toBe('other')
   })
 
   it('checks the charset only of a matching type', () => {

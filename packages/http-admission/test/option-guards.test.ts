@@ -15,10 +15,39 @@ describe('resolveHttpAdmissionOptions guards', () => {
     [{ types: ['application/json', 'json'] }],
     [{ type: 'bogus' }],
     [{ type: '+json;charset=utf-8' }],
+    [{ types: ['bad type/json'] }],
+    [{ types: ['application/json bad'] }],
+    [{ passMethods: ['GET', 'NOT A METHOD'] }],
   ])('throws a TypeError naming the option for %j', (options) => {
     const name = Object.keys(options)[0] as string
     expect(() => resolveHttpAdmissionOptions(options as HttpAdmissionOptions)).toThrow(TypeError)
     expect(() => resolveHttpAdmissionOptions(options as HttpAdmissionOptions)).toThrow(name)
+  })
+
+  it('takes 0 for maxDepth, retryAfterSeconds and minRateGraceMs, and media types of every pattern form', () => {
+    const o = resolveHttpAdmissionOptions({
+      maxDepth: 0,
+      retryAfterSeconds: 0,
+      minRateGraceMs: 0,
+      types: ['application/json', 'text/*', '*/*+json', '*/*', 'application/vnd.a.b+json'],
+    })
+    expect(o).toMatchObject({ maxDepth: 0, retryAfterSeconds: 0, minRateGraceMs: 0 })
+    expect(o.types).toEqual([
+      'application/json',
+      'text/*',
+      '*/*+json',
+      '*/*',
+      'application/vnd.a.b+json',
+    ])
+  })
+
+  it('takes every documented value of otherTypes and onRefusal', () => {
+    for (const otherTypes of ['refuse', 'pass'] as const) {
+      expect(resolveHttpAdmissionOptions({ otherTypes }).otherTypes).toBe(otherTypes)
+    }
+    for (const onRefusal of ['respond', 'next'] as const) {
+      expect(resolveHttpAdmissionOptions({ onRefusal }).onRefusal).toBe(onRefusal)
+    }
   })
 
   it("takes type as one string: 'json', '+json' or a media type", () => {

@@ -20,6 +20,39 @@ describe('resolveHttpAdmissionOptions', () => {
     expect(Object.isFrozen(o.types)).toBe(true)
   })
 
+  it("resolves to the defaults the README's options table lists", () => {
+    // Written out, not read from HTTP_ADMISSION_DEFAULTS: a changed default must fail here.
+    expect(resolveHttpAdmissionOptions()).toMatchObject({
+      maxBytes: 67_108_864,
+      maxNodes: 100_000,
+      maxDepth: 64,
+      duplicateKeys: 'allow',
+      protoKeys: 'allow',
+      bom: 'refuse',
+      strict: true,
+      types: ['application/json', '*/*+json'],
+      otherTypes: 'refuse',
+      passMethods: ['GET', 'HEAD', 'DELETE', 'OPTIONS'],
+      inflate: true,
+      maxInflationRatio: 100,
+      timeoutMs: 30_000,
+      idleTimeoutMs: 10_000,
+      minBytesPerSecond: 240,
+      minRateGraceMs: 5_000,
+      maxBodiesPerPrincipal: 8,
+      principalShare: 0.25,
+      retryAfterSeconds: 1,
+      keepRaw: false,
+      onRefusal: 'respond',
+    })
+  })
+
+  it('refuses a maxBytes or limit of 64 MiB + 1 (67108865, the ceiling written out) with a TypeError', () => {
+    expect(() => resolveHttpAdmissionOptions({ maxBytes: 67_108_865 })).toThrow(TypeError)
+    expect(() => resolveHttpAdmissionOptions({ limit: 67_108_865 })).toThrow(TypeError)
+    expect(resolveHttpAdmissionOptions({ limit: 67_108_864 }).maxBytes).toBe(67_108_864)
+  })
+
   it('admits maxBytes at its 64 MiB ceiling and refuses one byte more with a TypeError', () => {
     expect(
       resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes,

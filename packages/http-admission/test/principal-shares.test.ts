@@ -82,3 +82,9 @@ describe('principalKeyOf', () => {
     expect(() => principalKeyOf(() => null as never, request)).toThrow(TypeError)
   })
 })
+
+describe('principalUsage', () => {
+  it('reads zero for a key on a budget no admission has used yet', () => {
+    expect(principalUsage(createInFlightBudget(1024), 'a')).toEqual({ bodies: 0, bytes: 0 })
+  })
+})

@@ -74,6 +74,18 @@ describe('sendRefusal headers', () => {
     expect(server.handled()).toBe(0)
   })
 
+  it('drops a Transfer-Encoding set before the refusal, which is framed by its Content-Length alone', async () => {
+    running = await listen((_req: IncomingMessage, res: ServerResponse) => {
+      res.setHeader('Transfer-Encoding', 'chunked')
+      sendRefusal(res, new AdmissionError('ERR_BODY_TOO_LARGE', { limit: 8 }))
+    })
+    const response = await httpPost(running.port, '/', Buffer.from('{}'))
+    expect(response.status).toBe(413)
+    expect(response.headers['transfer-encoding']).toBeUndefined()
+    expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.body))
+    expect(JSON.parse(response.body)).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 8 })
+  })
+
   it('answers a 503 ERR_ADMISSION_BUSY with Retry-After: 1 by default and the seconds given', async () => {
     for (const [seconds, expected] of [
       [undefined, '1'],

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { describe, expect, it } from 'vitest'
 import { admitWebRequest, createInFlightBudget, refusalResponse } from '../src/index.js'
@@ -101,6 +102,77 @@ describe('admitWebRequest', () => {
     expect(!result.ok && result.response.status).toBe(503)
     expect(!result.ok && result.response.headers.get('retry-after')).toBe('3')
     expect(budget.inFlight).toBe(0)
+  })
+})
+
+describe('admitWebRequest: the head', () => {
+  it('cancels the body stream unread when the head is refused (415, invalid length)', async () => {
+    const text = openStream(new TextEncoder().encode('[1,'))
+    const other = await admitWebRequest(post(text.stream, { 'content-type': 'text/plain' }), {})
+    expectRefused(other, 'ERR_BODY_MEDIA_TYPE')
+    expect(other.response.status).toBe(415)
+    const bad = openStream(new TextEncoder().encode('[1,'))
+    const invalid = await admitWebRequest(
+      post(bad.stream, { 'content-type': 'application/json', 'content-length': '1,2' }),
+      {},
+    )
+    expectRefused(invalid, 'ERR_BODY_INVALID_LENGTH')
+    expect(invalid.response.status).toBe(400)
+    // ReadableStream#cancel runs the source's cancel in a microtask.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(text.state.cancelled).toBe(true)
+    expect(bad.state.cancelled).toBe(true)
+  })
+
+  it('passes a POST without a body through as no-body whatever its media type, not 415', async () => {
+    const result = await admitWebRequest(post(null, { 'content-type': 'text/plain' }), {})
+    expect(result).toMatchObject({ ok: true, skipped: 'no-body', value: undefined })
+  })
+
+  it('answers an invalid Content-Length on a request without a body with 400, not a throw', async () => {
+    const request = new Request('http://127.0.0.1/notes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': 'abc' },
+    })
+    expect(request.body).toBe(null)
+    const result = await admitWebRequest(request, {})
+    expectRefused(result, 'ERR_BODY_INVALID_LENGTH')
+    expect(result.response.status).toBe(400)
+  })
+
+  it('inflates a gzip body its Content-Encoding names', async () => {
+    const result = await admitWebRequest(
+      post(gzipSync('{"title":"a"}'), {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      }),
+      {},
+    )
+    expect(result).toMatchObject({ ok: true, value: { title: 'a' } })
+  })
+
+  it('refuses a declared length past maxBytes with 413 before reading, and an aborted signal with ERR_BODY_ABORTED', async () => {
+    const { stream } = openStream(new TextEncoder().encode('[1,'))
+    const large = await admitWebRequest(
+      post(stream, { 'content-type': 'application/json', 'content-length': '1000' }),
+      { maxBytes: 50 },
+    )
+    expectRefused(large, 'ERR_BODY_TOO_LARGE')
+    expect(large.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 50 })
+    expect(large.response.status).toBe(413)
+    const controller = new AbortController()
+    controller.abort()
+    const aborted = await admitWebRequest(
+      new Request('http://127.0.0.1/notes', {
+        method: 'POST',
+        body: openStream(new TextEncoder().encode('[1,')).stream,
+        headers: { 'content-type': 'application/json' },
+        signal: controller.signal,
+        duplex: 'half',
+      } as RequestInit),
+      {},
+    )
+    expectRefused(aborted, 'ERR_BODY_ABORTED')
   })
 })
 

@@ -1,0 +1,165 @@
+// sendRefusal, refuseUnread and closeAfterResponse at their edges, on a real http.Server on
+// 127.0.0.1: a client abort has no one to answer, a response already under way is cut rather
+// than answered twice, a finished response is left alone (no throw from a late call), and the
+// lingering close reads the rest of a body up to its bound so the answer is not lost to a reset.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { AdmissionError } from '@tollgate/json-budget'
+import { head, RawClient } from '@tollgate/test-kit/http-client'
+import { listen, type Running } from '@tollgate/test-kit/listen'
+import { afterEach, describe, expect, it } from 'vitest'
+import { closeAfterResponse, refuseUnread, sendRefusal } from '../src/index.js'
+import { LINGER_LIMITS } from '../src/respond.js'
+import { until } from './helpers/wait.js'
+
+let running: Running | undefined
+afterEach(async () => {
+  await running?.close()
+  running = undefined
+})
+
+/** Serves `handler`; records every exception it throws and each socket's bytesRead at close. */
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const state = { thrown: [] as unknown[], bytesRead: [] as number[] }
+  running = await listen((req, res) => {
+    req.socket.once('close', () => state.bytesRead.push(req.socket.bytesRead))
+    try {
+      handler(req, res)
+    } catch (error) {
+      state.thrown.push(error)
+    }
+  })
+  return { state, port: running.port }
+}
+
+/** Sends a GET and collects everything the server sent until it closed the connection. */
+async function getAll(port: number): Promise<string> {
+  const client = new RawClient(port)
+  let received = ''
+  client.socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1')
+  })
+  await client.write(head(['GET / HTTP/1.1', 'Host: 127.0.0.1']))
+  await client.closed
+  return received
+}
+
+describe('sendRefusal', () => {
+  it('answers nothing to a client abort (ERR_BODY_ABORTED): the socket is destroyed', async () => {
+    const { state, port } = await serve((_req, res) => {
+      sendRefusal(res, new AdmissionError('ERR_BODY_ABORTED'))
+    })
+    expect(await getAll(port)).toBe('')
+    expect(state.thrown).toEqual([])
+  })
+
+  it('cuts a response whose headers were already sent, writing no second status, and does not throw', async () => {
+    const { state, port } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' })
+      res.write('partial')
+      sendRefusal(res, new AdmissionError('ERR_BODY_TOO_LARGE', { limit: 4 }))
+    })
+    // Whatever of the 200 was flushed before the cut, no refusal follows it.
+    const received = await getAll(port)
+    expect(received).not.toContain('413')
+    expect(received).not.toContain('ERR_BODY_TOO_LARGE')
+    expect(state.thrown).toEqual([])
+  })
+
+  it('does nothing, and throws nothing, on a response that already finished (sendRefusal and refuseUnread)', async () => {
+    const late: unknown[] = []
+    const { state, port } = await serve((_req, res) => {
+      res.once('finish', () => {
+        try {
+          sendRefusal(res, new AdmissionError('ERR_BODY_TOO_LARGE', { limit: 4 }))
+          refuseUnread(res, 401)
+        } catch (error) {
+          late.push(error)
+        }
+      })
+      res.end('done')
+    })
+    const client = new RawClient(port)
+    await client.write(head(['GET / HTTP/1.1', 'Host: 127.0.0.1']))
+    const answer = await client.response()
+    expect(answer.status).toBe(200)
+    expect(answer.body).toBe('done')
+    client.destroy()
+    await until(() => state.bytesRead.length === 1)
+    expect(late).toEqual([])
+    expect(state.thrown).toEqual([])
+  })
+})
+
+describe('refuseUnread', () => {
+  it('answers an empty body with Content-Length: 0 when given none', async () => {
+    const { port } = await serve((_req, res) => refuseUnread(res, 404))
+    const client = new RawClient(port)
+    await client.write(head(['GET /missing HTTP/1.1', 'Host: 127.0.0.1']))
+    const answer = await client.response()
+    expect(answer.status).toBe(404)
+    expect(answer.headers['content-length']).toBe('0')
+    expect(answer.body).toBe('')
+    await client.closed
+  })
+})
+
+describe('closeAfterResponse', () => {
+  it('still answers and then closes the connection when the headers were already sent', async () => {
+    const { state, port } = await serve((req, res) => {
+      // Answered once the request is complete: the close is a plain one, not a linger.
+      req.resume()
+      req.once('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' })
+        closeAfterResponse(res)
+        res.end('ok')
+      })
+    })
+    // The head went out as keep-alive: with Node's keep-alive timeout out of the way, only
+    // closeAfterResponse can close this connection before the test's deadline.
+    if (running) running.server.keepAliveTimeout = 120_000
+    const client = new RawClient(port)
+    await client.write(head(['GET / HTTP/1.1', 'Host: 127.0.0.1']))
+    const answer = await client.response()
+    expect(answer.status).toBe(200)
+    expect(answer.body).toBe('ok')
+    await client.closed
+    expect(state.thrown).toEqual([])
+  })
+
+  it('reads and discards the rest of a body within lingerBytes after the answer, so the client gets it', async () => {
+    // 768 KiB, under the 1 MiB bound: the lingering close reads all of it after the 401
+    // rather than resetting the connection under a client still sending.
+    const size = 768 * 1024
+    expect(size).toBeLessThan(LINGER_LIMITS.lingerBytes)
+    const { state, port } = await serve((_req, res) => refuseUnread(res, 401, 'no'))
+    const client = new RawClient(port)
+    await client.write(
+      head(['POST /upload HTTP/1.1', 'Host: 127.0.0.1', `Content-Length: ${size}`]),
+    )
+    expect(await client.write(Buffer.alloc(size, 0x20))).toBe(true)
+    const answer = await client.response()
+    expect(answer.status).toBe(401)
+    expect(answer.headers.connection).toBe('close')
+    await client.closed
+    await until(() => state.bytesRead.length === 1)
+    expect(state.bytesRead[0]).toBeGreaterThanOrEqual(size)
+  })
+
+  it('never serves a request sent after the lingered body ended: the connection is gone', async () => {
+    const handled: string[] = []
+    const { port } = await serve((req, res) => {
+      handled.push(req.url ?? '')
+      refuseUnread(res, 401, 'no')
+    })
+    const client = new RawClient(port)
+    await client.write(head(['POST /first HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
+    expect((await client.response()).status).toBe(401)
+    // The body arrives after the answer (so the close lingers), then, once it had time to be
+    // read, a second request on the same connection.
+    await client.write('0123456789')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await client.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+    await client.closed
+    expect(handled).toEqual(['/first'])
+  })
+})
