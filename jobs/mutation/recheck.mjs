@@ -193,8 +193,19 @@ async function main() {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'))
   const verdictFile = join(packageDir, 'reports', 'mutation', 'recheck.json')
   const verdicts = readRechecks(packageDir)
-  const save = () =>
-    writeFileSync(verdictFile, `${JSON.stringify({ package: args.only, verdicts }, null, 2)}\n`)
+  // Merged with what is on disk at each save, not written from the start's read alone: two
+  // rechecks of one package (other files, or other --tests) may run side by side, and each
+  // would otherwise drop the verdicts the other saved since it started.
+  const mine = new Set()
+  const save = () => {
+    const merged = { ...readRechecks(packageDir) }
+    for (const key of mine) merged[key] = verdicts[key]
+    Object.assign(verdicts, merged)
+    writeFileSync(
+      verdictFile,
+      `${JSON.stringify({ package: args.only, verdicts: merged }, null, 2)}\n`,
+    )
+  }
 
   const todo = []
   let stale = 0
@@ -252,6 +263,7 @@ async function main() {
       } finally {
         writeFileSync(target, source)
       }
+      mine.add(mutantKey(file, mutant))
       verdicts[mutantKey(file, mutant)] = {
         sourceHash: sha256(source),
         stryker: mutant.status,
