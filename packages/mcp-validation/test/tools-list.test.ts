@@ -61,6 +61,14 @@ describe('rewriteToolsListResult', () => {
     expect(rewriteToolsListResult(result, registry)).toBe(result)
     expect(rewriteToolsListResult(null, registry)).toBeNull()
   })
+
+  it('leaves out entries that are not tool objects instead of failing on them', () => {
+    const result = { tools: [null, 3, 'notes.search', { name: 'notes.search' }], nextCursor: 'c' }
+    expect(rewriteToolsListResult(result, registry)).toEqual({
+      tools: [{ name: 'notes.search', inputSchema: registry.bundled('notes.search') }],
+      nextCursor: 'c',
+    })
+  })
 })
 
 describe('bundleSchema', () => {
