@@ -172,9 +172,24 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     expect(found({ type: 'string' }, 7)).toEqual(['unsupported /a'])
   })
 
+  it('is ok exactly when there is no finding, and lists the excluded keys it applied sorted', () => {
+    const drift = checkSchemaAgreement(obj({ type: 'string' }), obj({ type: 'integer' }))
+    expect(drift.findings.map((f) => f.rule)).toEqual(['published-wider'])
+    expect(drift.ok).toBe(false)
+    const top = { type: 'object', properties: { z: { type: 'string' }, a: { type: 'string' } } }
+    const report = checkSchemaAgreement(top, { type: 'object' }, { excludedKeys: ['z', 'a'] })
+    expect(report).toEqual({ ok: true, findings: [], excludedApplied: ['a', 'z'] })
+  })
+
   it('validates excludedKeys and applies them at the top level only', () => {
-    expect(() => checkSchemaAgreement({}, {}, { excludedKeys: 'a' as never })).toThrow(TypeError)
-    expect(() => checkSchemaAgreement({}, {}, { excludedKeys: [1] as never })).toThrow(TypeError)
+    for (const excludedKeys of ['a', [1], ['q', 1]]) {
+      expect(() => checkSchemaAgreement({}, {}, { excludedKeys: excludedKeys as never })).toThrow(
+        TypeError,
+      )
+      expect(() => checkSchemaAgreement({}, {}, { excludedKeys: excludedKeys as never })).toThrow(
+        /excludedKeys/,
+      )
+    }
     const top = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }
     const report = checkSchemaAgreement(top, { type: 'object' }, { excludedKeys: ['q'] })
     expect(report).toEqual({ ok: true, findings: [], excludedApplied: ['q'] })

@@ -122,11 +122,12 @@ describe('checkSchemaAgreement on string lengths', () => {
   })
 
   it('refuses an unknown handlerLengthUnit with a TypeError', () => {
-    expect(() =>
+    const check = () =>
       checkSchemaAgreement(publishedWith({}), derivedWith({}), {
         handlerLengthUnit: 'bytes' as never,
-      }),
-    ).toThrow(TypeError)
+      })
+    expect(check).toThrow(TypeError)
+    expect(check).toThrow(/handlerLengthUnit/)
   })
 })
 
