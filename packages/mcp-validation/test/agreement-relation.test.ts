@@ -17,6 +17,7 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     [{ type: 'string', minLength: 2 }, { type: 'string', minLength: 2 }, []],
     [{ type: 'string', minLength: 1 }, { type: 'string', minLength: 2 }, ['published-wider /a']],
     [{ type: 'string' }, { type: 'string', minLength: 0 }, []],
+    [{ type: 'string' }, { type: 'string', minLength: 1 }, ['published-wider /a']],
     [{ type: 'string', maxLength: 5 }, { type: 'string', maxLength: 5 }, []],
     [{ type: 'string', maxLength: 6 }, { type: 'string', maxLength: 5 }, ['published-wider /a']],
     [{ type: 'string', pattern: '^a$' }, { type: 'string', pattern: '^a$' }, []],
@@ -83,6 +84,8 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     }
     expect(found({ ...d, items: { type: 'string', maxLength: 2 } }, d)).toEqual([])
     expect(found({ ...d, minItems: 0 }, d)).toEqual(['published-wider /a'])
+    const { minItems: _minItems, ...noMin } = d
+    expect(found(noMin, { ...d, minItems: 1 })).toEqual(['published-wider /a'])
     expect(found({ ...d, maxItems: 4 }, d)).toEqual(['published-wider /a'])
     expect(found({ ...d, uniqueItems: false }, d)).toEqual(['published-wider /a'])
     expect(found({ ...d, items: { type: ['string', 'null'] } }, d)).toEqual([

@@ -60,6 +60,8 @@ describe('rewriteToolsListResult', () => {
     const result = { content: [] }
     expect(rewriteToolsListResult(result, registry)).toBe(result)
     expect(rewriteToolsListResult(null, registry)).toBeNull()
+    expect(rewriteToolsListResult(undefined, registry)).toBeUndefined()
+    expect(rewriteToolsListResult(3, registry)).toBe(3)
   })
 
   it('leaves out entries that are not tool objects instead of failing on them', () => {
@@ -109,6 +111,22 @@ describe('bundleSchema', () => {
 
   test.prop([doc], { numRuns: 300 })('validates exactly as the schema it bundles', (d) => {
     expect(validateBundled(d)).toBe(validate(d))
+  })
+
+  it('keeps the keywords beside a $ref and adds its target to their allOf', () => {
+    const beside = {
+      $id: 'https://x.test/beside.json',
+      type: 'object',
+      properties: {
+        projectId: { $ref: 'ctx.json#/$defs/id', description: 'the project' },
+        snapshotId: { $ref: 'ctx.json#/$defs/id', allOf: [{ minLength: 2 }] },
+      },
+    }
+    const out = bundleSchema(beside, beside.$id, docs) as { properties: Json }
+    expect(out.properties).toEqual({
+      projectId: { description: 'the project', allOf: [{ type: 'string', maxLength: 4 }] },
+      snapshotId: { allOf: [{ minLength: 2 }, { type: 'string', maxLength: 4 }] },
+    })
   })
 
   it('refuses a recursive $ref and a target that is not loaded', () => {
