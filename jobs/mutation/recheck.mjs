@@ -18,7 +18,9 @@
 // where it stopped. `--tests` runs only those test files: cheaper, and a failure there is a
 // failure of the whole suite, so its "killed" stands; its "survived" is recorded as partial
 // and a later run without `--tests` checks that mutant again. `--ids` re-checks only the
-// mutants with those Stryker ids (ids repeat across slices: use it with `--files`).
+// mutants with those Stryker ids (ids repeat across slices: use it with `--files`). `--again`
+// re-checks them even when a verdict is on disk (a test written since a partial "survived"),
+// which deleting the entry cannot do while another recheck of the package is saving.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -102,6 +104,7 @@ function parseArgs(argv) {
     ids: undefined,
     tests: [],
     minutes: Number.POSITIVE_INFINITY,
+    again: false,
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
@@ -110,6 +113,7 @@ function parseArgs(argv) {
     else if (a === '--ids') out.ids = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--tests') out.tests = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--minutes') out.minutes = Number(argv[++i])
+    else if (a === '--again') out.again = true
     else if (a !== '--') throw new Error(`unknown argument ${a}`)
   }
   if (!out.only) throw new Error('--only <package> is required')
@@ -196,10 +200,13 @@ async function main() {
   // Merged with what is on disk at each save, not written from the start's read alone: two
   // rechecks of one package (other files, or other --tests) may run side by side, and each
   // would otherwise drop the verdicts the other saved since it started.
+  // Only the verdict recorded since the last save is written over the disk's: a later run's
+  // verdict for a mutant this run decided earlier is kept.
   const mine = new Set()
   const save = () => {
     const merged = { ...readRechecks(packageDir) }
     for (const key of mine) merged[key] = verdicts[key]
+    mine.clear()
     Object.assign(verdicts, merged)
     writeFileSync(
       verdictFile,
@@ -216,7 +223,8 @@ async function main() {
       (m) =>
         (m.status === 'Survived' || m.status === 'NoCoverage') &&
         (args.ids === undefined || args.ids.includes(m.id)) &&
-        !settled(recheckFor(verdicts, file, entry.source, m), args.tests),
+        ((args.again && args.ids !== undefined) ||
+          !settled(recheckFor(verdicts, file, entry.source, m), args.tests)),
     )
     if (open.length === 0) continue
     if (current !== entry.source) {
