@@ -57,6 +57,11 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     [{ type: 'number' }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
     [{ type: 'integer' }, { type: 'number' }, []],
     [{ type: 'number' }, { type: 'integer' }, ['published-wider /a']],
+    [
+      { type: 'number', allOf: [{ type: 'integer', maximum: 10 }] },
+      { type: 'integer', maximum: 5 },
+      ['published-wider /a'],
+    ],
     [{ maxLength: 3 }, { type: 'string' }, ['published-wider /a']],
     [{ type: 'boolean' }, {}, []],
     [{ type: 'boolean' }, true, []],

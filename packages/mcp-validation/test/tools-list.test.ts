@@ -113,6 +113,12 @@ describe('bundleSchema', () => {
     expect(validateBundled(d)).toBe(validate(d))
   })
 
+  it('copies const, default and examples as data, a $ref inside them included', () => {
+    const data = { $ref: 'ctx.json#/nope' }
+    const schema = { $id: 'https://x.test/data.json', const: data, default: data, examples: [data] }
+    expect(bundleSchema(schema, schema.$id, docs)).toEqual(schema)
+  })
+
   it('keeps the keywords beside a $ref and adds its target to their allOf', () => {
     const beside = {
       $id: 'https://x.test/beside.json',
@@ -139,6 +145,10 @@ describe('bundleSchema', () => {
       /points at nothing/,
     )
     expect(() => bundleSchema({ $ref: 'ctx.json#anchor' }, tool.$id, docs)).toThrow(/anchor/)
+    // An anchor whose tail names a key of the document is still refused, not read as a pointer.
+    expect(() => bundleSchema({ $ref: 'ctx.json#x$defs' }, tool.$id, docs)).toThrow(
+      /anchor fragments are not supported/,
+    )
     expect(() => bundleSchema({ $dynamicRef: '#x' }, tool.$id, docs)).toThrow(/\$dynamicRef/)
   })
 })
