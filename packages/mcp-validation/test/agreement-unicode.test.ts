@@ -140,6 +140,17 @@ describe('admitsOnlyBmp', () => {
     '^(?:ab|c\\d)+\\.x?$',
     '^[\\u0000-\\uFFFF]*$',
     '^\\w\\s\\x41\\u00e9$',
+    '^a+?b{1,2}?c??$',
+    '^\\0a$',
+    '^[\\d\\-\\.\\b]$',
+    '^a{2,}$',
+    '^(?:(a)|b)+$',
+    '^\\\\$',
+    '^a\\$$',
+    '^[\\x41-\\u00e9]$',
+    '^[a\\]]$',
+    '^(a(b))$',
+    '^\\n\\r\\f\\v$',
   ])('recognises %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(true)
   })
