@@ -146,8 +146,10 @@ describe('createSchemaRegistry', () => {
   })
 
   it('refuses a sharedFiles option that is not a list of names', () => {
-    expect(() => createSchemaRegistry([], { sharedFiles: 'x' as unknown as string[] })).toThrow(
-      TypeError,
-    )
+    for (const sharedFiles of ['x', ['tool-context.schema.json', 3], [3]]) {
+      const create = () => createSchemaRegistry([], { sharedFiles: sharedFiles as string[] })
+      expect(create).toThrow(TypeError)
+      expect(create).toThrow(/sharedFiles/)
+    }
   })
 })
