@@ -58,6 +58,21 @@ describe('loadSchemaRegistry', () => {
     }
   })
 
+  it('reads only the .json files of the directory, in name order', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-reg-'))
+    try {
+      writeFileSync(join(dir, 'README.md'), '# not a schema')
+      writeFileSync(join(dir, 'b.schema.json'), '{"title":"b"}')
+      writeFileSync(join(dir, 'a.schema.json'), '{"title":"a"}')
+      expect(readSchemaDirectory(dir).map((d) => [d.file, d.schema])).toEqual([
+        ['a.schema.json', { title: 'a' }],
+        ['b.schema.json', { title: 'b' }],
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses a .json file without the .schema.json suffix and a file that is not JSON', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-reg-'))
     try {
