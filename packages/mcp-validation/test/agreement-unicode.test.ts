@@ -151,6 +151,7 @@ describe('admitsOnlyBmp', () => {
     '^[a\\]]$',
     '^(a(b))$',
     '^\\n\\r\\f\\v$',
+    '^11\\0$',
   ])('recognises %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(true)
   })

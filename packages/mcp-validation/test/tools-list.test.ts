@@ -113,6 +113,19 @@ describe('bundleSchema', () => {
     expect(validateBundled(d)).toBe(validate(d))
   })
 
+  it('resolves a $ref against the nearest $id, an embedded one included', () => {
+    const leaf = { $id: 'https://x.test/sub/leaf.json', type: 'string', maxLength: 2 }
+    const outer = {
+      $id: 'https://x.test/outer.json',
+      properties: { a: { $id: 'https://x.test/sub/inner.json', $ref: 'leaf.json' } },
+    }
+    const all = new Map<string, unknown>([...docs, [leaf.$id, leaf], [outer.$id, outer]])
+    const out = bundleSchema(outer, outer.$id, all) as { properties: Json }
+    expect(out.properties).toEqual({
+      a: { $id: 'https://x.test/sub/inner.json', allOf: [{ type: 'string', maxLength: 2 }] },
+    })
+  })
+
   it('copies const, default and examples as data, a $ref inside them included', () => {
     const data = { $ref: 'ctx.json#/nope' }
     const schema = { $id: 'https://x.test/data.json', const: data, default: data, examples: [data] }
