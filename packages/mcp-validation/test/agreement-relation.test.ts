@@ -52,6 +52,24 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     ],
     [{ type: 'integer', maximum: 3, exclusiveMaximum: 9 }, { type: 'integer', maximum: 4 }, []],
     [{ type: 'number' }, { type: 'number', maximum: 1 }, ['published-wider /a']],
+    [{ type: 'number' }, { type: 'number', minimum: 1 }, ['published-wider /a']],
+    [
+      { type: 'integer', minimum: 1, exclusiveMinimum: 1 },
+      { type: 'integer', exclusiveMinimum: 1 },
+      [],
+    ],
+    [
+      { type: 'integer', maximum: 9, exclusiveMaximum: 9 },
+      { type: 'integer', exclusiveMaximum: 9 },
+      [],
+    ],
+    // A keyword of another type constrains nothing the published type admits.
+    [{ type: 'integer' }, { type: ['string', 'integer'], maxLength: 3 }, []],
+    [{ type: 'string' }, { type: ['string', 'number'], maximum: 3 }, []],
+    [{ type: 'string' }, { type: ['string', 'array'], minItems: 1 }, []],
+    [{ type: 'string' }, { type: ['string', 'object'], required: ['x'] }, []],
+    // A finite published domain is what Ajv admits of it: 'bb' is not, so nothing is wider.
+    [{ type: 'string', enum: ['a', 'bb'], maxLength: 1 }, { type: 'string', maxLength: 1 }, []],
     [{ type: 'number', multipleOf: 4 }, { type: 'number', multipleOf: 2 }, []],
     [{ type: 'number', multipleOf: 3 }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
     [{ type: 'number' }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
@@ -140,6 +158,10 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
   })
 
   it('checks a published key against an open derived additionalProperties schema', () => {
+    const empty = { type: 'object', additionalProperties: {} }
+    expect(found({ type: 'object', properties: { k: { type: 'string' } } }, empty)).toEqual([
+      'published-key-unhandled /a/k',
+    ])
     const d = { type: 'object', additionalProperties: { type: 'string' } }
     expect(found({ type: 'object', properties: { k: { type: 'string' } } }, d)).toEqual([])
     expect(found({ type: 'object', properties: { k: { type: 'number' } } }, d)).toEqual([
@@ -173,11 +195,17 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
   it('fails on a union branch no published type fits', () => {
     const d = { anyOf: [{ type: 'string' }, { type: 'integer' }] }
     expect(found({ type: ['string', 'integer'], maxLength: 3 }, d)).toEqual([])
+    expect(found({ type: 'string' }, d)).toEqual([])
+    const split = { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'number' }] }
+    expect(found({ type: ['string', 'number'], maxLength: 5 }, split)).toEqual([
+      'published-wider /a',
+    ])
     expect(found({ type: 'number' }, d)).toEqual(['published-wider /a'])
   })
 
   it('reports a derived schema that is not a schema', () => {
     expect(found({ type: 'string' }, 7)).toEqual(['unsupported /a'])
+    expect(found({ type: 'string' }, null)).toEqual(['unsupported /a'])
   })
 
   it('is ok exactly when there is no finding, and lists the excluded keys it applied sorted', () => {
@@ -204,6 +232,10 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     expect(
       found({ type: 'object', properties: { q: { type: 'string' } } }, { type: 'object' }),
     ).toEqual(['published-key-unhandled /a/q'])
+    // The default exclusion (snapshotId, agentId, taskId) too: a nested key is compared.
+    expect(
+      found({ type: 'object', properties: { snapshotId: { type: 'string' } } }, { type: 'object' }),
+    ).toEqual(['published-key-unhandled /a/snapshotId'])
     expect(() => checkSchemaAgreement(7, {})).toThrow(TypeError)
   })
 })

@@ -91,6 +91,14 @@ describe('checkSchemaAgreement on patterns the two regex engines read differentl
     ])
     expect(rules(published, derivedWith({ type: 'string', pattern: '^..$' }))).toEqual([])
   })
+
+  it('judges a finite published domain with the handler’s length unit', () => {
+    const published = publishedWith({ type: 'string', enum: ['😀😀'] })
+    const derived = derivedWith({ type: 'string', maxLength: 3 })
+    // Two code points, four UTF-16 code units.
+    expect(rules(published, derived, 'code-points')).toEqual([])
+    expect(rules(published, derived, 'code-units')).toEqual(['published-wider /tag'])
+  })
 })
 
 describe('checkSchemaAgreement on string lengths', () => {
