@@ -160,6 +160,8 @@ describe('admitsOnlyBmp', () => {
     '^(a(b))$',
     '^\\n\\r\\f\\v$',
     '^11\\0$',
+    '^$',
+    '^a\\\\$',
   ])('recognises %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(true)
   })
@@ -179,6 +181,7 @@ describe('admitsOnlyBmp', () => {
     '^😀$',
     '^\\uD83D\\uDE00$',
     '^a\\$',
+    'ab$',
   ])('refuses %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(false)
   })

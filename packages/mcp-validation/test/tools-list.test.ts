@@ -126,6 +126,16 @@ describe('bundleSchema', () => {
     })
   })
 
+  it('decodes ~1 and ~0 in a $ref pointer', () => {
+    const odd = {
+      $id: 'https://x.test/odd.json',
+      $defs: { 'a/b': { maxLength: 1 }, 'c~d': { minLength: 1 } },
+    }
+    const all = new Map<string, unknown>([[odd.$id, odd]])
+    expect(bundleSchema({ $ref: 'odd.json#/$defs/a~1b' }, odd.$id, all)).toEqual({ maxLength: 1 })
+    expect(bundleSchema({ $ref: 'odd.json#/$defs/c~0d' }, odd.$id, all)).toEqual({ minLength: 1 })
+  })
+
   it('copies const, default and examples as data, a $ref inside them included', () => {
     const data = { $ref: 'ctx.json#/nope' }
     const schema = { $id: 'https://x.test/data.json', const: data, default: data, examples: [data] }
