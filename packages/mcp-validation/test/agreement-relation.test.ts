@@ -70,6 +70,7 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     [{ type: 'string' }, { type: ['string', 'object'], required: ['x'] }, []],
     // A finite published domain is what Ajv admits of it: 'bb' is not, so nothing is wider.
     [{ type: 'string', enum: ['a', 'bb'], maxLength: 1 }, { type: 'string', maxLength: 1 }, []],
+    [{ type: 'string', enum: ['a@b.c'], format: 'email' }, { type: 'string' }, []],
     [{ type: 'number', multipleOf: 4 }, { type: 'number', multipleOf: 2 }, []],
     [{ type: 'number', multipleOf: 3 }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
     [{ type: 'number' }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
@@ -201,6 +202,16 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
       'published-wider /a',
     ])
     expect(found({ type: 'number' }, d)).toEqual(['published-wider /a'])
+  })
+
+  // KNOWN BUG in src/agreement-relation.ts (reported, not fixed here: src is frozen for the
+  // mutation run): a finite published domain is judged by an Ajv with no formats loaded, which
+  // ignores the handler's format, so an enum value the handler's format refuses agrees.
+  // `it.fails` until the derived side's format is judged (or reported unsupported).
+  it.fails('reports an enum value the handler’s format refuses', () => {
+    expect(found({ type: 'string', enum: ['x'] }, { type: 'string', format: 'uuid' })).toEqual([
+      'published-wider /a',
+    ])
   })
 
   it('reports a derived schema that is not a schema', () => {
