@@ -129,11 +129,13 @@ describe('bundleSchema', () => {
   it('decodes ~1 and ~0 in a $ref pointer', () => {
     const odd = {
       $id: 'https://x.test/odd.json',
-      $defs: { 'a/b': { maxLength: 1 }, 'c~d': { minLength: 1 } },
+      $defs: { 'a/b': { maxLength: 1 }, 'c~d': { minLength: 1 }, never: false },
     }
     const all = new Map<string, unknown>([[odd.$id, odd]])
     expect(bundleSchema({ $ref: 'odd.json#/$defs/a~1b' }, odd.$id, all)).toEqual({ maxLength: 1 })
     expect(bundleSchema({ $ref: 'odd.json#/$defs/c~0d' }, odd.$id, all)).toEqual({ minLength: 1 })
+    // A boolean target stays a boolean: false still admits nothing.
+    expect(bundleSchema({ $ref: 'odd.json#/$defs/never' }, odd.$id, all)).toBe(false)
   })
 
   it('copies const, default and examples as data, a $ref inside them included', () => {
