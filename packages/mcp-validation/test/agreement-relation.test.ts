@@ -197,6 +197,8 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     const d = { anyOf: [{ type: 'string' }, { type: 'integer' }] }
     expect(found({ type: ['string', 'integer'], maxLength: 3 }, d)).toEqual([])
     expect(found({ type: 'string' }, d)).toEqual([])
+    const numbers = { anyOf: [{ type: 'string' }, { type: 'number' }] }
+    expect(found({ type: ['string', 'number'] }, numbers)).toEqual([])
     const split = { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'number' }] }
     expect(found({ type: ['string', 'number'], maxLength: 5 }, split)).toEqual([
       'published-wider /a',

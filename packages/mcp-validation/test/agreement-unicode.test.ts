@@ -161,6 +161,7 @@ describe('admitsOnlyBmp', () => {
     '^\\n\\r\\f\\v$',
     '^11\\0$',
     '^$',
+    '^a?(b)$',
     '^a\\\\$',
   ])('recognises %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(true)
