@@ -121,6 +121,8 @@ describe('createSchemaRegistry', () => {
     expect(() => createSchemaRegistry([d7])).toThrow(/\$schema must be/)
     const noId = { file: 'a.schema.json', source: 'a', schema: { $schema: DRAFT_2020_12 } }
     expect(() => createSchemaRegistry([noId])).toThrow(/\$id must be an absolute URI/)
+    const relative = { ...noId, schema: { $schema: DRAFT_2020_12, $id: 'a.schema.json' } }
+    expect(() => createSchemaRegistry([relative])).toThrow(/\$id must be an absolute URI/)
     const list = { file: 'a.schema.json', source: 'a', schema: [] }
     expect(() => createSchemaRegistry([list])).toThrow(/must be a JSON object/)
   })
@@ -131,6 +133,9 @@ describe('createSchemaRegistry', () => {
     )
     const format = { type: 'string', maxLength: 9, format: 'no-such-format' }
     expect(() => createSchemaRegistry([doc('a.schema.json', format)])).toThrow(/unknown format/)
+    // strictTypes too: a number keyword on a property that does not say it is a number.
+    const untyped = { ...closed, properties: { a: { minimum: 1 } } }
+    expect(() => createSchemaRegistry([doc('a.schema.json', untyped)])).toThrow(/strict mode/)
   })
 
   it('fails at start-up on a fault in a shared referent no tool uses', () => {
@@ -150,6 +155,13 @@ describe('createSchemaRegistry', () => {
       expect(registry.has(name)).toBe(false)
     }
     expect(() => registry.validate('b', {})).toThrow(/no published schema/)
+  })
+
+  it('loads and freezes a schema holding null as data', () => {
+    const nullable = { ...closed, properties: { a: { enum: ['x', null], default: null } } }
+    const registry = createSchemaRegistry([doc('a.schema.json', nullable)])
+    expect(registry.validate('a', { a: null })).toBeNull()
+    expect(Object.isFrozen(registry.schema('a'))).toBe(true)
   })
 
   it('holds deep-frozen published and bundled schemas', () => {
