@@ -162,6 +162,7 @@ describe('admitsOnlyBmp', () => {
     '^11\\0$',
     '^$',
     '^a?(b)$',
+    '^ｱ\\u0041$',
     '^a\\\\$',
   ])('recognises %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(true)
@@ -183,6 +184,8 @@ describe('admitsOnlyBmp', () => {
     '^\\uD83D\\uDE00$',
     '^a\\$',
     'ab$',
+    '^\\D0041$',
+    '^\\p0041$',
   ])('refuses %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(false)
   })
