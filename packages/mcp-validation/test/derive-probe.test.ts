@@ -61,6 +61,23 @@ describe('deriveToolSchemas against a scripted server', () => {
     expect(closes()).toBe(1)
   })
 
+  it('closes the probe once: a second close does not report the close again', async () => {
+    let closes = 0
+    const { server } = scripted((method, _params, probe) => {
+      if (method === 'initialize') {
+        ;(probe as { onclose?: () => void }).onclose = () => {
+          closes += 1
+        }
+        return initialized
+      }
+      void probe.close()
+      void probe.close()
+      return undefined
+    })
+    await expect(deriveToolSchemas(server)).rejects.toThrow(/tools\/list failed/)
+    expect(closes).toBe(1)
+  })
+
   it('rejects instead of hanging when the server closes the probe with a request unanswered', async () => {
     const { server } = scripted((method, _params, probe) => {
       if (method === 'initialize') return initialized
