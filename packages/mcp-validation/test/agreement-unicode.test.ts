@@ -162,6 +162,7 @@ describe('admitsOnlyBmp', () => {
     '^11\\0$',
     '^$',
     '^a?(b)$',
+    '^\\d1\\.5$',
     '^ｱ\\u0041$',
     '^a\\\\$',
   ])('recognises %s', (pattern) => {
