@@ -187,6 +187,7 @@ describe('admitsOnlyBmp', () => {
     'ab$',
     '^\\D0041$',
     '^\\p0041$',
+    '^[\\S]$',
   ])('refuses %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(false)
   })
