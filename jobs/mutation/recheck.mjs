@@ -18,7 +18,9 @@
 // where it stopped. `--tests` runs only those test files: cheaper, and a failure there is a
 // failure of the whole suite, so its "killed" stands; its "survived" is recorded as partial
 // and a later run without `--tests` checks that mutant again. `--ids` re-checks only the
-// mutants with those Stryker ids (ids repeat across slices: use it with `--files`).
+// mutants with those Stryker ids (ids repeat across slices: use it with `--files`). `--again`
+// re-checks them even when a verdict is on disk (a test written since a partial "survived"),
+// which deleting the entry cannot do while another recheck of the package is saving.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -102,6 +104,7 @@ function parseArgs(argv) {
     ids: undefined,
     tests: [],
     minutes: Number.POSITIVE_INFINITY,
+    again: false,
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
@@ -110,6 +113,7 @@ function parseArgs(argv) {
     else if (a === '--ids') out.ids = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--tests') out.tests = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--minutes') out.minutes = Number(argv[++i])
+    else if (a === '--again') out.again = true
     else if (a !== '--') throw new Error(`unknown argument ${a}`)
   }
   if (!out.only) throw new Error('--only <package> is required')
@@ -193,15 +197,20 @@ async function main() {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'))
   const verdictFile = join(packageDir, 'reports', 'mutation', 'recheck.json')
   const verdicts = readRechecks(packageDir)
-  // Two rechecks of one package (different --files) may run side by side: each save re-reads
-  // the file and writes back only the verdicts this run recorded, so neither drops the other's.
-  const recorded = new Set()
+  // Merged with what is on disk at each save, not written from the start's read alone: two
+  // rechecks of one package (other files, or other --tests) may run side by side, and each
+  // would otherwise drop the verdicts the other saved since it started.
+  // Only the verdict recorded since the last save is written over the disk's: a later run's
+  // verdict for a mutant this run decided earlier is kept.
+  const mine = new Set()
   const save = () => {
-    const onDisk = readRechecks(packageDir)
-    for (const key of recorded) onDisk[key] = verdicts[key]
+    const merged = { ...readRechecks(packageDir) }
+    for (const key of mine) merged[key] = verdicts[key]
+    mine.clear()
+    Object.assign(verdicts, merged)
     writeFileSync(
       verdictFile,
-      `${JSON.stringify({ package: args.only, verdicts: onDisk }, null, 2)}\n`,
+      `${JSON.stringify({ package: args.only, verdicts: merged }, null, 2)}\n`,
     )
   }
 
@@ -214,7 +223,8 @@ async function main() {
       (m) =>
         (m.status === 'Survived' || m.status === 'NoCoverage') &&
         (args.ids === undefined || args.ids.includes(m.id)) &&
-        !settled(recheckFor(verdicts, file, entry.source, m), args.tests),
+        ((args.again && args.ids !== undefined) ||
+          !settled(recheckFor(verdicts, file, entry.source, m), args.tests)),
     )
     if (open.length === 0) continue
     if (current !== entry.source) {
@@ -261,7 +271,7 @@ async function main() {
       } finally {
         writeFileSync(target, source)
       }
-      recorded.add(mutantKey(file, mutant))
+      mine.add(mutantKey(file, mutant))
       verdicts[mutantKey(file, mutant)] = {
         sourceHash: sha256(source),
         stryker: mutant.status,

@@ -17,6 +17,7 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     [{ type: 'string', minLength: 2 }, { type: 'string', minLength: 2 }, []],
     [{ type: 'string', minLength: 1 }, { type: 'string', minLength: 2 }, ['published-wider /a']],
     [{ type: 'string' }, { type: 'string', minLength: 0 }, []],
+    [{ type: 'string' }, { type: 'string', minLength: 1 }, ['published-wider /a']],
     [{ type: 'string', maxLength: 5 }, { type: 'string', maxLength: 5 }, []],
     [{ type: 'string', maxLength: 6 }, { type: 'string', maxLength: 5 }, ['published-wider /a']],
     [{ type: 'string', pattern: '^a$' }, { type: 'string', pattern: '^a$' }, []],
@@ -51,11 +52,35 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     ],
     [{ type: 'integer', maximum: 3, exclusiveMaximum: 9 }, { type: 'integer', maximum: 4 }, []],
     [{ type: 'number' }, { type: 'number', maximum: 1 }, ['published-wider /a']],
+    [{ type: 'number' }, { type: 'number', minimum: 1 }, ['published-wider /a']],
+    [
+      { type: 'integer', minimum: 1, exclusiveMinimum: 1 },
+      { type: 'integer', exclusiveMinimum: 1 },
+      [],
+    ],
+    [
+      { type: 'integer', maximum: 9, exclusiveMaximum: 9 },
+      { type: 'integer', exclusiveMaximum: 9 },
+      [],
+    ],
+    // A keyword of another type constrains nothing the published type admits.
+    [{ type: 'integer' }, { type: ['string', 'integer'], maxLength: 3 }, []],
+    [{ type: 'string' }, { type: ['string', 'number'], maximum: 3 }, []],
+    [{ type: 'string' }, { type: ['string', 'array'], minItems: 1 }, []],
+    [{ type: 'string' }, { type: ['string', 'object'], required: ['x'] }, []],
+    // A finite published domain is what Ajv admits of it: 'bb' is not, so nothing is wider.
+    [{ type: 'string', enum: ['a', 'bb'], maxLength: 1 }, { type: 'string', maxLength: 1 }, []],
+    [{ type: 'string', enum: ['a@b.c'], format: 'email' }, { type: 'string' }, []],
     [{ type: 'number', multipleOf: 4 }, { type: 'number', multipleOf: 2 }, []],
     [{ type: 'number', multipleOf: 3 }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
     [{ type: 'number' }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
     [{ type: 'integer' }, { type: 'number' }, []],
     [{ type: 'number' }, { type: 'integer' }, ['published-wider /a']],
+    [
+      { type: 'number', allOf: [{ type: 'integer', maximum: 10 }] },
+      { type: 'integer', maximum: 5 },
+      ['published-wider /a'],
+    ],
     [{ maxLength: 3 }, { type: 'string' }, ['published-wider /a']],
     [{ type: 'boolean' }, {}, []],
     [{ type: 'boolean' }, true, []],
@@ -83,6 +108,8 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     }
     expect(found({ ...d, items: { type: 'string', maxLength: 2 } }, d)).toEqual([])
     expect(found({ ...d, minItems: 0 }, d)).toEqual(['published-wider /a'])
+    const { minItems: _minItems, ...noMin } = d
+    expect(found(noMin, { ...d, minItems: 1 })).toEqual(['published-wider /a'])
     expect(found({ ...d, maxItems: 4 }, d)).toEqual(['published-wider /a'])
     expect(found({ ...d, uniqueItems: false }, d)).toEqual(['published-wider /a'])
     expect(found({ ...d, items: { type: ['string', 'null'] } }, d)).toEqual([
@@ -132,6 +159,10 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
   })
 
   it('checks a published key against an open derived additionalProperties schema', () => {
+    const empty = { type: 'object', additionalProperties: {} }
+    expect(found({ type: 'object', properties: { k: { type: 'string' } } }, empty)).toEqual([
+      'published-key-unhandled /a/k',
+    ])
     const d = { type: 'object', additionalProperties: { type: 'string' } }
     expect(found({ type: 'object', properties: { k: { type: 'string' } } }, d)).toEqual([])
     expect(found({ type: 'object', properties: { k: { type: 'number' } } }, d)).toEqual([
@@ -165,22 +196,59 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
   it('fails on a union branch no published type fits', () => {
     const d = { anyOf: [{ type: 'string' }, { type: 'integer' }] }
     expect(found({ type: ['string', 'integer'], maxLength: 3 }, d)).toEqual([])
+    expect(found({ type: 'string' }, d)).toEqual([])
+    const numbers = { anyOf: [{ type: 'string' }, { type: 'number' }] }
+    expect(found({ type: ['string', 'number'] }, numbers)).toEqual([])
+    const split = { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'number' }] }
+    expect(found({ type: ['string', 'number'], maxLength: 5 }, split)).toEqual([
+      'published-wider /a',
+    ])
     expect(found({ type: 'number' }, d)).toEqual(['published-wider /a'])
+  })
+
+  // KNOWN BUG in src/agreement-relation.ts (reported, not fixed here: src is frozen for the
+  // mutation run): a finite published domain is judged by an Ajv with no formats loaded, which
+  // ignores the handler's format, so an enum value the handler's format refuses agrees.
+  // `it.fails` until the derived side's format is judged (or reported unsupported).
+  it.fails('reports an enum value the handler’s format refuses', () => {
+    expect(found({ type: 'string', enum: ['x'] }, { type: 'string', format: 'uuid' })).toEqual([
+      'published-wider /a',
+    ])
   })
 
   it('reports a derived schema that is not a schema', () => {
     expect(found({ type: 'string' }, 7)).toEqual(['unsupported /a'])
+    expect(found({ type: 'string' }, null)).toEqual(['unsupported /a'])
+  })
+
+  it('is ok exactly when there is no finding, and lists the excluded keys it applied sorted', () => {
+    const drift = checkSchemaAgreement(obj({ type: 'string' }), obj({ type: 'integer' }))
+    expect(drift.findings.map((f) => f.rule)).toEqual(['published-wider'])
+    expect(drift.ok).toBe(false)
+    const top = { type: 'object', properties: { z: { type: 'string' }, a: { type: 'string' } } }
+    const report = checkSchemaAgreement(top, { type: 'object' }, { excludedKeys: ['z', 'a'] })
+    expect(report).toEqual({ ok: true, findings: [], excludedApplied: ['a', 'z'] })
   })
 
   it('validates excludedKeys and applies them at the top level only', () => {
-    expect(() => checkSchemaAgreement({}, {}, { excludedKeys: 'a' as never })).toThrow(TypeError)
-    expect(() => checkSchemaAgreement({}, {}, { excludedKeys: [1] as never })).toThrow(TypeError)
+    for (const excludedKeys of ['a', [1], ['q', 1]]) {
+      expect(() => checkSchemaAgreement({}, {}, { excludedKeys: excludedKeys as never })).toThrow(
+        TypeError,
+      )
+      expect(() => checkSchemaAgreement({}, {}, { excludedKeys: excludedKeys as never })).toThrow(
+        /excludedKeys/,
+      )
+    }
     const top = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }
     const report = checkSchemaAgreement(top, { type: 'object' }, { excludedKeys: ['q'] })
     expect(report).toEqual({ ok: true, findings: [], excludedApplied: ['q'] })
     expect(
       found({ type: 'object', properties: { q: { type: 'string' } } }, { type: 'object' }),
     ).toEqual(['published-key-unhandled /a/q'])
+    // The default exclusion (snapshotId, agentId, taskId) too: a nested key is compared.
+    expect(
+      found({ type: 'object', properties: { snapshotId: { type: 'string' } } }, { type: 'object' }),
+    ).toEqual(['published-key-unhandled /a/snapshotId'])
     expect(() => checkSchemaAgreement(7, {})).toThrow(TypeError)
   })
 })

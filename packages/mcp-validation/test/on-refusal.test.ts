@@ -4,9 +4,11 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { describe, expect, it } from 'vitest'
 import {
+  type InputValidationOptions,
   REUSED_ID_ERROR,
   type RefusalEvent,
   resolveInputValidationOptions,
+  UNKNOWN_TOOL_ERROR,
   withInputValidation,
 } from '../src/index.js'
 import { fixtureRegistry, inMemorySession, type Json, toolCall } from './helpers/raw-clients.js'
@@ -115,12 +117,65 @@ describe('withInputValidation onRefusal', () => {
     }
   })
 
+  it('reports nothing to onerror when no hook is set', async () => {
+    const { stub, sent, errors } = stubbed({})
+    stub.onmessage?.(toolCall(1, 'nope', {}) as never)
+    await settle()
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 1, error: UNKNOWN_TOOL_ERROR }])
+    expect(errors).toEqual([])
+  })
+
+  it('hands the error a throwing hook raised to onerror, and still answers the refusal', async () => {
+    const failure = new Error('audit sink down')
+    const { stub, sent, errors } = stubbed({
+      onRefusal: () => {
+        throw failure
+      },
+    })
+    stub.onmessage?.(toolCall(1, 'nope', {}) as never)
+    await settle()
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 1, error: UNKNOWN_TOOL_ERROR }])
+    expect(errors).toEqual([failure])
+  })
+
+  it('answers the refusal when the hook throws and nothing listens on onerror', async () => {
+    const { stub, decorated, sent } = stubbed({
+      onRefusal: () => {
+        throw new Error('audit sink down')
+      },
+    })
+    decorated.onerror = undefined
+    stub.onmessage?.(toolCall(1, 'nope', {}) as never)
+    await settle()
+    // Not the decorator's fail-closed -32603 Internal error: the refusal itself.
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 1, error: UNKNOWN_TOOL_ERROR }])
+  })
+
   it('refuses a non-function hook at construction with a TypeError', () => {
     expect(() => resolveInputValidationOptions({ onRefusal: 'audit' as never })).toThrow(
       /onRefusal/,
     )
   })
 })
+
+/** A decorator over a stub transport (no SDK server behind it): what it sends and reports. */
+function stubbed(options: InputValidationOptions) {
+  const sent: Json[] = []
+  const errors: Error[] = []
+  const stub = {
+    start: async () => {},
+    close: async () => {},
+    send: async (m: unknown) => {
+      sent.push(m as Json)
+    },
+  } as unknown as Transport
+  const decorated = withInputValidation(stub, fixtureRegistry(), options)
+  decorated.onmessage = () => {}
+  decorated.onerror = (e) => errors.push(e)
+  return { stub, decorated, sent, errors }
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve))
 
 function ev(fields: Partial<RefusalEvent>): RefusalEvent {
   return {

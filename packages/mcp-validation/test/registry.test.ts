@@ -58,6 +58,21 @@ describe('loadSchemaRegistry', () => {
     }
   })
 
+  it('reads only the .json files of the directory, in name order', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-reg-'))
+    try {
+      writeFileSync(join(dir, 'README.md'), '# not a schema')
+      writeFileSync(join(dir, 'b.schema.json'), '{"title":"b"}')
+      writeFileSync(join(dir, 'a.schema.json'), '{"title":"a"}')
+      expect(readSchemaDirectory(dir).map((d) => [d.file, d.schema])).toEqual([
+        ['a.schema.json', { title: 'a' }],
+        ['b.schema.json', { title: 'b' }],
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses a .json file without the .schema.json suffix and a file that is not JSON', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-reg-'))
     try {
@@ -106,6 +121,8 @@ describe('createSchemaRegistry', () => {
     expect(() => createSchemaRegistry([d7])).toThrow(/\$schema must be/)
     const noId = { file: 'a.schema.json', source: 'a', schema: { $schema: DRAFT_2020_12 } }
     expect(() => createSchemaRegistry([noId])).toThrow(/\$id must be an absolute URI/)
+    const relative = { ...noId, schema: { $schema: DRAFT_2020_12, $id: 'a.schema.json' } }
+    expect(() => createSchemaRegistry([relative])).toThrow(/\$id must be an absolute URI/)
     const list = { file: 'a.schema.json', source: 'a', schema: [] }
     expect(() => createSchemaRegistry([list])).toThrow(/must be a JSON object/)
   })
@@ -116,6 +133,9 @@ describe('createSchemaRegistry', () => {
     )
     const format = { type: 'string', maxLength: 9, format: 'no-such-format' }
     expect(() => createSchemaRegistry([doc('a.schema.json', format)])).toThrow(/unknown format/)
+    // strictTypes too: a number keyword on a property that does not say it is a number.
+    const untyped = { ...closed, properties: { a: { minimum: 1 } } }
+    expect(() => createSchemaRegistry([doc('a.schema.json', untyped)])).toThrow(/strict mode/)
   })
 
   it('fails at start-up on a fault in a shared referent no tool uses', () => {
@@ -137,6 +157,13 @@ describe('createSchemaRegistry', () => {
     expect(() => registry.validate('b', {})).toThrow(/no published schema/)
   })
 
+  it('loads and freezes a schema holding null as data', () => {
+    const nullable = { ...closed, properties: { a: { enum: ['x', null], default: null } } }
+    const registry = createSchemaRegistry([doc('a.schema.json', nullable)])
+    expect(registry.validate('a', { a: null })).toBeNull()
+    expect(Object.isFrozen(registry.schema('a'))).toBe(true)
+  })
+
   it('holds deep-frozen published and bundled schemas', () => {
     const registry = loadSchemaRegistry(FIXTURE_SCHEMAS)
     expect(Object.isFrozen(registry.schema('notes.search'))).toBe(true)
@@ -146,8 +173,10 @@ describe('createSchemaRegistry', () => {
   })
 
   it('refuses a sharedFiles option that is not a list of names', () => {
-    expect(() => createSchemaRegistry([], { sharedFiles: 'x' as unknown as string[] })).toThrow(
-      TypeError,
-    )
+    for (const sharedFiles of ['x', ['tool-context.schema.json', 3], [3]]) {
+      const create = () => createSchemaRegistry([], { sharedFiles: sharedFiles as string[] })
+      expect(create).toThrow(TypeError)
+      expect(create).toThrow(/sharedFiles/)
+    }
   })
 })

@@ -3,7 +3,7 @@
 // StdioServerTransport reads both lines of one write in one turn, so the second request
 // arrives while the first is in flight) and the in-memory pair, with raw lines.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,13 +28,13 @@ class Child {
   readonly lines: Json[] = []
   readonly #child: ChildProcess
   readonly #dir = mkdtempSync(join(tmpdir(), 'tollgate-reused-'))
+  readonly #sentinel = join(this.#dir, 'calls.jsonl')
   #buffer = ''
   #waiters: (() => void)[] = []
 
   constructor(mode: 'decorated' | 'undecorated') {
-    const sentinel = join(this.#dir, 'calls.jsonl')
-    writeFileSync(sentinel, '')
-    this.#child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, sentinel], {
+    writeFileSync(this.#sentinel, '')
+    this.#child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, this.#sentinel], {
       cwd: PACKAGE_DIR,
       stdio: ['pipe', 'pipe', 'ignore'],
     })
@@ -48,11 +48,11 @@ class Child {
     })
   }
 
-  /** Writes the messages in ONE write and waits (5 s at most) for `count` lines with `id`. */
-  async send(messages: Json[], id: unknown, count: number): Promise<Json[]> {
+  /** Writes the messages in ONE write and waits (`ms`, 10 s by default) for `count` lines with `id`. */
+  async send(messages: Json[], id: unknown, count: number, ms = 10_000): Promise<Json[]> {
     const mark = this.lines.length
     this.#child.stdin?.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(''))
-    const deadline = Date.now() + 5000
+    const deadline = Date.now() + ms
     const found = () => this.lines.slice(mark).filter((l) => l.id === id)
     while (found().length < count && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
@@ -63,8 +63,17 @@ class Child {
     return found()
   }
 
+  /** The tools whose handler ran so far (the child writes each before its response). */
+  handled(): string[] {
+    const lines = readFileSync(this.#sentinel, 'utf8').split('\n').filter(Boolean)
+    return lines.map((l) => (JSON.parse(l) as { tool: string }).tool)
+  }
+
   async initialize(): Promise<void> {
-    await this.send([initializeRequest()], 0, 1)
+    // A generous deadline: on a loaded machine the child's start (tsx, the SDK, Ajv) is slow,
+    // and a session that is not initialized answers nothing the tests ask.
+    const [answer] = await this.send([initializeRequest()], 0, 1, 60_000)
+    if (answer === undefined) throw new Error('the stdio child did not answer initialize')
     this.#child.stdin?.write(`${JSON.stringify(INITIALIZED_NOTIFICATION)}\n`)
   }
 
@@ -80,6 +89,11 @@ class Child {
   }
 }
 
+// A request that names an in-flight id in `params.requestId` without being a cancellation: it
+// must not free that id (only notifications/cancelled does), or the tools/call after it would
+// be taken under the id of the tools/list still in flight.
+const PING_NAMING_7 = { jsonrpc: '2.0', id: 8, method: 'ping', params: { requestId: 7 } }
+
 const names = (list: Json) => ((list.result as { tools: Json[] }).tools ?? []).map((t) => t.name)
 
 describe('withInputValidation with a reused request id (stdio child)', () => {
@@ -89,7 +103,7 @@ describe('withInputValidation with a reused request id (stdio child)', () => {
     on = new Child('decorated')
     off = new Child('undecorated')
     await Promise.all([on.initialize(), off.initialize()])
-  })
+  }, 90_000)
   afterAll(async () => {
     await Promise.all([on?.close(), off?.close()])
   })
@@ -122,6 +136,61 @@ describe('withInputValidation with a reused request id (stdio child)', () => {
     const [second] = await on.send([LIST], 7, 1)
     expect(names(first as Json)).toEqual(names(second as Json))
     expect(names(second as Json)).not.toContain('notes.unpublished')
+  })
+
+  it('keeps the id of a tools/list in flight when a ping names it as params.requestId', async () => {
+    const before = on.handled().length
+    const answers = await on.send([LIST, PING_NAMING_7, CALL_OK], 7, 2)
+    expect(answers).toHaveLength(2)
+    expect(answers).toContainEqual({ jsonrpc: '2.0', id: 7, error: REUSED_ID_ERROR })
+    const list = answers.find((a) => 'result' in a) as Json
+    expect(names(list)).toEqual(['notes.search', 'notes.get', 'notes.batch', 'system.ping'])
+    expect(on.handled().slice(before)).toEqual([])
+  })
+
+  it('frees a string id when its request is cancelled', async () => {
+    const list = { ...LIST, id: 's-7' }
+    const cancel = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 's-7' },
+    }
+    const before = on.handled().length
+    // The list and its cancellation in one write; a ping round trip after it, so the SDK has
+    // taken the cancellation before the id is used again.
+    on.send([list, cancel], 's-7', 0)
+    await on.send([{ jsonrpc: '2.0', id: 'barrier', method: 'ping' }], 'barrier', 1)
+    const [answer] = await on.send([{ ...CALL_OK, id: 's-7' }], 's-7', 1)
+    expect('content' in ((answer as Json).result as Json)).toBe(true)
+    expect(on.lines.filter((l) => l.id === 's-7')).toEqual([answer])
+    expect(on.handled().slice(before)).toEqual(['system.ping'])
+  })
+
+  // KNOWN BUG in src/decorator.ts (reported, not fixed here: src is frozen for the mutation
+  // run). The decorator frees a cancelled id at once, but the SDK takes the cancellation a
+  // microtask later and aborts whatever request holds the id by then: the tools/call written
+  // after it. So the cancelled tools/list is answered, and its answer goes out under an id the
+  // table now gives to the tools/call: unrewritten, naming the unpublished tool. `it.fails`
+  // until the decorator frees a cancelled id only after the SDK has taken the cancellation;
+  // then drop `.fails`.
+  it.fails('keeps a tools/list cancelled in the same write from going out unrewritten under the id of a tools/call after it', async () => {
+    const list = { ...LIST, id: 'c-7' }
+    const cancel = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'c-7' },
+    }
+    await on.send([list, cancel, { ...CALL_OK, id: 'c-7' }], 'c-7', 2, 3000)
+    await on.send([{ jsonrpc: '2.0', id: 'barrier-c', method: 'ping' }], 'barrier-c', 1)
+    const lists = on.lines.filter((l) => l.id === 'c-7' && 'tools' in ((l.result ?? {}) as Json))
+    for (const l of lists) expect(names(l)).not.toContain('notes.unpublished')
+  })
+
+  it('lets the unrewritten list out past a ping naming its id when the decorator is removed', async () => {
+    const answers = await off.send([LIST, PING_NAMING_7, CALL_OK], 7, 2)
+    const list = answers.find((a) => 'result' in a && 'tools' in (a.result as Json)) as Json
+    expect(names(list)).toContain('notes.unpublished')
+    expect(off.handled()).toContain('system.ping')
   })
 
   it('lets the SDK list out, naming the unpublished tool with derived schemas, when the decorator is removed', async () => {

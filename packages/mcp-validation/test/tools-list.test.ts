@@ -60,6 +60,16 @@ describe('rewriteToolsListResult', () => {
     const result = { content: [] }
     expect(rewriteToolsListResult(result, registry)).toBe(result)
     expect(rewriteToolsListResult(null, registry)).toBeNull()
+    expect(rewriteToolsListResult(undefined, registry)).toBeUndefined()
+    expect(rewriteToolsListResult(3, registry)).toBe(3)
+  })
+
+  it('leaves out entries that are not tool objects instead of failing on them', () => {
+    const result = { tools: [null, 3, 'notes.search', { name: 'notes.search' }], nextCursor: 'c' }
+    expect(rewriteToolsListResult(result, registry)).toEqual({
+      tools: [{ name: 'notes.search', inputSchema: registry.bundled('notes.search') }],
+      nextCursor: 'c',
+    })
   })
 })
 
@@ -103,6 +113,53 @@ describe('bundleSchema', () => {
     expect(validateBundled(d)).toBe(validate(d))
   })
 
+  it('resolves a $ref against the nearest $id, an embedded one included', () => {
+    const leaf = { $id: 'https://x.test/sub/leaf.json', type: 'string', maxLength: 2 }
+    const outer = {
+      $id: 'https://x.test/outer.json',
+      properties: { a: { $id: 'https://x.test/sub/inner.json', $ref: 'leaf.json' } },
+    }
+    const all = new Map<string, unknown>([...docs, [leaf.$id, leaf], [outer.$id, outer]])
+    const out = bundleSchema(outer, outer.$id, all) as { properties: Json }
+    expect(out.properties).toEqual({
+      a: { $id: 'https://x.test/sub/inner.json', allOf: [{ type: 'string', maxLength: 2 }] },
+    })
+  })
+
+  it('decodes ~1 and ~0 in a $ref pointer', () => {
+    const odd = {
+      $id: 'https://x.test/odd.json',
+      $defs: { 'a/b': { maxLength: 1 }, 'c~d': { minLength: 1 }, never: false },
+    }
+    const all = new Map<string, unknown>([[odd.$id, odd]])
+    expect(bundleSchema({ $ref: 'odd.json#/$defs/a~1b' }, odd.$id, all)).toEqual({ maxLength: 1 })
+    expect(bundleSchema({ $ref: 'odd.json#/$defs/c~0d' }, odd.$id, all)).toEqual({ minLength: 1 })
+    // A boolean target stays a boolean: false still admits nothing.
+    expect(bundleSchema({ $ref: 'odd.json#/$defs/never' }, odd.$id, all)).toBe(false)
+  })
+
+  it('copies const, default and examples as data, a $ref inside them included', () => {
+    const data = { $ref: 'ctx.json#/nope' }
+    const schema = { $id: 'https://x.test/data.json', const: data, default: data, examples: [data] }
+    expect(bundleSchema(schema, schema.$id, docs)).toEqual(schema)
+  })
+
+  it('keeps the keywords beside a $ref and adds its target to their allOf', () => {
+    const beside = {
+      $id: 'https://x.test/beside.json',
+      type: 'object',
+      properties: {
+        projectId: { $ref: 'ctx.json#/$defs/id', description: 'the project' },
+        snapshotId: { $ref: 'ctx.json#/$defs/id', allOf: [{ minLength: 2 }] },
+      },
+    }
+    const out = bundleSchema(beside, beside.$id, docs) as { properties: Json }
+    expect(out.properties).toEqual({
+      projectId: { description: 'the project', allOf: [{ type: 'string', maxLength: 4 }] },
+      snapshotId: { allOf: [{ minLength: 2 }, { type: 'string', maxLength: 4 }] },
+    })
+  })
+
   it('refuses a recursive $ref and a target that is not loaded', () => {
     const loop = { $id: 'https://x.test/loop.json', $ref: '#' }
     expect(() => bundleSchema(loop, loop.$id, new Map([[loop.$id, loop]]))).toThrow(/recursive/)
@@ -113,6 +170,10 @@ describe('bundleSchema', () => {
       /points at nothing/,
     )
     expect(() => bundleSchema({ $ref: 'ctx.json#anchor' }, tool.$id, docs)).toThrow(/anchor/)
+    // An anchor whose tail names a key of the document is still refused, not read as a pointer.
+    expect(() => bundleSchema({ $ref: 'ctx.json#x$defs' }, tool.$id, docs)).toThrow(
+      /anchor fragments are not supported/,
+    )
     expect(() => bundleSchema({ $dynamicRef: '#x' }, tool.$id, docs)).toThrow(/\$dynamicRef/)
   })
 })
