@@ -35,7 +35,9 @@ export class InputValidationTransport<
   // would make "which answer is the tools/list" ambiguous (the reused-id bypass of the
   // rewrite): a second request under an id in flight is refused instead, and the decorator's
   // own refusals never touch this table.
-  readonly #inFlight = new Map<RequestIdLike, string>()
+  // One object per request, so a delayed release (see notifications/cancelled) can tell the
+  // entry it was asked to free from a later request that reused the id.
+  readonly #inFlight = new Map<RequestIdLike, { readonly method: string }>()
 
   constructor(
     inner: T,
@@ -82,13 +84,17 @@ export class InputValidationTransport<
         return this.#answer({ jsonrpc: '2.0', id: message.id, result })
       }
     } else if (method === 'notifications/cancelled') {
-      // The SDK sends nothing for a cancelled request (it checks the abort before it sends, in
-      // the same turn), so its entry would never be settled: forget it here.
+      // The SDK sends nothing for a cancelled request (it checks the abort before it sends), so
+      // its entry would never be settled: forget it, but on the next turn, not now. The SDK
+      // aborts the request a microtask after this delivery; a request reusing the id in the
+      // same write would otherwise be delivered first, take the id's abort controller in the
+      // SDK (so the cancellation aborts it instead), and the uncancelled first request would
+      // then answer under the reused id unrewritten. Until the release it is refused as reused.
       const params = (message as { params?: { requestId?: unknown } }).params
       const id = params?.requestId
-      if (typeof id === 'string' || typeof id === 'number') this.#inFlight.delete(id)
+      if (typeof id === 'string' || typeof id === 'number') this.#release(id)
     }
-    if (request) this.#inFlight.set(message.id, method)
+    if (request) this.#inFlight.set(message.id, { method })
     this.deliver(message, extra)
   }
 
@@ -101,7 +107,7 @@ export class InputValidationTransport<
     if (this.#inFlight.size === 0 || 'method' in message) return message
     const id = (message as { id?: RequestIdLike }).id
     if (id === undefined) return message
-    const method = this.#inFlight.get(id)
+    const method = this.#inFlight.get(id)?.method
     if (method === undefined) return message
     this.#inFlight.delete(id)
     if (method !== 'tools/list' || !this.#options.rewriteToolsList || !('result' in message)) {
@@ -109,6 +115,16 @@ export class InputValidationTransport<
     }
     const result = rewriteToolsListResult(message.result, this.#registry, this.#options.surface)
     return { ...message, result } as JsonRpcMessage
+  }
+
+  // Frees a cancelled request's entry once the SDK has aborted it, unless the entry was settled
+  // (its response went out) and the id taken by a new request in the meantime.
+  #release(id: RequestIdLike): void {
+    const entry = this.#inFlight.get(id)
+    if (entry === undefined) return
+    setImmediate(() => {
+      if (this.#inFlight.get(id) === entry) this.#inFlight.delete(id)
+    })
   }
 
   // The decorator's own answers go straight to the inner transport: they answer requests the

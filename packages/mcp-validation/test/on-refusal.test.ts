@@ -93,12 +93,17 @@ describe('withInputValidation onRefusal', () => {
     expect(delivered).toEqual([list])
     expect(sent).toEqual([{ jsonrpc: '2.0', id: 11, error: REUSED_ID_ERROR }])
     expect(events).toEqual([ev({ reason: 'reused_id', method: 'ping' })])
-    // Cancelling the first frees its id.
+    // Cancelling the first frees its id on the next turn (the SDK aborts it a microtask after
+    // the cancellation is delivered); until then the id is still refused as reused.
     stub.onmessage?.({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
       params: { requestId: 11 },
     } as never)
+    stub.onmessage?.({ ...list, method: 'ping' } as never)
+    expect(delivered).toHaveLength(2)
+    expect(sent).toHaveLength(2)
+    await new Promise((resolve) => setImmediate(resolve))
     stub.onmessage?.({ ...list, method: 'ping' } as never)
     expect(delivered).toHaveLength(3)
   })

@@ -166,24 +166,25 @@ describe('withInputValidation with a reused request id (stdio child)', () => {
     expect(on.handled().slice(before)).toEqual(['system.ping'])
   })
 
-  // KNOWN BUG in src/decorator.ts (reported, not fixed here: src is frozen for the mutation
-  // run). The decorator frees a cancelled id at once, but the SDK takes the cancellation a
-  // microtask later and aborts whatever request holds the id by then: the tools/call written
-  // after it. So the cancelled tools/list is answered, and its answer goes out under an id the
-  // table now gives to the tools/call: unrewritten, naming the unpublished tool. `it.fails`
-  // until the decorator frees a cancelled id only after the SDK has taken the cancellation;
-  // then drop `.fails`.
-  it.fails('keeps a tools/list cancelled in the same write from going out unrewritten under the id of a tools/call after it', async () => {
+  // The SDK takes a cancellation a microtask after it is delivered and aborts whatever request
+  // holds the id by then. Were the decorator to free a cancelled id at once, a tools/call
+  // written after the cancellation would be delivered, take the id in the SDK, be aborted in
+  // the list's place, and the list would answer under the tools/call's id unrewritten, naming
+  // the unpublished tool. The id is freed on the next turn, so the tools/call is refused.
+  it('keeps a tools/list cancelled in the same write from going out unrewritten under the id of a tools/call after it', async () => {
     const list = { ...LIST, id: 'c-7' }
     const cancel = {
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
       params: { requestId: 'c-7' },
     }
-    await on.send([list, cancel, { ...CALL_OK, id: 'c-7' }], 'c-7', 2, 3000)
+    const before = on.handled().length
+    const answers = await on.send([list, cancel, { ...CALL_OK, id: 'c-7' }], 'c-7', 1)
     await on.send([{ jsonrpc: '2.0', id: 'barrier-c', method: 'ping' }], 'barrier-c', 1)
+    expect(answers[0]).toEqual({ jsonrpc: '2.0', id: 'c-7', error: REUSED_ID_ERROR })
     const lists = on.lines.filter((l) => l.id === 'c-7' && 'tools' in ((l.result ?? {}) as Json))
     for (const l of lists) expect(names(l)).not.toContain('notes.unpublished')
+    expect(on.handled().slice(before)).toEqual([])
   })
 
   it('lets the unrewritten list out past a ping naming its id when the decorator is removed', async () => {
