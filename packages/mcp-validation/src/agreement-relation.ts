@@ -1,4 +1,4 @@
-import { Ajv07, Ajv2020 } from './ajv-load.js'
+import { Ajv07, Ajv2020, addFormats } from './ajv-load.js'
 import { admitsOnlyBmp } from './regex-modes.js'
 
 // The asymmetric relation between a published schema and the handler's (the published side
@@ -162,12 +162,16 @@ export function relate(p: readonly Schema[], d: unknown, at: string, ctx: Relati
   const dFinite = 'const' in ds ? [ds.const] : Array.isArray(ds.enum) ? ds.enum : undefined
   if (finite !== undefined) {
     // Exact over a finite published domain: every value it admits must be one the handler takes.
-    // Judged as the handler reads it: its regex without the `u` flag, its length unit.
-    const take = new Ajv07({
+    // Judged as the handler reads it: its regex without the `u` flag, its length unit, and its
+    // `format` (ajv-formats, as the registry loads; without it Ajv ignores a format, and an
+    // enum value the handler's format refuses would agree).
+    const judge = new Ajv07({
       strict: false,
       unicodeRegExp: false,
       unicode: ctx.lengthUnit === 'code-points',
-    }).compile(strip(ds) as object)
+    })
+    addFormats(judge as unknown as Parameters<typeof addFormats>[0])
+    const take = judge.compile(strip(ds) as object)
     const refused = finite.filter((v) => !take(v))
     if (refused.length > 0) add('published-wider', `admits ${JSON.stringify(refused)}`)
   } else if (dFinite !== undefined) {
