@@ -167,8 +167,11 @@ export function findCitations(markdown: string): DocumentCitations {
         break
       }
     }
-    // Relative Markdown link targets: [text](path) and [text](path#anchor).
+    // Relative Markdown link targets: [text](path) and [text](path#anchor). Not inside a code
+    // span, where CommonMark reads no link (a quoted regex such as `[0-9](?:…)` is not one).
     for (const match of line.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      const at = match.index ?? 0
+      if (spans.some((span) => at >= span.start && at < span.end)) continue
       const target = (match[1] ?? '').split('#')[0] ?? ''
       if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/')) continue
       if (GENERATED.test(target)) continue

@@ -64,6 +64,7 @@ describe('findCitations', () => {
         'See `src/core.ts`, `packages/json-budget/src/codes.ts`, `jobs/load/`, [errors](docs/errors.md#top).',
         'Not paths: `tools/call`, `@tollgate/json-budget`, `application/json`, `JSON.parse`,',
         '`bench/results/<name>.json`, `dist/index.js`, [site](https://example.com/a.md), `node:http`.',
+        'A regex in a code span is no link: `/^([0-9](?:\\.[0-9]{1,16})?)$/`, nor `[a](b/c.md)`.',
         '```ts',
         "import { x } from './not-checked.js'",
         '`test/in-a-fence.test.ts` › `not checked`',
