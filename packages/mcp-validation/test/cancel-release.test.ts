@@ -3,20 +3,12 @@
 // cancellation, and only if the entry it was asked to free is still the one under that id.
 // Driven through a stub transport with no SDK behind it, so nothing answers a request unless the
 // test sends the response itself.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { describe, expect, it } from 'vitest'
 import { REUSED_ID_ERROR, withInputValidation } from '../src/index.js'
-import { fixtureRegistry, type Json } from './helpers/raw-clients.js'
+import { fixtureRegistry, type Json, stubTransport } from './helpers/raw-clients.js'
 
 function stubbed() {
-  const sent: Json[] = []
-  const stub = {
-    start: async () => {},
-    close: async () => {},
-    send: async (m: unknown) => {
-      sent.push(m as Json)
-    },
-  } as unknown as Transport
+  const { stub, sent } = stubTransport()
   const decorated = withInputValidation(stub, fixtureRegistry())
   const delivered: Json[] = []
   decorated.onmessage = (m) => delivered.push(m as Json)

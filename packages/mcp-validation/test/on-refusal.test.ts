@@ -1,7 +1,6 @@
 // The onRefusal hook: every refusal the decorator answers reaches it once, with its precise
 // reason and no caller bytes. Through the SDK's in-memory pair with raw JSON-RPC messages.
 
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { describe, expect, it } from 'vitest'
 import {
   type InputValidationOptions,
@@ -11,7 +10,13 @@ import {
   UNKNOWN_TOOL_ERROR,
   withInputValidation,
 } from '../src/index.js'
-import { fixtureRegistry, inMemorySession, type Json, toolCall } from './helpers/raw-clients.js'
+import {
+  fixtureRegistry,
+  inMemorySession,
+  type Json,
+  stubTransport,
+  toolCall,
+} from './helpers/raw-clients.js'
 
 const MARKER = 'MARKER-5eed-91'
 const VALID = { projectId: 'acme', query: 'roadmap' }
@@ -72,14 +77,7 @@ describe('withInputValidation onRefusal', () => {
   it('reports a reused in-flight id with its method', async () => {
     // A stub transport (no SDK server behind it, so nothing answers the first request): the
     // second request under the same id is refused and reported.
-    const sent: Json[] = []
-    const stub = {
-      start: async () => {},
-      close: async () => {},
-      send: async (m: unknown) => {
-        sent.push(m as Json)
-      },
-    } as unknown as Transport
+    const { stub, sent } = stubTransport()
     const events: RefusalEvent[] = []
     const decorated = withInputValidation(stub, fixtureRegistry(), {
       onRefusal: (e) => events.push(e),
@@ -165,15 +163,8 @@ describe('withInputValidation onRefusal', () => {
 
 /** A decorator over a stub transport (no SDK server behind it): what it sends and reports. */
 function stubbed(options: InputValidationOptions) {
-  const sent: Json[] = []
+  const { stub, sent } = stubTransport()
   const errors: Error[] = []
-  const stub = {
-    start: async () => {},
-    close: async () => {},
-    send: async (m: unknown) => {
-      sent.push(m as Json)
-    },
-  } as unknown as Transport
   const decorated = withInputValidation(stub, fixtureRegistry(), options)
   decorated.onmessage = () => {}
   decorated.onerror = (e) => errors.push(e)

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { listen } from '@tollgate/test-kit/listen'
 import {
@@ -192,4 +193,20 @@ export async function stdioSession(decorated = true): Promise<RawSession> {
   await session.request(initializeRequest())
   child.stdin?.write(`${JSON.stringify(INITIALIZED_NOTIFICATION)}\n`)
   return session
+}
+
+/**
+ * A transport with no SDK server behind it: what the decorator over it sends is collected in
+ * `sent`, and `stub.onmessage` (set by the decorator) delivers an inbound message.
+ */
+export function stubTransport(): { stub: Transport; sent: Json[] } {
+  const sent: Json[] = []
+  const stub = {
+    start: async () => {},
+    close: async () => {},
+    send: async (m: unknown) => {
+      sent.push(m as Json)
+    },
+  } as unknown as Transport
+  return { stub, sent }
 }
