@@ -232,11 +232,15 @@ export class SessionPool<T> {
     return true
   }
 
-  /** Closes every session (their `close` callbacks) and empties the pool. */
+  /**
+   * Closes every session (their `close` callbacks) and empties the pool. A callback that throws
+   * or rejects does not stop the others: each runs on its own promise and failures are dropped,
+   * so one broken session cannot keep the rest open at shutdown.
+   */
   async close(): Promise<void> {
     const entries = [...this.#sessions]
     for (const [id, entry] of entries) this.#drop(id, entry)
-    await Promise.allSettled(entries.map(([, entry]) => entry.close()))
+    await Promise.allSettled(entries.map(([, entry]) => Promise.resolve().then(entry.close)))
   }
 
   #arm(id: string, entry: Entry<T>): void {

@@ -213,6 +213,21 @@ describe('SessionPool accounting', () => {
       0,
     ])
   })
+
+  it('closes every later session when one close() callback throws synchronously', async () => {
+    const pool = new SessionPool<string>()
+    const closed: string[] = []
+    for (const id of ['x', 'y', 'z']) {
+      const slot = reserved(pool, id)
+      slot.commit(id, id, () => {
+        closed.push(id)
+        if (id === 'x') throw new Error('close threw')
+      })
+    }
+    await expect(pool.close()).resolves.toBeUndefined()
+    expect(closed).toEqual(['x', 'y', 'z'])
+    expect([pool.size, pool.has('y'), pool.has('z')]).toEqual([0, false, false])
+  })
 })
 
 describe('isInitializeBody', () => {
