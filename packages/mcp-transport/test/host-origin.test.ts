@@ -8,9 +8,8 @@ import { createInFlightBudget } from '@tollgate/http-admission'
 import { parseResponse, type RawResponse } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { type McpHttpOptions, mcpHttpHandler } from '../src/index.js'
-import { McpServer, StreamableHTTPServerTransport } from './helpers/sdk-line.js'
+import { echoTarget } from './helpers/echo-target.js'
 
 const CALL =
   '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"abc"}}}'
@@ -22,21 +21,7 @@ afterEach(async () => {
 })
 
 async function serve(options: McpHttpOptions = {}) {
-  const seen = { transports: 0, echo: 0 }
-  const target = async () => {
-    seen.transports++
-    const server = new McpServer({ name: 'host-origin', version: '1.0.0' })
-    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => {
-      seen.echo++
-      return { content: [{ type: 'text', text: `len:${text.length}` }] }
-    })
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    })
-    await server.connect(transport)
-    return transport
-  }
+  const { seen, target } = echoTarget('host-origin')
   const handler = mcpHttpHandler(target, { budget: createInFlightBudget(1 << 20), ...options })
   const server = await listen((req, res) => {
     handler(req, res).catch(() => res.destroy())

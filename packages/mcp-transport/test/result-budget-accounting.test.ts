@@ -6,24 +6,16 @@ import { describe, expect, it } from 'vitest'
 import { admissionError } from '../src/codes.js'
 import { resultBudget } from '../src/index.js'
 import { toolErrorResult } from '../src/result-budget.js'
+import { recordingTransport } from './helpers/recording-transport.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC messages as the wire gives them
 type Msg = any
 
 function setup(options = {}) {
-  const sent: Msg[] = []
+  const { inner, sent, inbound } = recordingTransport()
   const delivered: Msg[] = []
-  const inner = {
-    start: async () => {},
-    close: async () => {},
-    send: async (m: Msg) => {
-      sent.push(m)
-    },
-    onmessage: undefined as undefined | ((m: Msg) => void),
-  }
   const budget = resultBudget(inner, { maxResultBytes: 2048, envelopeReserveBytes: 48, ...options })
   budget.onmessage = (m) => delivered.push(m)
-  const inbound = (m: Msg) => inner.onmessage?.(m)
   const answer = async (id: unknown, result: unknown) => {
     await budget.send({ jsonrpc: '2.0', id, result } as Msg)
     return sent.at(-1)

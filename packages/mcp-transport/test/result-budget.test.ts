@@ -5,7 +5,8 @@
 // whether the oversized result was ever serialized).
 import { afterEach, describe, expect, it } from 'vitest'
 import { RESULT_BUDGET_DEFAULTS, resolveResultBudgetOptions, resultBudget } from '../src/index.js'
-import { type Msg, StdioChild } from './helpers/stdio-child.js'
+import { recordingTransport } from './helpers/recording-transport.js'
+import { StdioChild } from './helpers/stdio-child.js'
 
 const MiB = 1024 * 1024
 const BUDGET = 64 * MiB - 1024
@@ -77,18 +78,9 @@ describe('resolveResultBudgetOptions', () => {
 // is asked to send (the budget itself is tested through a real child process above).
 describe('ResultBudgetTransport bookkeeping (in-process)', () => {
   function setup() {
-    const sent: Msg[] = []
-    const inner = {
-      start: async () => {},
-      close: async () => {},
-      send: async (m: Msg) => {
-        sent.push(m)
-      },
-      onmessage: undefined as undefined | ((m: Msg) => void),
-    }
+    const { inner, sent, inbound } = recordingTransport()
     const budget = resultBudget(inner, { maxResultBytes: 2048, envelopeReserveBytes: 48 })
     budget.onmessage = () => {}
-    const inbound = (m: Msg) => inner.onmessage?.(m)
     return { sent, budget, inbound }
   }
   const big = { content: [{ type: 'text', text: 'x'.repeat(2000) }] }

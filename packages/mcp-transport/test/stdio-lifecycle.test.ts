@@ -10,29 +10,18 @@ import {
   type JsonRpcMessage,
   StdioRefusalError,
 } from '../src/index.js'
+import { linePipes } from './helpers/line-pipes.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC messages as the wire gives them
 type Msg = any
 
 function setup(options = {}) {
-  const input = new Readable({ read: () => {} })
-  let text = ''
-  const output = new Writable({
-    write(chunk, _encoding, callback) {
-      text += chunk.toString()
-      callback()
-    },
-  })
+  const { input, output, written } = linePipes()
   const transport = new BoundedStdioServerTransport(input, output, options)
   const seen = { messages: [] as Msg[], errors: [] as Error[], closes: 0 }
   transport.onmessage = (m) => seen.messages.push(m)
   transport.onerror = (e) => seen.errors.push(e)
   transport.onclose = () => seen.closes++
-  const written = (): Msg[] =>
-    text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line))
   return { input, output, transport, seen, written }
 }
 

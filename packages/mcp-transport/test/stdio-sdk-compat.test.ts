@@ -1,8 +1,3 @@
-// The SDK StdioServerTransport's contract, held for BoundedStdioServerTransport on in-process
-// streams: its constructor (positional stdin/stdout, `maxBufferSize`), its lifecycle (nothing
-// read before start, onclose on close), and onerror for every line it refuses. The wire itself
-// (a real child process) is in stdio.test.ts.
-import { Readable, Writable } from 'node:stream'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { describe, expect, it } from 'vitest'
 import {
@@ -12,29 +7,12 @@ import {
   StdioRefusalError,
 } from '../src/index.js'
 import { SDK_OVERFLOW_MESSAGE } from '../src/stdio-refusal.js'
+import { linePipes } from './helpers/line-pipes.js'
 
 const MiB = 1024 * 1024
 const MARKER = 'MARKER_7f3a9c'
 const PING = { jsonrpc: '2.0', id: 1, method: 'ping' } as const
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' } as const
-
-/** A readable the test pushes into and a writable that collects the transport's lines. */
-function pipes() {
-  const input = new Readable({ read: () => {} })
-  let text = ''
-  const output = new Writable({
-    write(chunk, _encoding, callback) {
-      text += chunk.toString()
-      callback()
-    },
-  })
-  const written = () =>
-    text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line))
-  return { input, output, written, text: () => text }
-}
 
 type Observed = {
   messages: JsonRpcMessage[]
@@ -59,7 +37,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 20))
 
 describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used', () => {
   it('takes the SDK constructor: positional stdin and stdout and its maxBufferSize option', () => {
-    const { input, output } = pipes()
+    const { input, output } = linePipes()
     expect(
       () => new BoundedStdioServerTransport(input, output, { maxBufferSize: 100 }),
     ).not.toThrow()
@@ -82,7 +60,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it('reads nothing before start, then delivers the lines already written, in order', async () => {
-    const { input, output } = pipes()
+    const { input, output } = linePipes()
     const transport = new BoundedStdioServerTransport(input, output)
     const seen = observe(transport)
     input.push(`${JSON.stringify(PING)}\n`)
@@ -96,7 +74,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it('calls onclose on close, once however often close runs', async () => {
-    const { input, output } = pipes()
+    const { input, output } = linePipes()
     const transport = new BoundedStdioServerTransport(input, output)
     const seen = observe(transport)
     await transport.start()
@@ -108,7 +86,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it('honours maxBufferSize as the line cap: 100 bytes read, 101 refused with onerror and one close', async () => {
-    const { input, output, written } = pipes()
+    const { input, output, written } = linePipes()
     const transport = new BoundedStdioServerTransport(input, output, { maxBufferSize: 100 })
     const seen = observe(transport)
     await transport.start()
@@ -136,7 +114,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it('fires onerror once and closes once at a line one byte past the 64 MiB default', async () => {
-    const { input, output } = pipes()
+    const { input, output } = linePipes()
     const transport = new BoundedStdioServerTransport(input, output)
     const seen = observe(transport)
     await transport.start()
@@ -150,7 +128,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it('reports a malformed line to onerror once with its code and none of its bytes, and reads on', async () => {
-    const { input, output, text } = pipes()
+    const { input, output, text } = linePipes()
     const transport = new BoundedStdioServerTransport(input, output)
     const seen = observe(transport)
     await transport.start()
@@ -164,7 +142,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it('reports valid JSON that is not JSON-RPC to onerror with ERR_JSONRPC_INVALID_MESSAGE and reads on', async () => {
-    const { input, output, written } = pipes()
+    const { input, output, written } = linePipes()
     const transport = new BoundedStdioServerTransport(input, output)
     const seen = observe(transport)
     await transport.start()
@@ -194,7 +172,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it('keeps reading when the onerror handler throws', async () => {
-    const { input, output } = pipes()
+    const { input, output } = linePipes()
     const transport = new BoundedStdioServerTransport(input, output)
     const seen = observe(transport)
     transport.onerror = () => {
@@ -207,7 +185,7 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
   })
 
   it("shows the SDK transport hands onerror the caller's bytes for the same lines (the control)", async () => {
-    const { input, output } = pipes()
+    const { input, output } = linePipes()
     const transport = new StdioServerTransport(input, output)
     const seen = observe(transport as never)
     await transport.start()

@@ -8,7 +8,6 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import { MCP_POST_HEADERS as HEADERS } from '@tollgate/test-kit/mcp-initialize'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import {
   MCP_HTTP_DEFAULTS,
   type McpHttpOptions,
@@ -16,12 +15,9 @@ import {
   mcpHttpHandler,
   resolveMcpHttpOptions,
 } from '../src/index.js'
+import { echoTarget } from './helpers/echo-target.js'
 // The SDK line of this run (1.32 or 2.x, see helpers/sdk-line.ts): the same bodies on both.
-import {
-  createMcpExpressApp,
-  McpServer,
-  StreamableHTTPServerTransport,
-} from './helpers/sdk-line.js'
+import { createMcpExpressApp } from './helpers/sdk-line.js'
 
 const MiB = 1024 * 1024
 const MARKER = 'MARKER_5c1e'
@@ -34,28 +30,8 @@ afterEach(async () => {
   running = []
 })
 
-/** Counts what ran: transports made (one per admitted request) and tool calls. */
-function makeTarget() {
-  const seen = { transports: 0, echo: 0 }
-  const target = async () => {
-    seen.transports++
-    const server = new McpServer({ name: 'http-fixture', version: '1.0.0' })
-    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => {
-      seen.echo++
-      return { content: [{ type: 'text', text: `len:${text.length}` }] }
-    })
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    })
-    await server.connect(transport)
-    return transport
-  }
-  return { seen, target }
-}
-
 async function serve(options: McpHttpOptions = {}) {
-  const { seen, target } = makeTarget()
+  const { seen, target } = echoTarget()
   const handler = mcpHttpHandler(target, { budget: budget(), ...options })
   const server = await listen(
     (req, res) => {
@@ -130,7 +106,7 @@ describe('mcpHttpHandler', () => {
   })
 
   it('refuses a configured 65 MiB cap at construction, and admits 64 MiB', () => {
-    const { target } = makeTarget()
+    const { target } = echoTarget()
     expect(() => mcpHttpHandler(target, { maxBytes: 65 * MiB })).toThrow(TypeError)
     expect(() => mcpHttpHandler(target, { maxBytes: 64 * MiB + 1 })).toThrow(TypeError)
     expect(() => mcpHttpHandler(target, { maxBytes: 64 * MiB })).not.toThrow()
@@ -257,7 +233,7 @@ describe('mcpHttpHandler', () => {
 
 describe('mcpHttpHandler controls removed (the SDK alone)', () => {
   it('serves a request naming a foreign Host when nothing validates it', async () => {
-    const { seen, target } = makeTarget()
+    const { seen, target } = echoTarget()
     const server = await listen((req, res) => {
       target().then((t) => t.handleRequest(req, res))
     })
@@ -272,7 +248,7 @@ describe('mcpHttpHandler controls removed (the SDK alone)', () => {
   })
 
   it('serves a depth-65 body to the tool when nothing preflights it', async () => {
-    const { seen, target } = makeTarget()
+    const { seen, target } = echoTarget()
     const server = await listen((req, res) => {
       target().then((t) => t.handleRequest(req, res))
     })
@@ -286,7 +262,7 @@ describe('mcpHttpHandler controls removed (the SDK alone)', () => {
   })
 
   it('answers a 150 kB body from createMcpExpressApp with an HTML 413 page; the tollgate handler serves it', async () => {
-    const { target } = makeTarget()
+    const { target } = echoTarget()
     const sdkApp = createMcpExpressApp()
     sdkApp.post('/mcp', async (req, res) => (await target()).handleRequest(req, res, req.body))
     const sdk = await listen(createServer(sdkApp))
