@@ -188,6 +188,11 @@ describe('admitsOnlyBmp', () => {
     '^\\D0041$',
     '^\\p0041$',
     '^[\\S]$',
+    // A surrogate pair escaped past the body's sixth character, a literal astral character
+    // inside a class, an unrecognised atom after a quantifier.
+    '^prefix\\uD83D\\uDE00$',
+    '^[😀]$',
+    '^a+.$',
   ])('refuses %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(false)
   })
