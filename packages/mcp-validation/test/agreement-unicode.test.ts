@@ -193,6 +193,11 @@ describe('admitsOnlyBmp', () => {
     '^prefix\\uD83D\\uDE00$',
     '^[😀]$',
     '^a+.$',
+    // A class it does not recognise further in than the body's start (an astral member, a
+    // nested `[`, no closing `]`): the answer is false, not a scan that never ends.
+    '^a[😀]$',
+    '^a[[b]$',
+    '^a[b$',
   ])('refuses %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(false)
   })
