@@ -21,7 +21,9 @@ const MiB = 1024 * 1024
 export interface InputValidationOptions extends JsonLimitsOptions {
   /**
    * Most nested containers admitted in `arguments` (`{}` is depth 1). A depth equal to the
-   * limit is admitted. Default: 32. May not exceed 64.
+   * limit is admitted. Default: 32. May not exceed 64. `0` is admitted (json-budget's
+   * "integer ≥ 0"): no `arguments` fits (missing ones count as `{}`), so every `tools/call`
+   * of a published tool is refused with `ERR_JSON_TOO_DEEP`, limit 0: a deny-all route.
    */
   readonly maxDepth?: number
   /**
@@ -94,10 +96,13 @@ const brand = createResolvedBrand<ResolvedInputValidationOptions>()
 /**
  * Fills {@link InputValidationOptions} from {@link INPUT_VALIDATION_DEFAULTS}, validates every
  * field once and freezes the result; an object this function returned is returned as it is.
- * @throws TypeError on an unknown option, a limit that is not a positive safe integer, a
- *   limit above its ceiling (`JSON_LIMITS_DEFAULTS`), a non-boolean `rewriteToolsList`, a
- *   `surface` that is a string or not an iterable of strings, or an `onRefusal` that is not a
- *   function.
+ * `maxDepth: 0` is admitted, as json-budget's shared vocabulary has it ("integer ≥ 0"): a
+ * deny-all route, where every `tools/call` of a published tool is refused with
+ * `ERR_JSON_TOO_DEEP` and limit 0 (its `arguments`, `{}` when missing, are depth 1).
+ * @throws TypeError on an unknown option, a `maxDepth` that is not a safe integer ≥ 0, a
+ *   `maxNodes` or `maxBytes` that is not a positive safe integer, a limit above its ceiling
+ *   (`JSON_LIMITS_DEFAULTS`), a non-boolean `rewriteToolsList`, a `surface` that is a string
+ *   or not an iterable of strings, or an `onRefusal` that is not a function.
  */
 export function resolveInputValidationOptions(
   options: InputValidationOptions | ResolvedInputValidationOptions = {},

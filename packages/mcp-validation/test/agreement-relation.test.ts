@@ -71,6 +71,10 @@ describe('checkSchemaAgreement, keyword by keyword', () => {
     // A finite published domain is what Ajv admits of it: 'bb' is not, so nothing is wider.
     [{ type: 'string', enum: ['a', 'bb'], maxLength: 1 }, { type: 'string', maxLength: 1 }, []],
     [{ type: 'string', enum: ['a@b.c'], format: 'email' }, { type: 'string' }, []],
+    // A finite domain is judged by a lax Ajv, so a handler's schema that Ajv strict mode would
+    // refuse (a keyword without its type, a keyword Ajv does not know) is judged, not thrown.
+    [{ type: 'string', enum: ['a'] }, { minLength: 1 }, []],
+    [{ type: 'string', enum: ['a'] }, { type: 'string', 'x-note': 1 }, ['unsupported /a']],
     [{ type: 'number', multipleOf: 4 }, { type: 'number', multipleOf: 2 }, []],
     [{ type: 'number', multipleOf: 3 }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],
     [{ type: 'number' }, { type: 'number', multipleOf: 2 }, ['published-wider /a']],

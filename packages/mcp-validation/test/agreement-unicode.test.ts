@@ -188,6 +188,16 @@ describe('admitsOnlyBmp', () => {
     '^\\D0041$',
     '^\\p0041$',
     '^[\\S]$',
+    // A surrogate pair escaped past the body's sixth character, a literal astral character
+    // inside a class, an unrecognised atom after a quantifier.
+    '^prefix\\uD83D\\uDE00$',
+    '^[😀]$',
+    '^a+.$',
+    // A class it does not recognise further in than the body's start (an astral member, a
+    // nested `[`, no closing `]`): the answer is false, not a scan that never ends.
+    '^a[😀]$',
+    '^a[[b]$',
+    '^a[b$',
   ])('refuses %s', (pattern) => {
     expect(admitsOnlyBmp(pattern)).toBe(false)
   })
