@@ -12,6 +12,8 @@ const WIRE = [
   'test/tools-list.test.ts',
   'test/agreement.test.ts',
   'test/sdk-line.test.ts',
+  'test/reused-id.test.ts',
+  'test/server-request-id.test.ts',
 ]
 
 const shared = tollgateVitestConfig().test ?? {}

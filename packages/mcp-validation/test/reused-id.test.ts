@@ -11,6 +11,7 @@ import { INITIALIZED_NOTIFICATION, initializeRequest } from '@tollgate/test-kit/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REUSED_ID_ERROR } from '../src/index.js'
 import { fixtureRegistry, type Json } from './helpers/raw-clients.js'
+import { SDK_DERIVED_DIALECT } from './helpers/sdk-line.js'
 
 const CHILD = fileURLToPath(new URL('./fixtures/stdio-child.ts', import.meta.url))
 const PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url))
@@ -199,7 +200,7 @@ describe('withInputValidation with a reused request id (stdio child)', () => {
     const list = answers.find((a) => 'result' in a && 'tools' in (a.result as Json)) as Json
     expect(names(list)).toContain('notes.unpublished')
     const schema = (list.result as { tools: Json[] }).tools[0]?.inputSchema as Json
-    expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#')
+    expect(schema.$schema).toBe(SDK_DERIVED_DIALECT)
     expect('unevaluatedProperties' in schema).toBe(false)
   })
 })

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { REUSED_ID_ERROR, withInputValidation } from '../src/index.js'
 import { fixtureRegistry, type Json } from './helpers/raw-clients.js'
-import { InMemoryTransport, McpServer } from './helpers/sdk-line.js'
+import { InMemoryTransport, McpServer, SDK_DERIVED_DIALECT } from './helpers/sdk-line.js'
 
 const PUBLISHED = ['notes.search', 'system.ping']
 
@@ -143,7 +143,7 @@ describe('withInputValidation when the server sends a request under a client id 
       const list = await s.next(mark, isAnswer(0))
       expect(names(list)).toContain('notes.unpublished')
       const schema = (list.result as { tools: Json[] }).tools[0]?.inputSchema as Json
-      expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#')
+      expect(schema.$schema).toBe(SDK_DERIVED_DIALECT)
       await s.send({ jsonrpc: '2.0', id: 0, result: {} })
       await s.next(mark, (m) => isResult(0)(m) && 'content' in (m.result as Json))
     } finally {

@@ -8,7 +8,7 @@ import {
   rewriteToolsListResult,
 } from '../src/index.js'
 import { fixtureRegistry, inMemorySession, type Json } from './helpers/raw-clients.js'
-import { SDK } from './helpers/sdk-line.js'
+import { SDK_DERIVED_DIALECT } from './helpers/sdk-line.js'
 
 type Ajv = InstanceType<typeof import('ajv/dist/2020.js').default>
 const Ajv2020 = ((Ajv2020Import as { default?: unknown }).default ?? Ajv2020Import) as new (
@@ -44,11 +44,7 @@ describe('withInputValidation on tools/list', () => {
       const tools = ((parsed[0] as Json).result as { tools: Json[] }).tools
       expect(tools).toHaveLength(5)
       // The dialect each SDK line derives from zod: 1.32 draft-07, 2.x draft 2020-12.
-      expect(((tools[0] as Json).inputSchema as Json).$schema).toBe(
-        SDK.line === '2'
-          ? 'https://json-schema.org/draft/2020-12/schema'
-          : 'http://json-schema.org/draft-07/schema#',
-      )
+      expect(((tools[0] as Json).inputSchema as Json).$schema).toBe(SDK_DERIVED_DIALECT)
     } finally {
       await session.close()
     }

@@ -53,3 +53,12 @@ export const SDK: SdkLine = process.env.TOLLGATE_SDK_LINE === '2' ? await loadV2
 
 export const { McpServer, InMemoryTransport, StreamableHTTPServerTransport, StdioServerTransport } =
   SDK
+
+/**
+ * The JSON Schema dialect this SDK line derives a zod `inputSchema` in (1.32 draft-07, 2.x draft
+ * 2020-12): what an unrewritten `tools/list` carries.
+ */
+export const SDK_DERIVED_DIALECT =
+  SDK.line === '2'
+    ? 'https://json-schema.org/draft/2020-12/schema'
+    : 'http://json-schema.org/draft-07/schema#'
