@@ -106,13 +106,20 @@ describe('the JS scanner fast path, held to every scanner createPreflight picks'
     expect(bad).toEqual([])
   })
 
-  it('refuses a missing object value, a trailing comma and a wrong bracket with ERR_JSON_SYNTAX there', () => {
+  it('refuses a missing object value, a trailing comma, a value where a key goes and a wrong bracket with ERR_JSON_SYNTAX there', () => {
     const bad: string[] = []
     for (const [text, offset] of [
       ['{"a":}', 5],
       ['{"a":1,}', 7],
       ['{"a":1,"b":}', 11],
       ['[{"a":"b",}]', 10],
+      ['{"a":1,2}', 7],
+      ['{"a":1,[]}', 7],
+      ['{"a":1,{}}', 7],
+      ['{"a":1,true}', 7],
+      ['{"a":1,-1}', 7],
+      ['{1:2}', 1],
+      ['{[]:1}', 1],
       ['[1,]', 3],
       ['[}', 1],
       ['{]', 1],
