@@ -131,6 +131,13 @@ describe('the JS scanner fast path, held to every scanner createPreflight picks'
     expect(bad).toEqual([])
   })
 
+  it("skips a leading BOM under bom 'strip' and refuses it with ERR_JSON_BOM at offset 0 by default, split anywhere", () => {
+    const text = '\ufeff{"a":[1]}'
+    const bad = differences(text, { bom: 'strip' }, { ok: true, nodes: 4, depth: 2 })
+    bad.push(...differences(text, {}, refused('ERR_JSON_BOM', 0)))
+    expect(bad).toEqual([])
+  })
+
   it('reports the deepest nesting of the document, not the nesting of its last container', () => {
     const bad: string[] = []
     for (const [text, nodes, depth] of [
