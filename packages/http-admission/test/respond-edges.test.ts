@@ -164,6 +164,40 @@ describe('closeAfterResponse', () => {
     expect(handled).toEqual(['/first'])
   })
 
+  it('never serves a request a half-open client sends once the lingered body ended', async () => {
+    // The answer goes before the body; the client keeps its half open after the FIN, sends
+    // the body, and once the server has read it to its end, another request: never served.
+    const handled: string[] = []
+    const progress = { bodyEnded: false }
+    const { state, port } = await serve((req, res) => {
+      handled.push(req.url ?? '')
+      req.once('end', () => {
+        progress.bodyEnded = true
+      })
+      refuseUnread(res, 401, 'no')
+    })
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+    socket.on('error', () => {})
+    let received = ''
+    let ended = false
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1')
+    })
+    socket.once('end', () => {
+      ended = true
+    })
+    socket.write(head(['POST /first HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
+    await until(() => ended)
+    expect(received).toContain('401')
+    socket.write('0123456789')
+    await until(() => progress.bodyEnded)
+    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+    await until(() => state.bytesRead.length === 1 || handled.length > 1)
+    socket.destroy()
+    expect(handled).toEqual(['/first'])
+    expect(state.bytesRead).toHaveLength(1)
+  })
+
   it('never serves a request a half-open client sends after the FIN, when the head had gone out keep-alive', async () => {
     // Node closes the connection of a response whose head said Connection: close itself; after
     // a keep-alive head only closeAfterResponse does. A client that keeps its half of the
@@ -201,39 +235,50 @@ describe('closeAfterResponse', () => {
     expect(state.bytesRead).toHaveLength(1)
   })
 
-  it('delivers a large answer whole when the unread body ends while the answer is still being written', async () => {
+  it('delivers a large answer whole when the unread body ends while it is being written, then serves nothing more', async () => {
     // An answer larger than the loopback buffers, given before the body was read, to a client
     // that sends its short body before reading anything: the body ends while the answer is
-    // still being written, and the lingering close must wait for the answer to be out.
+    // still being written, and the lingering close must wait for the answer to be out. The
+    // client keeps its half open after the FIN and sends another request: never served.
     const size = 16 * 1024 * 1024
     const answer = Buffer.alloc(size, 0x61)
-    const state = { answered: false, ended: false, endedWhileWriting: false }
-    const { port } = await serve((req, res) => {
+    const handled: string[] = []
+    const progress = { answered: false, ended: false, endedWhileWriting: false }
+    const { state, port } = await serve((req, res) => {
+      handled.push(req.url ?? '')
       req.once('end', () => {
-        state.ended = true
-        state.endedWhileWriting = !res.writableFinished
+        progress.ended = true
+        progress.endedWhileWriting = !res.writableFinished
       })
       res.setHeader('content-type', 'application/octet-stream')
       closeAfterResponse(res)
       res.end(answer)
-      state.answered = true
+      progress.answered = true
     })
-    const socket = connect({ port, host: '127.0.0.1' })
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
     socket.on('error', () => {})
     socket.pause()
     const chunks: Buffer[] = []
+    let ended = false
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.once('end', () => {
+      ended = true
+    })
     socket.write(head(['POST /upload HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
-    await until(() => state.answered)
+    await until(() => progress.answered)
     socket.write('0123456789')
-    await until(() => state.ended)
-    expect(state.endedWhileWriting).toBe(true)
+    await until(() => progress.ended)
+    expect(progress.endedWhileWriting).toBe(true)
     socket.resume()
-    await closed
+    await until(() => ended)
     const response = parseResponse(Buffer.concat(chunks))
     expect(response?.status).toBe(200)
     expect(response?.headers.connection).toBe('close')
     expect(response?.body.length).toBe(size)
+    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+    await until(() => state.bytesRead.length === 1 || handled.length > 1)
+    socket.destroy()
+    expect(handled).toEqual(['/upload'])
+    expect(state.bytesRead).toHaveLength(1)
   })
 })
