@@ -281,4 +281,44 @@ describe('closeAfterResponse', () => {
     expect(handled).toEqual(['/upload'])
     expect(state.bytesRead).toHaveLength(1)
   })
+
+  it('delivers a large answer whole when the body passes lingerBytes, ending, while the answer is still being written', async () => {
+    // The body (1 MiB and 1 byte) passes the linger's bound while a 16 MiB answer is still
+    // being written to a client that reads nothing yet: reading stops there, but the socket
+    // may go only once the answer is out, never before (the whole body was read, so nothing
+    // is left to reset the connection).
+    const size = 16 * 1024 * 1024
+    const answer = Buffer.alloc(size, 0x61)
+    const bodySize = LINGER_LIMITS.lingerBytes + 1
+    const progress = { answered: false, seen: 0, passedWhileWriting: false }
+    const { port } = await serve((req, res) => {
+      req.on('data', (chunk: Buffer) => {
+        progress.seen += chunk.byteLength
+        if (progress.seen > LINGER_LIMITS.lingerBytes)
+          progress.passedWhileWriting = !res.writableFinished
+      })
+      res.setHeader('content-type', 'application/octet-stream')
+      closeAfterResponse(res)
+      res.end(answer)
+      progress.answered = true
+    })
+    const socket = connect({ port, host: '127.0.0.1' })
+    socket.on('error', () => {})
+    socket.pause()
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write(head(['POST /upload HTTP/1.1', 'Host: 127.0.0.1', `Content-Length: ${bodySize}`]))
+    await until(() => progress.answered)
+    const piece = Buffer.alloc(64 * 1024, 0x20)
+    for (let sent = 0; sent < bodySize - 1; sent += piece.byteLength) socket.write(piece)
+    socket.write('x')
+    await until(() => progress.seen > LINGER_LIMITS.lingerBytes)
+    expect(progress.passedWhileWriting).toBe(true)
+    socket.resume()
+    await closed
+    const response = parseResponse(Buffer.concat(chunks))
+    expect(response?.status).toBe(200)
+    expect(response?.body.length).toBe(size)
+  })
 })
