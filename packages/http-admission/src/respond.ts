@@ -83,12 +83,22 @@ export const LINGER_LIMITS = Object.freeze({ lingerBytes: 1024 * 1024, lingerMs:
  * uploading a body sees "connection reset" instead of its 401 or 413. Lingering lets the
  * response reach it; the bounds keep an endless body from costing more than 1 MiB of parsing
  * and one socket for 2 s. A response that is aborted before it finishes destroys the socket.
+ * A response queued behind a pipelined request gets the same close once Node assigns it the
+ * connection.
  */
 export function closeAfterResponse(res: ServerResponse): void {
   if (!res.headersSent) res.setHeader('Connection', 'close')
   res.shouldKeepAlive = false
+  // A response queued behind a pipelined request has no socket yet: Node assigns it, emitting
+  // 'socket', once the responses before it have finished, and only then writes this one (its
+  // 'prefinish' and 'finish' come after). Without the close set up then, Node's own close of
+  // a last response would reset a client still sending the body.
   const socket = res.socket
-  if (socket === null) return
+  if (socket === null) res.once('socket', (assigned: Socket) => closeOnSocket(res, assigned))
+  else closeOnSocket(res, socket)
+}
+
+function closeOnSocket(res: ServerResponse, socket: Socket): void {
   const req = res.req as IncomingMessage | undefined
   let linger: Linger | undefined
   // From the moment the response is complete, whatever body is still unread is unwanted:

@@ -137,6 +137,23 @@ describe('an empty body (Content-Length: 0)', () => {
   })
 })
 
+describe('json() with a type function and a malformed Content-Type', () => {
+  // `application/json; charset` (a parameter without a value) does not parse to RFC 9110.
+  const MALFORMED = 'application/json; charset'
+
+  it('is {} for an empty body the type function accepted, as express.json() gives', async () => {
+    const served = serve(json({ type: () => true }))
+    await post(served, '', MALFORMED).expect(200, '{}')
+    expect(served.reached).toEqual([{}])
+  })
+
+  it('passes a body it cannot read as JSON through unread: req.body stays undefined, never {}', async () => {
+    const served = serve(json({ type: () => true }))
+    await post(served, '{"a":1}', MALFORMED).expect(200, 'undefined')
+    expect(served.reached).toEqual([undefined])
+  })
+})
+
 describe('admission(): what it leaves to others', () => {
   it('passes a request an earlier parser marked as read (req._body) through, its body kept', async () => {
     const served = serve(admission({ maxBytes: 4 }), (req) => {

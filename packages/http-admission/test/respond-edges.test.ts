@@ -3,8 +3,9 @@
 // than answered twice, a finished response is left alone (no throw from a late call), and the
 // lingering close reads the rest of a body up to its bound so the answer is not lost to a reset.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { connect } from 'node:net'
 import { AdmissionError } from '@tollgate/json-budget'
-import { head, RawClient } from '@tollgate/test-kit/http-client'
+import { head, parseResponse, RawClient } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeAfterResponse, refuseUnread, sendRefusal } from '../src/index.js'
@@ -161,5 +162,163 @@ describe('closeAfterResponse', () => {
     await client.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
     await client.closed
     expect(handled).toEqual(['/first'])
+  })
+
+  it('never serves a request a half-open client sends once the lingered body ended', async () => {
+    // The answer goes before the body; the client keeps its half open after the FIN, sends
+    // the body, and once the server has read it to its end, another request: never served.
+    const handled: string[] = []
+    const progress = { bodyEnded: false }
+    const { state, port } = await serve((req, res) => {
+      handled.push(req.url ?? '')
+      req.once('end', () => {
+        progress.bodyEnded = true
+      })
+      refuseUnread(res, 401, 'no')
+    })
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+    socket.on('error', () => {})
+    let received = ''
+    let ended = false
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1')
+    })
+    socket.once('end', () => {
+      ended = true
+    })
+    socket.write(head(['POST /first HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
+    await until(() => ended)
+    expect(received).toContain('401')
+    socket.write('0123456789')
+    await until(() => progress.bodyEnded)
+    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+    await until(() => state.bytesRead.length === 1 || handled.length > 1)
+    socket.destroy()
+    expect(handled).toEqual(['/first'])
+    expect(state.bytesRead).toHaveLength(1)
+  })
+
+  it('never serves a request a half-open client sends after the FIN, when the head had gone out keep-alive', async () => {
+    // Node closes the connection of a response whose head said Connection: close itself; after
+    // a keep-alive head only closeAfterResponse does. A client that keeps its half of the
+    // connection open (it never answers the FIN) and sends another request must not be served.
+    const handled: string[] = []
+    const { state, port } = await serve((req, res) => {
+      handled.push(req.url ?? '')
+      req.resume()
+      req.once('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' })
+        closeAfterResponse(res)
+        res.end('ok')
+      })
+    })
+    if (running) running.server.keepAliveTimeout = 120_000
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+    socket.on('error', () => {})
+    let received = ''
+    let ended = false
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1')
+    })
+    socket.once('end', () => {
+      ended = true
+    })
+    socket.write(head(['GET /first HTTP/1.1', 'Host: 127.0.0.1']))
+    await until(() => ended)
+    expect(received).toContain('200 OK')
+    // The client's half is still open: it sends a next request on it. Either the server's
+    // socket is gone (nothing more can be read from it) or the request reached a handler.
+    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+    await until(() => state.bytesRead.length === 1 || handled.length > 1)
+    socket.destroy()
+    expect(handled).toEqual(['/first'])
+    expect(state.bytesRead).toHaveLength(1)
+  })
+
+  it('delivers a large answer whole when the unread body ends while it is being written, then serves nothing more', async () => {
+    // An answer larger than the loopback buffers, given before the body was read, to a client
+    // that sends its short body before reading anything: the body ends while the answer is
+    // still being written, and the lingering close must wait for the answer to be out. The
+    // client keeps its half open after the FIN and sends another request: never served.
+    const size = 16 * 1024 * 1024
+    const answer = Buffer.alloc(size, 0x61)
+    const handled: string[] = []
+    const progress = { answered: false, ended: false, endedWhileWriting: false }
+    const { state, port } = await serve((req, res) => {
+      handled.push(req.url ?? '')
+      req.once('end', () => {
+        progress.ended = true
+        progress.endedWhileWriting = !res.writableFinished
+      })
+      res.setHeader('content-type', 'application/octet-stream')
+      closeAfterResponse(res)
+      res.end(answer)
+      progress.answered = true
+    })
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+    socket.on('error', () => {})
+    socket.pause()
+    const chunks: Buffer[] = []
+    let ended = false
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.once('end', () => {
+      ended = true
+    })
+    socket.write(head(['POST /upload HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
+    await until(() => progress.answered)
+    socket.write('0123456789')
+    await until(() => progress.ended)
+    expect(progress.endedWhileWriting).toBe(true)
+    socket.resume()
+    await until(() => ended)
+    const response = parseResponse(Buffer.concat(chunks))
+    expect(response?.status).toBe(200)
+    expect(response?.headers.connection).toBe('close')
+    expect(response?.body.length).toBe(size)
+    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+    await until(() => state.bytesRead.length === 1 || handled.length > 1)
+    socket.destroy()
+    expect(handled).toEqual(['/upload'])
+    expect(state.bytesRead).toHaveLength(1)
+  })
+
+  it('delivers a large answer whole when the body passes lingerBytes, ending, while the answer is still being written', async () => {
+    // The body (1 MiB and 1 byte) passes the linger's bound while a 16 MiB answer is still
+    // being written to a client that reads nothing yet: reading stops there, but the socket
+    // may go only once the answer is out, never before (the whole body was read, so nothing
+    // is left to reset the connection).
+    const size = 16 * 1024 * 1024
+    const answer = Buffer.alloc(size, 0x61)
+    const bodySize = LINGER_LIMITS.lingerBytes + 1
+    const progress = { answered: false, seen: 0, passedWhileWriting: false }
+    const { port } = await serve((req, res) => {
+      req.on('data', (chunk: Buffer) => {
+        progress.seen += chunk.byteLength
+        if (progress.seen > LINGER_LIMITS.lingerBytes)
+          progress.passedWhileWriting = !res.writableFinished
+      })
+      res.setHeader('content-type', 'application/octet-stream')
+      closeAfterResponse(res)
+      res.end(answer)
+      progress.answered = true
+    })
+    const socket = connect({ port, host: '127.0.0.1' })
+    socket.on('error', () => {})
+    socket.pause()
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write(head(['POST /upload HTTP/1.1', 'Host: 127.0.0.1', `Content-Length: ${bodySize}`]))
+    await until(() => progress.answered)
+    const piece = Buffer.alloc(64 * 1024, 0x20)
+    for (let sent = 0; sent < bodySize - 1; sent += piece.byteLength) socket.write(piece)
+    socket.write('x')
+    await until(() => progress.seen > LINGER_LIMITS.lingerBytes)
+    expect(progress.passedWhileWriting).toBe(true)
+    socket.resume()
+    await closed
+    const response = parseResponse(Buffer.concat(chunks))
+    expect(response?.status).toBe(200)
+    expect(response?.body.length).toBe(size)
   })
 })
