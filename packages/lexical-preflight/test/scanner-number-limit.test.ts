@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { createPreflight, type Preflight } from '../src/index.js'
 import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
 
-// maxNumberLength counts a number's characters (sign, digits, point, exponent marker and sign)
-// and refuses at the first character past the limit, with its offset, whichever part of the
-// number that character is in. The JS scanner (src/scanner.ts) checks the limit in each of its
-// number states (after the sign, the point, the exponent marker and its sign, and in the
-// integer, fraction and exponent digit runs), so each number below is run under every limit
-// shorter than it, in an array and at the top level, whole and at every two-chunk split,
-// through the three scanners createPreflight picks from, asserting code, limit and offset.
+// maxNumberLength counts a number's characters (sign, digits, point, exponent marker and sign) and
+// refuses at the first character past the limit, with its offset, whichever part of the number that
+// character is in. The JS scanner (src/scanner.ts) checks the limit in each of its number states
+// (after the sign, the point, the exponent marker and its sign, and in the integer, fraction and
+// exponent digit runs), so each number below is run under every limit shorter than it, in an array
+// and at the top level, whole, at every two-chunk split and one byte a push, through the three
+// scanners createPreflight picks from, asserting code, limit and offset.
 
 const SCANNERS: ReadonlyArray<readonly [string, (options: object) => Preflight]> = [
   ['the WebAssembly scanner', (options) => createPreflight(options)],
@@ -42,6 +42,8 @@ function differences(doc: Uint8Array, options: object, want: object, label: stri
     const splits: Uint8Array[][] = [[doc]]
     for (let cut = 1; cut < doc.length; cut++)
       splits.push([doc.subarray(0, cut), doc.subarray(cut)])
+    // One byte a push: a token open across many pushes, each with its own input offset.
+    splits.push(Array.from(doc, (_, k) => doc.subarray(k, k + 1)))
     for (const chunks of splits) {
       const got = outcome(make, options, chunks)
       if (JSON.stringify(got) !== JSON.stringify(want)) {

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest'
 import { createPreflight, type Preflight } from '../src/index.js'
 import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
 
-// maxStringBytes counts a string's raw bytes between its quotes (escapes as written, a
-// character in its UTF-8 bytes) and refuses at the first byte past the limit, with that
-// byte's offset: whatever token filled the string up to the limit (plain bytes, a two-byte
-// escape, a \u escape, a two-byte character) and whatever token the next byte begins. The JS
-// scanner (src/scanner.ts) checks the limit in separate places for each (its string loop, the
-// escape loop, and the escape, \u digit and UTF-8 states it falls back to when a token is cut),
-// so every pair is tried, whole and at every two-chunk split, through the three scanners
-// createPreflight picks from, asserting code, limit and offset.
+// maxStringBytes counts a string's raw bytes between its quotes (escapes as written, a character in
+// its UTF-8 bytes) and refuses at the first byte past the limit, with that byte's offset: whatever
+// token filled the string up to the limit (plain bytes, a two-byte escape, a \u escape, a two-byte
+// character) and whatever token the next byte begins. The JS scanner (src/scanner.ts) checks the
+// limit in separate places for each (its string loop, the escape loop, and the escape, \u digit and
+// UTF-8 states it falls back to when a token is cut), so every pair is tried, whole, at every two-
+// chunk split and one byte a push, through the three scanners createPreflight picks from, asserting
+// code, limit and offset.
 
 const SCANNERS: ReadonlyArray<readonly [string, (options: object) => Preflight]> = [
   ['the WebAssembly scanner', (options) => createPreflight(options)],
@@ -43,6 +43,8 @@ function differences(doc: Uint8Array, options: object, want: object, label: stri
     const splits: Uint8Array[][] = [[doc]]
     for (let cut = 1; cut < doc.length; cut++)
       splits.push([doc.subarray(0, cut), doc.subarray(cut)])
+    // One byte a push: a token open across many pushes, each with its own input offset.
+    splits.push(Array.from(doc, (_, k) => doc.subarray(k, k + 1)))
     for (const chunks of splits) {
       const got = outcome(make, options, chunks)
       if (JSON.stringify(got) !== JSON.stringify(want)) {
