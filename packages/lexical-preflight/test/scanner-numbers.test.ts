@@ -76,7 +76,7 @@ describe('numbers, one character at a time through every scanner and chunking', 
     expect(bad).toEqual([])
   })
 
-  it('admits every part of the grammar, each digit 0 to 9 in each position', () => {
+  it('admits every part of the grammar, with the digits 0 and 9 in each part', () => {
     const bad: string[] = []
     for (const text of ['-0', '-9', '90.09e+09', '1.23456789E-98765', '5e9', '0.0e0', '-10E+1']) {
       bad.push(...differences(utf8(`[${text}]`), { ok: true, nodes: 2 }, `[${text}]`))
