@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { bundleSchema, createSchemaRegistry, DRAFT_2020_12, type SchemaDocument } from '../src/index.js'
+import {
+  bundleSchema,
+  createSchemaRegistry,
+  DRAFT_2020_12,
+  type SchemaDocument,
+} from '../src/index.js'
 
 // A JSON Pointer (RFC 6901) steps only into objects and arrays: a `$ref` whose fragment walks
 // through a string names nothing, and the registry promises a missing `$ref` target is a
