@@ -10,8 +10,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
  * Returns a copy of `schema` with every `$ref` replaced by a copy of its target, resolved by
  * `$id` against `documents` (absolute `$id` → schema) and a JSON Pointer fragment. A `$ref`
  * alone becomes its target; a `$ref` beside other keywords becomes one more `allOf` branch,
- * which keeps `unevaluatedProperties` seeing what the target evaluates. A whole inlined
- * document loses its `$schema` and `$id`.
+ * which keeps `unevaluatedProperties` seeing what the target evaluates. An inlined target
+ * loses its `$id`, `$schema` and `$anchor` at every depth, so no resource is named twice.
  * @throws Error on a target that is not loaded, a recursive `$ref`, an anchor fragment or a
  *   `$dynamicRef`, none of which can be inlined faithfully.
  */
@@ -70,10 +70,25 @@ function resolve(
     }
     target = (target as Record<string, Json>)[segment] as Json
   }
-  const copy = inline(target, docId, documents, [...stack, key])
-  if (fragment === '' && copy !== null && typeof copy === 'object' && !Array.isArray(copy)) {
-    const { $schema: _schema, $id: _id, ...rest } = copy
-    return rest
+  return withoutIdentity(inline(target, docId, documents, [...stack, key]))
+}
+
+/** Keywords that name a schema resource or say its dialect, never constrain an instance. */
+const IDENTITY_KEYWORDS = new Set(['$id', '$schema', '$anchor'])
+
+/**
+ * A copy of an inlined `$ref` target without `$id`, `$schema` and `$anchor` at any depth. Once
+ * inlined it holds no `$ref` (inline replaced them all), so they only named the resource; kept,
+ * the bundle would carry the same `$id` twice (the target in place and in its `$defs`, or two
+ * references to one target), which a 2020-12 validator refuses to compile.
+ */
+function withoutIdentity(node: Json): Json {
+  if (Array.isArray(node)) return node.map(withoutIdentity)
+  if (node === null || typeof node !== 'object') return node
+  const out: { [key: string]: Json } = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (IDENTITY_KEYWORDS.has(key)) continue
+    out[key] = DATA_KEYWORDS.has(key) ? value : withoutIdentity(value)
   }
-  return copy
+  return out
 }
