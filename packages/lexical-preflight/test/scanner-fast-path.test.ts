@@ -1,7 +1,7 @@
-import { isAdmissionError } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { createPreflight, type Preflight, type PreflightOptions } from '../src/index.js'
 import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
+import { type ScanOutcome as Outcome, scanOf, utf8 } from './helpers/every-scanner.js'
 
 // The JS scanner (src/scanner.ts, the scanner for a maxDepth past the WebAssembly module's
 // container bits and the fallback without WebAssembly) reads whole tokens in a fast path while no
@@ -21,22 +21,7 @@ const SCANNERS: ReadonlyArray<readonly [string, (options: PreflightOptions) => P
   ],
 ]
 
-type Outcome =
-  | { ok: true; nodes: number; depth: number }
-  | { ok: false; code: string; offset: number | undefined; limit: number | undefined }
-
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
-
-function outcome(scanner: Preflight, chunks: readonly Uint8Array[]): Outcome {
-  try {
-    for (const chunk of chunks) scanner.push(chunk)
-    const { nodes, depth } = scanner.end()
-    return { ok: true, nodes, depth }
-  } catch (error) {
-    if (!isAdmissionError(error)) throw error
-    return { ok: false, code: error.code, offset: error.offset, limit: error.limit }
-  }
-}
+const outcome = scanOf
 
 /**
  * Every (scanner, chunking) whose outcome on `text` differs from `want`: one chunk and each

@@ -1,7 +1,7 @@
-import { isAdmissionError } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { createPreflight, type PreflightOptions } from '../src/index.js'
 import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
+import { type ScanOutcome as Outcome, scanOf, utf8 } from './helpers/every-scanner.js'
 
 // Numbers and literals through the JS scanner's whole-token fast path (src/scanner.ts, the
 // loop that runs while no key policy is on): it admits a scalar only when the scalar is whole,
@@ -12,23 +12,8 @@ import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
 // (the JS scanner, as the fallback without WebAssembly is), and against the WebAssembly scanner
 // (the defaults) for the same outcome.
 
-type Outcome =
-  | { ok: true; nodes: number; depth: number }
-  | { ok: false; code: string; offset: number | undefined; limit: number | undefined }
-
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
-
-function outcome(options: PreflightOptions, chunks: readonly Uint8Array[]): Outcome {
-  const scanner = createPreflight(options)
-  try {
-    for (const chunk of chunks) scanner.push(chunk)
-    const { nodes, depth } = scanner.end()
-    return { ok: true, nodes, depth }
-  } catch (error) {
-    if (!isAdmissionError(error)) throw error
-    return { ok: false, code: error.code, offset: error.offset, limit: error.limit }
-  }
-}
+const outcome = (options: PreflightOptions, chunks: readonly Uint8Array[]): Outcome =>
+  scanOf(createPreflight(options), chunks)
 
 /** The JS scanner's outcome for `text` in one push, checked equal to the WebAssembly one's. */
 function js(text: string, options: PreflightOptions = {}): Outcome {

@@ -1,6 +1,6 @@
-import { isAdmissionError } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { createPreflight, type PreflightOptions } from '../src/index.js'
+import { type ScanOutcome as Outcome, scanOf, utf8 } from './helpers/every-scanner.js'
 
 // With a key policy on, createPreflight returns the JS scanner and its whole-token fast path is
 // off: the byte machine of src/scanner.ts reads every byte between tokens itself (whitespace,
@@ -9,24 +9,10 @@ import { createPreflight, type PreflightOptions } from '../src/index.js'
 // so each case is also run without the policy (the WebAssembly scanner) for the same outcome,
 // whole and at every two-chunk split.
 
-type Outcome =
-  | { ok: true; nodes: number; depth: number }
-  | { ok: false; code: string; offset: number | undefined; limit: number | undefined }
-
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 const DUP: PreflightOptions = { duplicateKeys: 'refuse' }
 
-function run(options: PreflightOptions, chunks: readonly Uint8Array[]): Outcome {
-  const scanner = createPreflight(options)
-  try {
-    for (const chunk of chunks) scanner.push(chunk)
-    const { nodes, depth } = scanner.end()
-    return { ok: true, nodes, depth }
-  } catch (error) {
-    if (!isAdmissionError(error)) throw error
-    return { ok: false, code: error.code, offset: error.offset, limit: error.limit }
-  }
-}
+const run = (options: PreflightOptions, chunks: readonly Uint8Array[]): Outcome =>
+  scanOf(createPreflight(options), chunks)
 
 /**
  * The outcome of `text` under duplicateKeys 'refuse' (and `options`), checked the same at

@@ -1,7 +1,5 @@
-import { isAdmissionError } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
-import { createPreflight, type Preflight } from '../src/index.js'
-import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
+import { differences as differencesUnder } from './helpers/every-scanner.js'
 
 // The edges of Unicode Table 3-7 (well-formed UTF-8 byte sequences) inside a string, through
 // the JS scanner (src/scanner.ts) as well as the WebAssembly one. The JS scanner lets
@@ -11,47 +9,14 @@ import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
 // lead byte and its second byte through the byte-by-byte validator, whose lead ranges and
 // second-byte ranges (E0, ED, F0, F4) must be the table's. Asserted with code and offset.
 
-const SCANNERS: ReadonlyArray<readonly [string, () => Preflight]> = [
-  ['the WebAssembly scanner (the defaults)', () => createPreflight()],
-  // A maxDepth past the module's container bits: the JS scanner and its whole-token fast path.
-  ['the JS scanner', () => createPreflight({ maxDepth: WASM_MAX_DEPTH + 1 })],
-  // A key policy: the JS scanner without the fast path (every token through the byte machine).
-  ['the JS scanner with a key policy', () => createPreflight({ duplicateKeys: 'refuse' })],
-]
-
-function outcome(make: () => Preflight, chunks: Uint8Array[]) {
-  const scanner = make()
-  try {
-    for (const chunk of chunks) scanner.push(chunk)
-    return { ok: true, nodes: scanner.end().nodes }
-  } catch (error) {
-    if (!isAdmissionError(error)) throw error
-    return { ok: false, code: error.code, offset: error.offset }
-  }
-}
-
 /** `["` + the bytes (hex) + `"]`. */
 function inString(hex: string): Uint8Array {
   return Uint8Array.from([0x5b, 0x22, ...Buffer.from(hex, 'hex'), 0x22, 0x5d])
 }
 
-/** Every (scanner, split) whose outcome on `doc` differs from `want`, labelled. */
-function differences(doc: Uint8Array, want: object, label: string): string[] {
-  const out: string[] = []
-  for (const [name, make] of SCANNERS) {
-    const splits: Uint8Array[][] = [[doc]]
-    for (let cut = 1; cut < doc.length; cut++)
-      splits.push([doc.subarray(0, cut), doc.subarray(cut)])
-    splits.push(Array.from(doc, (_, k) => doc.subarray(k, k + 1)))
-    for (const chunks of splits) {
-      const got = outcome(make, chunks)
-      if (JSON.stringify(got) !== JSON.stringify(want)) {
-        out.push(`${name}, ${label}, chunks ${chunks.map((c) => c.length)}: ${JSON.stringify(got)}`)
-      }
-    }
-  }
-  return out
-}
+/** Every (scanner, split) whose outcome on `doc` under the defaults differs from `want`. */
+const differences = (doc: Uint8Array, want: object, label: string) =>
+  differencesUnder(doc, {}, want, label)
 
 // The smallest and largest sequence of each lead range, and each restricted second byte.
 const WELL_FORMED = [
