@@ -44,6 +44,40 @@ async function getAll(port: number): Promise<string> {
   return received
 }
 
+/**
+ * A raw client that keeps its half of the connection open after the server's FIN (it never
+ * answers it), collecting what it receives.
+ */
+function halfOpenClient(port: number) {
+  const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+  socket.on('error', () => {})
+  const chunks: Buffer[] = []
+  let ended = false
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+  socket.once('end', () => {
+    ended = true
+  })
+  return { socket, received: () => Buffer.concat(chunks), ended: () => ended }
+}
+
+/**
+ * Sends a next request on the half-open client's connection and holds that it was never served:
+ * either the server's socket is gone (its bytesRead recorded at close) or the request reached a
+ * handler, which must not happen.
+ */
+async function servesNothingMore(
+  client: ReturnType<typeof halfOpenClient>,
+  state: { bytesRead: number[] },
+  handled: string[],
+  first: string,
+) {
+  client.socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
+  await until(() => state.bytesRead.length === 1 || handled.length > 1)
+  client.socket.destroy()
+  expect(handled).toEqual([first])
+  expect(state.bytesRead).toHaveLength(1)
+}
+
 describe('sendRefusal', () => {
   it('answers nothing to a client abort (ERR_BODY_ABORTED): the socket is destroyed', async () => {
     const { state, port } = await serve((_req, res) => {
@@ -176,26 +210,13 @@ describe('closeAfterResponse', () => {
       })
       refuseUnread(res, 401, 'no')
     })
-    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
-    socket.on('error', () => {})
-    let received = ''
-    let ended = false
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1')
-    })
-    socket.once('end', () => {
-      ended = true
-    })
-    socket.write(head(['POST /first HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
-    await until(() => ended)
-    expect(received).toContain('401')
-    socket.write('0123456789')
+    const client = halfOpenClient(port)
+    client.socket.write(head(['POST /first HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
+    await until(client.ended)
+    expect(parseResponse(client.received())?.status).toBe(401)
+    client.socket.write('0123456789')
     await until(() => progress.bodyEnded)
-    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
-    await until(() => state.bytesRead.length === 1 || handled.length > 1)
-    socket.destroy()
-    expect(handled).toEqual(['/first'])
-    expect(state.bytesRead).toHaveLength(1)
+    await servesNothingMore(client, state, handled, '/first')
   })
 
   it('never serves a request a half-open client sends after the FIN, when the head had gone out keep-alive', async () => {
@@ -213,26 +234,12 @@ describe('closeAfterResponse', () => {
       })
     })
     if (running) running.server.keepAliveTimeout = 120_000
-    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
-    socket.on('error', () => {})
-    let received = ''
-    let ended = false
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1')
-    })
-    socket.once('end', () => {
-      ended = true
-    })
-    socket.write(head(['GET /first HTTP/1.1', 'Host: 127.0.0.1']))
-    await until(() => ended)
-    expect(received).toContain('200 OK')
-    // The client's half is still open: it sends a next request on it. Either the server's
-    // socket is gone (nothing more can be read from it) or the request reached a handler.
-    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
-    await until(() => state.bytesRead.length === 1 || handled.length > 1)
-    socket.destroy()
-    expect(handled).toEqual(['/first'])
-    expect(state.bytesRead).toHaveLength(1)
+    const client = halfOpenClient(port)
+    client.socket.write(head(['GET /first HTTP/1.1', 'Host: 127.0.0.1']))
+    await until(client.ended)
+    expect(parseResponse(client.received())?.status).toBe(200)
+    // The client's half is still open: it sends a next request on it.
+    await servesNothingMore(client, state, handled, '/first')
   })
 
   it('delivers a large answer whole when the unread body ends while it is being written, then serves nothing more', async () => {
@@ -255,31 +262,21 @@ describe('closeAfterResponse', () => {
       res.end(answer)
       progress.answered = true
     })
-    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true })
-    socket.on('error', () => {})
-    socket.pause()
-    const chunks: Buffer[] = []
-    let ended = false
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-    socket.once('end', () => {
-      ended = true
-    })
-    socket.write(head(['POST /upload HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
+    const client = halfOpenClient(port)
+    // Read nothing until the body has ended, so the answer is still being written then.
+    client.socket.pause()
+    client.socket.write(head(['POST /upload HTTP/1.1', 'Host: 127.0.0.1', 'Content-Length: 10']))
     await until(() => progress.answered)
-    socket.write('0123456789')
+    client.socket.write('0123456789')
     await until(() => progress.ended)
     expect(progress.endedWhileWriting).toBe(true)
-    socket.resume()
-    await until(() => ended)
-    const response = parseResponse(Buffer.concat(chunks))
+    client.socket.resume()
+    await until(client.ended)
+    const response = parseResponse(client.received())
     expect(response?.status).toBe(200)
     expect(response?.headers.connection).toBe('close')
     expect(response?.body.length).toBe(size)
-    socket.write(head(['GET /second HTTP/1.1', 'Host: 127.0.0.1']))
-    await until(() => state.bytesRead.length === 1 || handled.length > 1)
-    socket.destroy()
-    expect(handled).toEqual(['/upload'])
-    expect(state.bytesRead).toHaveLength(1)
+    await servesNothingMore(client, state, handled, '/upload')
   })
 
   it('delivers a large answer whole when the body passes lingerBytes, ending, while the answer is still being written', async () => {
