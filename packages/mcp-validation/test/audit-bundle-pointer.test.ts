@@ -25,7 +25,7 @@ const withRef = (ref: string): SchemaDocument => ({
 describe('a $ref whose pointer walks through a string', () => {
   it('fails at start-up on a $ref into the length of a string, which Ajv itself compiles', () => {
     expect(() => createSchemaRegistry([withRef('#/properties/a/description/length')])).toThrow(
-      Error,
+      /\$ref .*#\/properties\/a\/description\/length points at nothing/,
     )
   })
 
@@ -33,7 +33,9 @@ describe('a $ref whose pointer walks through a string', () => {
     for (const ref of ['#/properties/a/description/0', '#/properties/a/description/length']) {
       const { schema } = withRef(ref)
       const id = `${ID}t.schema.json`
-      expect(() => bundleSchema(schema, id, new Map([[id, schema]]))).toThrow(Error)
+      expect(() => bundleSchema(schema, id, new Map([[id, schema]]))).toThrow(
+        `$ref ${id}${ref} points at nothing`,
+      )
     }
   })
 })
