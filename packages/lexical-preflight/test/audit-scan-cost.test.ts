@@ -19,8 +19,10 @@ const SCANNERS: ReadonlyArray<readonly [string, (options: PreflightOptions) => P
   ],
 ]
 
-// About a hundred times what the slowest scanner takes here on a loaded 2-core machine; the
-// per-number rescan takes about half a minute per document.
+// Measured on this project's 2-core machine at load 2–9: the three scanners together took 50–170
+// ms on each document below, and the rescan of the slice per number (the mutant of scanner.ts
+// line 307) 20 s or more on the integer one. A deadline, not a comparison: it fails only at
+// a hundred times the cost measured, where a per-number rescan lands.
 const DEADLINE_MS = 20_000
 
 // One document per digit loop of the number grammar (integer part, fraction, exponent), each
