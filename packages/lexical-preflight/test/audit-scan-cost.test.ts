@@ -20,9 +20,10 @@ const SCANNERS: ReadonlyArray<readonly [string, (options: PreflightOptions) => P
 ]
 
 // Measured once on this project's 2-core machine at load 2–9: the three scanners together took
-// about 60 ms on each 2 MiB number document and 220 ms on the 16 MiB string one, and the rescan of the slice per number (the mutant of scanner.ts
-// line 307) 20 s or more on the integer one. A deadline, not a comparison: it fails only at
-// a hundred times the cost measured, where a per-number rescan lands.
+// about 60 ms on each 2 MiB number document and 220 ms on the 16 MiB string one; the rescan of
+// the slice per number (the mutant of scanner.ts line 307) took 20 s or more on the integer one.
+// A deadline, not a comparison: it fails only near a hundred times the cost measured, where a
+// per-number rescan lands.
 const DEADLINE_MS = 20_000
 
 // One document per digit loop of the number grammar (integer part, fraction, exponent), each
