@@ -1,15 +1,38 @@
 import { fc, test } from '@fast-check/vitest'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fastWalk } from '../src/fast-walk.js'
 import { chargeJson, isAdmissionError, jsonStringByteLength } from '../src/index.js'
-import { resolveJsonLimits } from '../src/limits.js'
-import { referenceCharge } from './helpers/reference-charge.js'
-import { referenceFastWalk } from './helpers/reference-fast-walk.js'
+import { type ResolvedJsonLimits, resolveJsonLimits } from '../src/limits.js'
+import type { WalkMode } from '../src/value-kind.js'
+import { walkJson } from '../src/walk.js'
+import { type ChargeOutcome, expectJudged, judgeValue, totalsOf } from './helpers/value-oracle.js'
 
-// The unordered walk against the walk it replaced (test/helpers/reference-fast-walk.ts): the
-// same totals, and giving up (null) on exactly the same values and limits. Then the pieces
-// this walk added, at their edges: the key memo, arrays resumed after a container member,
-// and strings measured whole when they fit at six bytes a unit.
+// The unordered walk against two oracles that are not it: the ordered walk of walkJson, with
+// the unordered walk switched off inside the same module (the same totals, and giving up, null,
+// on exactly the values and limits the ordered walk refuses), and the definitions (a counting
+// walk and Buffer.byteLength(JSON.stringify(v)); test/helpers/value-oracle.ts). Then the pieces
+// this walk added, at their edges: the key memo, arrays resumed after a container member, and
+// strings measured whole when they fit at six bytes a unit.
+
+const fast = vi.hoisted(() => ({ on: true }))
+vi.mock('../src/fast-walk.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/fast-walk.js')>()
+  return {
+    ...real,
+    fastWalk: (...args: Parameters<typeof real.fastWalk>) =>
+      fast.on ? real.fastWalk(...args) : null,
+  }
+})
+
+/** Runs `run` with the unordered walk switched off: every value takes the ordered walk. */
+function withoutFastWalk<T>(run: () => T): T {
+  fast.on = false
+  try {
+    return run()
+  } finally {
+    fast.on = true
+  }
+}
 
 function outcome(run: () => object): object {
   try {
@@ -19,6 +42,36 @@ function outcome(run: () => object): object {
     const { code, limit, observed, path } = error
     return { code, limit, observed, path }
   }
+}
+
+/** What the ordered walk makes of `value`: its totals, or null where it refuses. */
+function orderedWalk(value: object, limits: ResolvedJsonLimits, mode: WalkMode) {
+  return withoutFastWalk(() => {
+    try {
+      const { nodes, depth, bytes, sawSet } = walkJson(value, limits, mode)
+      return { nodes, depth, bytes, sawSet }
+    } catch (error) {
+      if (!isAdmissionError(error)) throw error
+      return null
+    }
+  })
+}
+
+/** Whether `value` holds a Set anywhere. */
+function holdsSet(value: unknown): boolean {
+  if (value instanceof Set) return true
+  if (typeof value !== 'object' || value === null) return false
+  return Object.values(value).some(holdsSet)
+}
+
+/** fastWalk gives the ordered walk's totals, or gives up where it refuses; both as the definitions say. */
+function expectAgrees(value: object, limits: ResolvedJsonLimits, mode: WalkMode) {
+  const got = fastWalk(value, limits, mode)
+  expect(got).toEqual(orderedWalk(value, limits, mode))
+  const want = judgeValue(value, limits, mode.setsAsArrays)
+  expect(got).toEqual(
+    want.ok ? { ...totalsOf(value, mode.setsAsArrays), sawSet: holdsSet(value) } : null,
+  )
 }
 
 const unit = fc.constantFrom(
@@ -92,13 +145,12 @@ describe('fastWalk on its first call', () => {
   })
 })
 
-describe('fastWalk against the walk it replaced', () => {
+describe('fastWalk (differential against the ordered walk and the definitions)', () => {
   test.prop([fc.oneof(value, records), modes, limits], { numRuns: 3000 })(
     'gives the same totals, or gives up on the same values, under small limits',
     (v, mode, small) => {
       if (typeof v !== 'object' || v === null) return
-      const resolved = resolveJsonLimits(small)
-      expect(fastWalk(v, resolved, mode)).toEqual(referenceFastWalk(v, resolved, mode))
+      expectAgrees(v, resolveJsonLimits(small), mode)
     },
   )
 
@@ -107,7 +159,7 @@ describe('fastWalk against the walk it replaced', () => {
     (v, mode) => {
       if (typeof v !== 'object' || v === null) return
       const resolved = resolveJsonLimits({ maxNodes: 1_000_000, maxDepth: 1000 })
-      expect(fastWalk(v, resolved, mode)).toEqual(referenceFastWalk(v, resolved, mode))
+      expectAgrees(v, resolved, mode)
     },
   )
 })
@@ -125,14 +177,14 @@ describe('fastWalk at the edges of its shortcuts', () => {
       { é: 1, ['y'.repeat(13)]: 2 },
     ]
     expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
-    expect(chargeJson(value)).toEqual(referenceCharge(value))
+    expect(chargeJson(value)).toEqual(totalsOf(value))
   })
 
   it('charges objects wider than the memo, and keys past its last slot', () => {
     const wide = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i % 20}${i}`, i]))
     const value = [wide, wide, { ...wide, k00: 'changed' }]
     expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
-    expect(chargeJson(value)).toEqual(referenceCharge(value))
+    expect(chargeJson(value)).toEqual(totalsOf(value))
   })
 
   it('charges like stringify when a getter calls chargeJson on other keys mid-walk', () => {
@@ -154,20 +206,20 @@ describe('fastWalk at the edges of its shortcuts', () => {
     const value = [[], 1, [[2, [3]], {}], 'x', { a: [4, [5, {}]] }, [[[[]]]], 6]
     const resolved = resolveJsonLimits({ maxDepth: 5 })
     const mode = { setsAsArrays: true, refuseSymbolKeys: false }
-    expect(fastWalk(value, resolved, mode)).toEqual(referenceFastWalk(value, resolved, mode))
+    expectAgrees(value, resolved, mode)
     expect(chargeJson(value).bytes).toBe(Buffer.byteLength(JSON.stringify(value)))
     expect(chargeJson(value, { maxDepth: 5 }).depth).toBe(5)
     const withSet = [new Set([[1], 2, { a: new Set([[]]) }, 3])]
-    expect(fastWalk(withSet, resolved, mode)).toEqual(referenceFastWalk(withSet, resolved, mode))
+    expectAgrees(withSet, resolved, mode)
   })
 
-  it('refuses an array resumed past maxDepth and maxNodes like the replaced walk', () => {
+  it('gives up on an array resumed past maxDepth and maxNodes where the ordered walk refuses', () => {
     const value = [1, [2, [3]], 4, [5]]
     for (let maxDepth = 1; maxDepth <= 3; maxDepth++) {
       for (let maxNodes = 1; maxNodes <= 9; maxNodes++) {
         const resolved = resolveJsonLimits({ maxDepth, maxNodes })
         const mode = { setsAsArrays: false, refuseSymbolKeys: false }
-        expect(fastWalk(value, resolved, mode)).toEqual(referenceFastWalk(value, resolved, mode))
+        expectAgrees(value, resolved, mode)
       }
     }
   })
@@ -188,11 +240,9 @@ describe('fastWalk at the edges of its shortcuts', () => {
       { s: new Set([[], 'é']) },
     ]
     const mode = { setsAsArrays: true, refuseSymbolKeys: false }
-    const roomy = resolveJsonLimits({ maxNodes: 1000, maxDepth: 100, maxBytes: 1000 })
     for (const value of values) {
-      const exact = referenceFastWalk(value, roomy, mode)
-      expect(exact).not.toBeNull()
-      const { nodes, depth, bytes } = exact!
+      const exact = { ...totalsOf(value, true)!, sawSet: holdsSet(value) }
+      const { nodes, depth, bytes } = exact
       const fits = resolveJsonLimits({ maxNodes: nodes, maxDepth: depth, maxBytes: bytes })
       expect(fastWalk(value, fits, mode)).toEqual(exact)
       for (const under of [
@@ -215,7 +265,15 @@ describe('fastWalk at the edges of its shortcuts', () => {
         const exact = Buffer.byteLength(JSON.stringify(s))
         for (const maxBytes of [6 * n + 2, 6 * n + 1, exact, exact - 1]) {
           const got = outcome(() => chargeJson(s, { maxBytes }))
-          expect(got).toEqual(outcome(() => referenceCharge(s, { maxBytes })))
+          expect(got).toEqual(withoutFastWalk(() => outcome(() => chargeJson(s, { maxBytes }))))
+          // Inside an array (two more bytes), where the unordered walk measures it.
+          const inArray = { maxBytes: maxBytes + 2 }
+          const held = outcome(() => chargeJson([s], inArray))
+          expect(held).toEqual(withoutFastWalk(() => outcome(() => chargeJson([s], inArray))))
+          const judged = (o: object) =>
+            ('code' in o ? { refused: o } : { admitted: o }) as ChargeOutcome
+          expectJudged(judged(got), judgeValue(s, resolveJsonLimits({ maxBytes })), s)
+          expectJudged(judged(held), judgeValue([s], resolveJsonLimits(inArray)), [s])
           if (maxBytes < exact) expect(got).toMatchObject({ code: 'ERR_JSON_TOO_LARGE' })
           else expect(got).toMatchObject({ bytes: exact })
         }
