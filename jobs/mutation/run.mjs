@@ -6,17 +6,20 @@
 // package>`) runs Stryker with `--mutate` for just those files, so a package too long for one
 // sitting is run file by file; every slice of a package is then merged mechanically into its
 // `reports/mutation/mutation.json`, each file whole from its latest slice, and the files of
-// `src/` that no slice covered are listed. Then writes docs/mutation.md for every package:
-// the score, the counts by status, whether the report covers every file of the package's
-// mutate set, each slice's date, commit and machine, and every surviving mutant by file, line
-// and mutator. `--collect` runs nothing and only merges and reads what is on disk. A report
+// `src/` that no slice covered are listed. Then writes, for every package, the score table to
+// docs/mutation.md (short: the score, the counts by status, whether the report covers every
+// file of the mutate set, the date, commit and machine) and the full account to
+// reports/mutation/mutation.md, not committed (each slice's date, commit and machine, the
+// mutants killed on recheck, every surviving mutant by file, line and mutator; see pages.mjs).
+// `--collect` runs nothing and only merges and reads what is on disk. A report
 // Stryker wrote outside this driver (`pnpm --filter <pkg> mutation`) is taken in as a slice
 // first. `--incremental` is never passed: it reused stale results here. Not in the default run.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, release } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { DETAILS_PAGE, detailsPage, SUMMARY_PAGE, summaryPage } from './pages.mjs'
 import { readRechecks, recheckFor } from './recheck.mjs'
 import {
   adoptDirectReport,
@@ -258,147 +261,16 @@ for (const pkg of packages()) {
   results.push({ pkg, run, report, expected })
 }
 
-const pct = (n) => (Number.isFinite(n) ? `${n.toFixed(1)}%` : '—')
-const lines = [
-  '# Mutation testing',
-  '',
-  "Written by `pnpm mutation` (`jobs/mutation/run.mjs`), which runs each package's own Stryker",
-  'configuration (vitest runner, the real-socket and child-process tests included unless the',
-  "package's `stryker.vitest.config.mjs` says otherwise) and merges its slice reports; not part",
-  'of the default test run. A package too long for one sitting is run file by file',
-  '(`pnpm mutation --only <dir> --files <glob,...>`), each run saved as a slice; the merge takes',
-  'each file whole from its latest slice and lists the files of `src/` no slice covered.',
-  '`--incremental` is never used.',
-  `Goal: a score of at least ${GOAL}% per package over the whole package, and every surviving`,
-  'mutant accounted for (why it is equivalent, or which test now kills it).',
-  '',
-  'Score = (killed + timed out) / (killed + timed out + survived + no coverage); the covered',
-  'score leaves out mutants no test reaches. A killed mutant proves the assertion, not the',
-  'fixture: the tests that kill security mutants go through the production path.',
-  "Stryker 9.6.1's vitest runner scores some mutants Survived although the tests it names fail",
-  'against them (stryker-mutator/stryker-js #6192, #6213), so `pnpm mutation:recheck --only <dir>`',
-  '(`jobs/mutation/recheck.mjs`) applies each Survived and NoCoverage mutant to a copy of the',
-  'package and runs its whole Stryker test set there: one the suite fails is counted killed "on',
-  'recheck" (its verdict names the failing test, in `reports/mutation/recheck.json`). "Stryker',
-  'alone" is the score before that.',
-  '',
-  `Written ${new Date().toISOString()} at commit ${COMMIT} on ${MACHINE}. Each package's slices`,
-  'below give the date, commit and machine of the runs its figures come from.',
-  '',
-  '| package | score | Stryker alone | covered score | killed (on recheck) | timeout | survived | no coverage | errors | covers every file of `src/` | this run |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-]
-for (const { pkg, run, report, expected } of results) {
-  const c = report?.counts ?? {}
-  const missing = report?.meta?.missing ?? expected
-  const stale = report?.stale ?? []
-  const covers = `${
-    missing.length === 0
-      ? `yes (${expected.length} files)`
-      : `**no**: ${missing.length} of ${expected.length} missing`
-  }${stale.length === 0 ? '' : `; **${stale.length} measured on an older source**`}`
-  const ran =
-    run === undefined
-      ? pkg.script
-        ? 'not run'
-        : 'no `mutation` script'
-      : `exit ${run.status}, ${run.minutes.toFixed(1)} min${run.slice ? `, slice \`${run.slice}\`` : ''}`
-  lines.push(
-    `| ${pkg.name} | ${report ? `${pct(report.score)}${report.score >= GOAL ? '' : ' (below goal)'}` : '**no report**'} | ${pct(report?.strykerScore)} | ${pct(report?.coveredScore)} | ${c.Killed ?? 0}${report?.rechecked ? ` (${report.recheckKilled} of ${report.rechecked} re-checked)` : ''} | ${c.Timeout ?? 0} | ${c.Survived ?? 0} | ${c.NoCoverage ?? 0} | ${(c.RuntimeError ?? 0) + (c.CompileError ?? 0)} | ${covers} | ${ran} |`,
-  )
-}
-// A hand-written account of the figures' scope (what each run covered, what was found about
-// the tool) sits between these markers; it is carried over from the page being replaced.
-const NOTE_START = '<!-- hand-written: kept by jobs/mutation/run.mjs -->'
-const NOTE_END = '<!-- end of hand-written -->'
-const page = join(ROOT, 'docs', 'mutation.md')
-const previous = existsSync(page) ? readFileSync(page, 'utf8') : ''
-const noteAt = previous.indexOf(NOTE_START)
-const noteEnd = previous.indexOf(NOTE_END, noteAt)
-if (noteAt >= 0 && noteEnd > noteAt) {
-  lines.push('', previous.slice(noteAt, noteEnd + NOTE_END.length))
-}
-for (const { pkg, report, expected } of results) {
-  lines.push('', `## ${pkg.name}`, '')
-  if (!report) {
-    lines.push(
-      `No report: run \`pnpm mutation --only ${pkg.dir}\`${pkg.script ? '' : ' once the package has a `mutation` script'}.`,
-    )
-    continue
-  }
-  const { slices, missing } = report.meta
-  lines.push(
-    missing.length === 0
-      ? `The report covers every file of the mutate set (${expected.length} files).`
-      : `**Not the whole package**: no slice covered ${missing.map((f) => `\`packages/${pkg.dir}/${f}\``).join(', ')}.`,
-    ...(report.stale.length === 0
-      ? []
-      : [
-          '',
-          `**Measured on an older source** (the file changed after its slice ran; its figures and verdicts describe the old code until it is run again): ${report.stale.map((f) => `\`packages/${pkg.dir}/${f}\``).join(', ')}.`,
-        ]),
-    '',
-    '| slice | files taken from it | date | commit | machine | minutes |',
-    '| --- | --- | --- | --- | --- | --- |',
-  )
-  for (const s of slices) {
-    const files =
-      s.files.length === 0
-        ? 'none (replaced by later slices)'
-        : s.files.length <= 4
-          ? s.files.map((f) => `\`packages/${pkg.dir}/${f}\``).join(', ')
-          : `${s.files.length} files`
-    lines.push(
-      `| \`${s.slug}\` | ${files} | ${s.date} | ${s.commit} | ${s.machine} | ${s.minutes ?? '—'} |`,
-    )
-  }
-  if (report.recheckKills.length > 0) {
-    // One line each: the proof a Stryker survivor is killed is the test that failed against it.
-    const cell = (text) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, 70)
-    lines.push(
-      '',
-      `Scored Survived or NoCoverage by Stryker, killed on recheck (${report.recheckKills.length}):`,
-      '',
-      '| where | mutator and replacement | the first test that failed |',
-      '| --- | --- | --- |',
-    )
-    for (const k of report.recheckKills)
-      lines.push(
-        `| \`packages/${pkg.dir}/${k.file}\` line ${k.line} | ${k.mutator} \`${cell(k.replacement)}\` | ${k.outcome === 'timeout' ? 'timed out' : cell(k.test)} |`,
-      )
-  }
-  if (report.survivors.length === 0) continue
-  // Grouped by file: how many survived or were never reached, and on which lines (with the
-  // mutators), so each can be accounted for.
-  const byFile = new Map()
-  for (const s of report.survivors) {
-    const entry = byFile.get(s.file) ?? { survived: 0, noCoverage: 0, lines: new Map() }
-    if (s.status === 'Survived') entry.survived++
-    else entry.noCoverage++
-    const at = entry.lines.get(s.line) ?? new Set()
-    at.add(s.mutator)
-    entry.lines.set(s.line, at)
-    byFile.set(s.file, entry)
-  }
-  lines.push(
-    '',
-    `Surviving mutants of ${pkg.name}:`,
-    '',
-    '| file | survived | no coverage | lines (mutators) |',
-    '| --- | --- | --- | --- |',
-  )
-  for (const [file, e] of [...byFile].sort(([a], [b]) => a.localeCompare(b))) {
-    const where = [...e.lines]
-      .sort(([a], [b]) => a - b)
-      .map(([line, mutators]) => `${line} (${[...mutators].join(', ')})`)
-      .join('; ')
-    lines.push(`| \`packages/${pkg.dir}/${file}\` | ${e.survived} | ${e.noCoverage} | ${where} |`)
-  }
-}
-lines.push('')
-const file = join(ROOT, 'docs', 'mutation.md')
-writeFileSync(file, lines.join('\n'))
+const header = { goal: GOAL, date: new Date().toISOString(), commit: COMMIT, machine: MACHINE }
 const biome = join(ROOT, 'node_modules', '.bin', 'biome')
-if (existsSync(biome)) spawnSync(biome, ['format', '--write', file], { stdio: 'ignore' })
-console.log(`mutation: wrote docs/mutation.md (${results.length} packages)`)
+for (const [page, text] of [
+  [SUMMARY_PAGE, summaryPage(results, header)],
+  [DETAILS_PAGE, detailsPage(results, header)],
+]) {
+  const file = join(ROOT, page)
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, text)
+  if (existsSync(biome)) spawnSync(biome, ['format', '--write', file], { stdio: 'ignore' })
+}
+console.log(`mutation: wrote ${SUMMARY_PAGE} and ${DETAILS_PAGE} (${results.length} packages)`)
 if (results.some((r) => r.run !== undefined && r.run.status !== 0)) process.exitCode = 1

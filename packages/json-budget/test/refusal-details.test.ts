@@ -1,6 +1,6 @@
 // Every place the walk can refuse, with the details a caller branches on: code, limit, what was
 // observed and the bounded JSON Pointer path. Written for the survivors of the Stryker run
-// recorded in docs/mutation/json-budget.md (mutants that changed a detail but not the code).
+// recorded in jobs/mutation/records/json-budget.md (mutants that changed a detail but not the code).
 
 import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'

@@ -2,7 +2,7 @@
 // added, never renamed), so every row is pinned here; messages are checked for what they must
 // hold (a distinct text per code, the limit and the option to raise), never for their wording.
 // The codes of the other packages are pinned by their own tests. Written for the survivors of
-// the Stryker run recorded in docs/mutation/json-budget.md.
+// the Stryker run recorded in jobs/mutation/records/json-budget.md.
 import { describe, expect, it } from 'vitest'
 import {
   ADMISSION_DEFAULTS,

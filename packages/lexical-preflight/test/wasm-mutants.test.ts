@@ -6,7 +6,7 @@ import { WasmPreflightScanner } from '../src/wasm-scanner.js'
 import { both, encode } from './helpers/differential.js'
 
 // Tests written for survivors of the AssemblyScript mutants (jobs/mutation/assembly-mutants.mjs,
-// docs/mutation/lexical-preflight-wasm.md): byte classes of the WebAssembly scanner that random
+// jobs/mutation/records/lexical-preflight-wasm.md): byte classes of the WebAssembly scanner that random
 // and corpus inputs rarely reach, checked exhaustively over all 256 byte values through
 // createPreflight (the WebAssembly scanner for these options), in one push and split just
 // before the byte judged (the split sends it through the scanner's byte-by-byte states); where
