@@ -11,7 +11,16 @@ import type { ResolvedJsonLimits } from '../../src/limits.js'
 /** What a charge must end in: its totals, or one of the refusals in `broken` (code -> limit). */
 export type ValueJudgement =
   | { readonly ok: true; readonly nodes: number; readonly depth: number; readonly bytes: number }
-  | { readonly ok: false; readonly broken: ReadonlyMap<AdmissionCode, number | undefined> }
+  | {
+      readonly ok: false
+      readonly broken: ReadonlyMap<AdmissionCode, number | undefined>
+      /** The value's totals, when it is JSON: what a limit refusal's `observed` cannot pass. */
+      readonly totals: {
+        readonly nodes: number
+        readonly depth: number
+        readonly bytes: number
+      } | null
+    }
 
 /** A copy of `value` with every `Set` written as the array of its members. */
 function lowered(value: unknown): unknown {
@@ -53,12 +62,12 @@ export function judgeValue(
     // A value that is not JSON: any limit may be crossed before it is met.
     broken.set('ERR_JSON_UNSUPPORTED_VALUE', undefined)
     for (const code of LIMIT_CODES) broken.set(code, limitOf(code, limits))
-    return { ok: false, broken }
+    return { ok: false, broken, totals: null }
   }
   if (totals.nodes > limits.maxNodes) broken.set('ERR_JSON_TOO_MANY_NODES', limits.maxNodes)
   if (totals.depth > limits.maxDepth) broken.set('ERR_JSON_TOO_DEEP', limits.maxDepth)
   if (totals.bytes > limits.maxBytes) broken.set('ERR_JSON_TOO_LARGE', limits.maxBytes)
-  return broken.size > 0 ? { ok: false, broken } : { ok: true, ...totals }
+  return broken.size > 0 ? { ok: false, broken, totals } : { ok: true, ...totals }
 }
 
 /** The outcome of a charge: its totals, or the refusal's code, limit, observed and path. */
@@ -68,8 +77,9 @@ export type ChargeOutcome =
 
 /**
  * Checks `got` against the judgement: admitted with exactly the totals, or refused with a code
- * the totals show broken, its limit, an `observed` past it, and a path that names a place in
- * `value` (when no segment of it was elided for its length or characters).
+ * the totals show broken, its limit, an `observed` past the limit and not past the total, and a
+ * path that names a place in `value` (when no segment of it was elided for its length or
+ * characters).
  */
 export function expectJudged(got: ChargeOutcome, want: ValueJudgement, value: unknown) {
   if (want.ok) {
@@ -82,6 +92,17 @@ export function expectJudged(got: ChargeOutcome, want: ValueJudgement, value: un
   expect([...want.broken.keys()]).toContain(code)
   expect(limit).toBe(want.broken.get(code as AdmissionCode))
   if (limit !== undefined) expect(observed).toBeGreaterThan(limit)
+  // Every check is made on a running total or a lower bound of one (an array's length before
+  // its members, a string's length before its units), so what it saw never passes the total.
+  if (want.totals !== null && observed !== undefined) {
+    const total =
+      code === 'ERR_JSON_TOO_MANY_NODES'
+        ? want.totals.nodes
+        : code === 'ERR_JSON_TOO_DEEP'
+          ? want.totals.depth
+          : want.totals.bytes
+    expect(observed).toBeLessThanOrEqual(total)
+  }
   expect(typeof path).toBe('string')
   if (path !== undefined && !path.includes('<') && !path.includes('…')) {
     expect(resolves(value, path)).toBe(true)
