@@ -95,6 +95,18 @@ function expectJudged(
   if (got.ok || want.broken === null) return
   expect([...want.broken.keys()]).toContain(got.code)
   expect(got.limit).toBe(want.broken.get(got.code as never))
+  // A limit refusal saw one past its limit and no more than the text holds; the byte limit is
+  // refused at the offset of the first byte past it.
+  const total = {
+    ERR_JSON_TOO_MANY_NODES: want.totals?.nodes,
+    ERR_JSON_TOO_DEEP: want.totals?.depth,
+    ERR_JSON_TOO_LARGE: want.totals?.bytes,
+  }[got.code as string]
+  if (total !== undefined) {
+    expect(got.observed).toBeGreaterThan(got.limit as number)
+    expect(got.observed).toBeLessThanOrEqual(total)
+  }
+  if (got.code === 'ERR_JSON_TOO_LARGE') expect(got.offset).toBe(got.limit)
 }
 
 describe('PreflightScanner (differential against itself with the fast path switched off)', () => {

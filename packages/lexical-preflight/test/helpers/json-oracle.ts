@@ -15,7 +15,16 @@ import type { ResolvedPreflightOptions } from '../../src/options.js'
  */
 export type Judgement =
   | { readonly ok: true; readonly nodes: number; readonly depth: number; readonly bytes: number }
-  | { readonly ok: false; readonly broken: ReadonlyMap<AdmissionCode, number | undefined> | null }
+  | {
+      readonly ok: false
+      readonly broken: ReadonlyMap<AdmissionCode, number | undefined> | null
+      /** The text's totals, when it parses: what a limit refusal's `observed` cannot pass. */
+      readonly totals: {
+        readonly nodes: number
+        readonly depth: number
+        readonly bytes: number
+      } | null
+    }
 
 /** A parsed value: a number literal past the double range is `Infinity`, still one scalar. */
 const PARSED = { nonFiniteNumbers: true }
@@ -41,7 +50,7 @@ export function judge(
   if (bytes.length > options.maxBytes) broken.set('ERR_JSON_TOO_LARGE', options.maxBytes)
   if (hasBom(bytes) && options.bom === 'refuse') broken.set('ERR_JSON_BOM', undefined)
   const parsed = strictJsonParse(bytes, { stripBom: true })
-  if (!parsed.ok) return { ok: false, broken: null }
+  if (!parsed.ok) return { ok: false, broken: null, totals: null }
   if (dupes) return null
   const count = countJson(parsed.value, PARSED)!
   if (count.nodes > options.maxNodes) broken.set('ERR_JSON_TOO_MANY_NODES', options.maxNodes)
@@ -54,8 +63,9 @@ export function judge(
     broken.set('ERR_JSON_NUMBER_TOO_LONG', options.maxNumberLength)
   }
   if (protoKey && options.protoKeys === 'refuse') broken.set('ERR_JSON_PROTO_KEY', undefined)
-  if (broken.size > 0) return { ok: false, broken }
-  return { ok: true, nodes: count.nodes, depth: count.depth, bytes: bytes.length }
+  const totals = { nodes: count.nodes, depth: count.depth, bytes: bytes.length }
+  if (broken.size > 0) return { ok: false, broken, totals }
+  return { ok: true, ...totals }
 }
 
 /**
