@@ -105,8 +105,10 @@ export interface OpenContext {
   /** The capabilities the caller holds now; missing means none. */
   readonly permissions: Permissions | undefined
   /**
-   * For a retried call: the tool it names and its arguments, which must be the sealed ones.
-   * Omit for requests that name no tool (`tasks/get`): the recorded tool is still re-authorized.
+   * For a retried call: its tool, resolved as it was for the seal (the `target.name` that
+   * `resolveScoped()` gives for this call; `openRequestHandles` uses `params.name`), and its
+   * arguments; both must be the sealed ones. Omit for requests that name no tool
+   * (`tasks/get`): the recorded tool is still re-authorized.
    */
   readonly call?: { readonly tool: unknown; readonly arguments: unknown }
 }
