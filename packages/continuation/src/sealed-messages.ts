@@ -111,7 +111,7 @@ export async function openRequestHandles(
  * matched by id by the host): the `requestState` of an `input_required` `tools/call` result and
  * the `taskId` of a `task` result; a task method's result gets the client's handle back in
  * place of the server's task id. Returns the message to send (a new object when anything
- * changed). A `requestState` on another method's result, or one that cannot be sealed (the
+ * changed). A `requestState` on another method's result (a task method's included), or one that cannot be sealed (the
  * tool is not on the route for this caller, the handle would pass `maxHandleLength`), must not
  * leave unsealed: the response becomes JSON-RPC `-32603` with `data.code`
  * `ERR_SEALED_HANDLE_UNSEALABLE` or `ERR_SEALED_HANDLE_TOO_LARGE`.
@@ -134,6 +134,8 @@ export function sealResponseHandles(
   })
 
   if (TASK_METHODS.has(method as string)) {
+    // A task's own input round (its requestState) is not bound here: refuse to send it raw.
+    if ('requestState' in result) return failed('ERR_SEALED_HANDLE_UNSEALABLE')
     if (typeof result.taskId !== 'string' || typeof params.taskId !== 'string') return response
     return { ...response, result: { ...result, taskId: params.taskId } }
   }

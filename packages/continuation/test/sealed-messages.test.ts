@@ -199,6 +199,7 @@ describe('sealResponseHandles', () => {
   it('turns a requestState it cannot bind into -32603 ERR_SEALED_HANDLE_UNSEALABLE, never sending it unsealed', () => {
     const cases = [
       { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'p' } },
+      { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: 'tgs1.k1.x.y' } },
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'admin.reindex' } },
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nowhere.tool' } },
     ]
