@@ -14,6 +14,7 @@ const WIRE = [
   'test/sdk-line.test.ts',
   'test/reused-id.test.ts',
   'test/server-request-id.test.ts',
+  'test/era-2026.test.ts',
 ]
 
 const shared = tollgateVitestConfig().test ?? {}

@@ -39,6 +39,28 @@ export type {
   SurfaceDimension,
 } from './route-view.js'
 export { authorizeOnRoute, createRouteView, holdsAll, isRouteView } from './route-view.js'
+export type { SealedKind } from './sealed-envelope.js'
+export type {
+  OpenContext,
+  OpenResult,
+  SealedHandleRevocation,
+  SealedHandles,
+  SealedHandlesOptions,
+  SealInput,
+  SealResult,
+} from './sealed-handles.js'
+export { SEALED_HANDLES_DEFAULTS, sealedHandles } from './sealed-handles.js'
+export type { SealingKey } from './sealed-keys.js'
+export { MAX_SEALING_KEYS, MIN_SECRET_BYTES } from './sealed-keys.js'
+export type { HandleCall, OpenedRequest } from './sealed-messages.js'
+export {
+  openRequestHandles,
+  SEALED_HANDLE_ERROR,
+  sealResponseHandles,
+  TASK_METHODS,
+} from './sealed-messages.js'
+export type { SealedHandleRefusalReason, SealFailureCode } from './sealed-outcome.js'
+export { SEALED_HANDLE_REFUSAL_REASONS, SEALED_HANDLE_REFUSED } from './sealed-outcome.js'
 export type { ContinuationStore, ContinuationStoreErrorCode } from './store.js'
 export { ContinuationStoreError, isContinuationStoreError } from './store.js'
 export { createToken, hashToken, isTokenShape, TOKEN_LENGTH } from './token.js'

@@ -10,6 +10,7 @@ import {
   type TransportSendOptionsLike,
 } from '@tollgate/mcp-transport/decorator'
 import { checkToolCall, type ToolArgumentsError, type UnknownToolError } from './check-call.js'
+import { isModernParams } from './era.js'
 import {
   type InputValidationOptions,
   type ResolvedInputValidationOptions,
@@ -37,7 +38,11 @@ export class InputValidationTransport<
   // own refusals never touch this table.
   // One object per request, so a delayed release (see notifications/cancelled) can tell the
   // entry it was asked to free from a later request that reused the id.
-  readonly #inFlight = new Map<RequestIdLike, { readonly method: string }>()
+  // `modern`: the request claimed the 2026-07-28 envelope, so its answer takes that era's shape.
+  readonly #inFlight = new Map<
+    RequestIdLike,
+    { readonly method: string; readonly modern: boolean }
+  >()
 
   constructor(
     inner: T,
@@ -80,7 +85,11 @@ export class InputValidationTransport<
         if (refusal.code === 'ERR_TOOL_UNKNOWN') {
           return this.#answer({ jsonrpc: '2.0', id: message.id, error: UNKNOWN_TOOL_ERROR })
         }
-        const result = { ...renderArgumentsRefusal(refusal.tool, refusal.refusal) }
+        // The SDK stamps `resultType` on what it sends for a 2026-07-28 request; this answer
+        // bypasses it, so it is stamped here (the field is required on that era's results).
+        const result = isModernParams(message.params)
+          ? { resultType: 'complete', ...renderArgumentsRefusal(refusal.tool, refusal.refusal) }
+          : { ...renderArgumentsRefusal(refusal.tool, refusal.refusal) }
         return this.#answer({ jsonrpc: '2.0', id: message.id, result })
       }
     } else if (method === 'notifications/cancelled') {
@@ -94,7 +103,9 @@ export class InputValidationTransport<
       const id = params?.requestId
       if (typeof id === 'string' || typeof id === 'number') this.#release(id)
     }
-    if (request) this.#inFlight.set(message.id, { method })
+    if (request) {
+      this.#inFlight.set(message.id, { method, modern: isModernParams(message.params) })
+    }
     this.deliver(message, extra)
   }
 
@@ -107,13 +118,19 @@ export class InputValidationTransport<
     if (this.#inFlight.size === 0 || 'method' in message) return message
     const id = (message as { id?: RequestIdLike }).id
     if (id === undefined) return message
-    const method = this.#inFlight.get(id)?.method
-    if (method === undefined) return message
+    const entry = this.#inFlight.get(id)
+    if (entry === undefined) return message
     this.#inFlight.delete(id)
-    if (method !== 'tools/list' || !this.#options.rewriteToolsList || !('result' in message)) {
+    if (
+      entry.method !== 'tools/list' ||
+      !this.#options.rewriteToolsList ||
+      !('result' in message)
+    ) {
       return message
     }
-    const result = rewriteToolsListResult(message.result, this.#registry, this.#options.surface)
+    const result = rewriteToolsListResult(message.result, this.#registry, this.#options.surface, {
+      modern: entry.modern,
+    })
     return { ...message, result } as JsonRpcMessage
   }
 

@@ -13,6 +13,7 @@ export {
   type UnknownToolError,
 } from './check-call.js'
 export { InputValidationTransport, withInputValidation } from './decorator.js'
+export { isModernParams, PROTOCOL_VERSION_META_KEY } from './era.js'
 export {
   INPUT_VALIDATION_DEFAULTS,
   type InputValidationOptions,
@@ -44,4 +45,4 @@ export {
   SHARED_SCHEMA_FILES,
   toolNameForFile,
 } from './schema-files.js'
-export { rewriteToolsListResult } from './tools-list.js'
+export { rewriteToolsListResult, type ToolsListRewriteOptions } from './tools-list.js'

@@ -113,7 +113,7 @@ describe('withInputValidation with a reused request id (stdio child)', () => {
     const answers = await on.send([LIST, CALL_NOPE], 7, 2)
     expect(answers).toHaveLength(2)
     const list = answers.find((a) => 'result' in a) as Json
-    expect(names(list)).toEqual(['notes.search', 'notes.get', 'notes.batch', 'system.ping'])
+    expect(names(list)).toEqual(['notes.batch', 'notes.get', 'notes.search', 'system.ping'])
     for (const tool of (list.result as { tools: Json[] }).tools) {
       expect(tool.inputSchema).toEqual(fixtureRegistry().bundled(tool.name as string))
     }
@@ -145,7 +145,7 @@ describe('withInputValidation with a reused request id (stdio child)', () => {
     expect(answers).toHaveLength(2)
     expect(answers).toContainEqual({ jsonrpc: '2.0', id: 7, error: REUSED_ID_ERROR })
     const list = answers.find((a) => 'result' in a) as Json
-    expect(names(list)).toEqual(['notes.search', 'notes.get', 'notes.batch', 'system.ping'])
+    expect(names(list)).toEqual(['notes.batch', 'notes.get', 'notes.search', 'system.ping'])
     expect(on.handled().slice(before)).toEqual([])
   })
 
@@ -202,5 +202,45 @@ describe('withInputValidation with a reused request id (stdio child)', () => {
     const schema = (list.result as { tools: Json[] }).tools[0]?.inputSchema as Json
     expect(schema.$schema).toBe(SDK_DERIVED_DIALECT)
     expect('unevaluatedProperties' in schema).toBe(false)
+  })
+})
+
+// The 2026-07-28 shape on the same stream: no initialize, the protocol version and client
+// capabilities in each request's `_meta`. The id table does not depend on a session.
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+}
+const modern = (m: Json): Json => ({ ...m, params: { ...((m.params as Json) ?? {}), _meta: META } })
+
+describe('withInputValidation with a reused request id on 2026-07-28 requests (stdio child, no initialize)', () => {
+  let on: Child
+  let off: Child
+  beforeAll(async () => {
+    on = new Child('decorated')
+    off = new Child('undecorated')
+    // No initialize: the first answer (to a request with a fresh id) says the child is up.
+    const up = (c: Child) =>
+      c.send([modern({ jsonrpc: '2.0', id: 'up', method: 'tools/list' })], 'up', 1, 60_000)
+    await Promise.all([up(on), up(off)])
+  }, 90_000)
+  afterAll(async () => {
+    await Promise.all([on?.close(), off?.close()])
+  })
+
+  it('refuses a tools/call reusing the id of a 2026 tools/list in flight, and lists only published tools', async () => {
+    const before = on.handled().length
+    const answers = await on.send([modern(LIST), modern(CALL_OK)], 7, 2)
+    expect(answers).toContainEqual({ jsonrpc: '2.0', id: 7, error: REUSED_ID_ERROR })
+    const list = answers.find((a) => 'result' in a) as Json
+    expect(names(list)).toEqual(['notes.batch', 'notes.get', 'notes.search', 'system.ping'])
+    expect(on.handled().slice(before)).toEqual([])
+  })
+
+  it('lets the SDK list and the tools/call under one id both through when the decorator is removed', async () => {
+    const answers = await off.send([modern(LIST), modern(CALL_OK)], 7, 2)
+    const list = answers.find((a) => 'result' in a && 'tools' in (a.result as Json)) as Json
+    expect(names(list)).toContain('notes.unpublished')
+    expect(off.handled()).toContain('system.ping')
   })
 })

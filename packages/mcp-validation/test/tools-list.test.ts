@@ -22,10 +22,11 @@ describe('withInputValidation on tools/list', () => {
     try {
       const { parsed } = await session.request({ jsonrpc: '2.0', id: 9, method: 'tools/list' })
       const tools = ((parsed[0] as Json).result as { tools: Json[] }).tools
+      // Sorted by name, not in the server's registration order (search, get, batch, ping).
       expect(tools.map((t) => t.name)).toEqual([
-        'notes.search',
-        'notes.get',
         'notes.batch',
+        'notes.get',
+        'notes.search',
         'system.ping',
       ])
       for (const tool of tools) {
@@ -67,6 +68,55 @@ describe('rewriteToolsListResult', () => {
       nextCursor: 'c',
     })
   })
+})
+
+describe('rewriteToolsListResult cache fields (2026-07-28)', () => {
+  const tools = [{ name: 'system.ping' }, { name: 'notes.get' }]
+
+  it('keeps a public list public when no surface filters it, and makes it private when one does', () => {
+    const given = { tools, ttlMs: 60_000, cacheScope: 'public' }
+    expect(rewriteToolsListResult(given, registry, undefined, { modern: true })).toMatchObject({
+      ttlMs: 60_000,
+      cacheScope: 'public',
+    })
+    expect(
+      rewriteToolsListResult(given, registry, new Set(['notes.get', 'system.ping']), {
+        modern: true,
+      }),
+    ).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' })
+    // A server's cacheScope is overridden on a filtered list whatever the era of the request.
+    expect(rewriteToolsListResult(given, registry, new Set(['notes.get']))).toMatchObject({
+      cacheScope: 'private',
+    })
+  })
+
+  it('adds ttlMs 0 and cacheScope private to a 2026 list that lacks or mangles them, and nothing to a 2025 one', () => {
+    for (const given of [
+      { tools },
+      { tools, ttlMs: -1, cacheScope: 'shared' },
+      { tools, ttlMs: 1.5 },
+    ]) {
+      expect(rewriteToolsListResult(given, registry, undefined, { modern: true })).toMatchObject({
+        ttlMs: 0,
+        cacheScope: 'private',
+      })
+    }
+    const legacy = rewriteToolsListResult({ tools }, registry) as Json
+    expect('ttlMs' in legacy || 'cacheScope' in legacy).toBe(false)
+  })
+
+  test.prop([
+    fc.shuffledSubarray(['notes.search', 'notes.get', 'notes.batch', 'system.ping', 'zz.none']),
+  ])(
+    'lists the same tools in the same order whatever order the server registered them in',
+    (names) => {
+      const out = rewriteToolsListResult({ tools: names.map((name) => ({ name })) }, registry) as {
+        tools: Json[]
+      }
+      const listed = out.tools.map((t) => t.name as string)
+      expect(listed).toEqual(names.filter((n) => registry.has(n)).sort())
+    },
+  )
 })
 
 describe('bundleSchema', () => {
