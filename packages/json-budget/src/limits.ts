@@ -39,9 +39,14 @@ export type ResolvedJsonLimits = ResolvedOf<typeof JSON_LIMITS.rows>
 export const JSON_LIMITS_DEFAULTS: ResolvedJsonLimits = JSON_LIMITS.defaults
 
 /**
- * Every package's byte boundaries in one place, so the REST body, the MCP body, the stdio line
- * and the tool result are bounded by the same figures everywhere. A policy may lower any of
- * them; none may be raised past its `*Ceiling`.
+ * The byte boundaries of the transports, as they were first gathered here: the REST body, the
+ * MCP body, the stdio line and the tool result, and the string chunk this package charges by.
+ * A policy may lower any of them; none may be raised past its `*Ceiling`. Each package now owns
+ * its figures where they are used: the REST body is `REST_BODY_BYTES` /
+ * `REST_BODY_BYTES_CEILING` of `@tollgate/http-admission`, the MCP HTTP body
+ * `MCP_HTTP_BODY_BYTES` / `MCP_HTTP_BODY_BYTES_CEILING` of `@tollgate/mcp-transport`.
+ * @deprecated Read a figure from the package that owns it; this object stays until the stdio
+ *   line and tool result figures move to `@tollgate/mcp-transport` too.
  */
 export const ADMISSION_DEFAULTS = Object.freeze({
   /** REST body, in bytes actually received. */
