@@ -121,7 +121,9 @@ function atCap(name, size = 64 * MiB) {
 
 async function appFor(parser) {
   const { default: express } = await import('express')
-  const { admission, createInFlightBudget, json } = await import('@tollgate/http-admission')
+  const { admission, bodyAdmission, createInFlightBudget, json } = await import(
+    '@tollgate/http-admission'
+  )
   const app = express()
   // The memory instances hold far more than 100,000 nodes ([0,1,...] has 33 million), so
   // that mode raises maxNodes; throughput runs use the defaults.
@@ -129,9 +131,15 @@ async function appFor(parser) {
   const middleware =
     parser === 'admission'
       ? admission(
-          memory
-            ? { maxNodes: 50_000_000, budget: createInFlightBudget(256 * MiB), timeoutMs: 120_000 }
-            : {},
+          bodyAdmission(
+            memory
+              ? {
+                  maxNodes: 50_000_000,
+                  budget: createInFlightBudget(256 * MiB),
+                  timeoutMs: 120_000,
+                }
+              : {},
+          ),
         )
       : parser === 'json'
         ? json({ limit: '64mb' })

@@ -3,9 +3,15 @@ export { type AdmittedMcpBody, admitMcpBody } from './http-body.js'
 export { type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
 export { guardHostAndOrigin } from './http-host-origin.js'
 export {
+  MCP_BODY_OPTIONS,
+  MCP_HTTP_BODY_BYTES,
+  MCP_HTTP_BODY_BYTES_CEILING,
   MCP_HTTP_DEFAULTS,
+  MCP_HTTP_OPTIONS,
   MCP_PROTOCOL_VERSIONS,
+  type McpBodyOptions,
   type McpHttpOptions,
+  mcpBodyAdmission,
   type ResolvedMcpHttpOptions,
   resolveMcpHttpOptions,
 } from './http-options.js'

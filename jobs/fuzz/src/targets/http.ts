@@ -1,11 +1,7 @@
 import { once } from 'node:events'
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import {
-  admitNodeRequest,
-  resolveHttpAdmissionOptions,
-  sendRefusal,
-} from '@tollgate/http-admission'
+import { admitNodeRequest, bodyAdmission, sendRefusal } from '@tollgate/http-admission'
 import fc from 'fast-check'
 import { anyDocument, anySplits, chunksOf } from '../arbitraries.js'
 import { ddmin } from '../ddmin.js'
@@ -23,12 +19,12 @@ export interface HttpInput {
 
 // Small enough that generated documents cross it, so 413 is exercised beside 422 and 200.
 const MAX_BYTES = 2_048
-const OPTIONS = resolveHttpAdmissionOptions({
+const OPTIONS = bodyAdmission({
   maxBytes: MAX_BYTES,
   timeoutMs: 5_000,
   idleTimeoutMs: 5_000,
 })
-const LOOSE = resolveHttpAdmissionOptions({
+const LOOSE = bodyAdmission({
   maxBytes: MAX_BYTES,
   timeoutMs: 5_000,
   idleTimeoutMs: 5_000,
@@ -111,7 +107,7 @@ export async function judgeHttp(input: HttpInput): Promise<string | undefined> {
     reference.ok &&
     (() => {
       const c = countJsonText(reference.text)
-      return c.depth <= OPTIONS.maxDepth && c.nodes <= OPTIONS.maxNodes
+      return c.depth <= OPTIONS.policy.maxDepth && c.nodes <= OPTIONS.policy.maxNodes
     })()
   const admissible =
     input.bytes.length === 0 || (input.bytes.length <= MAX_BYTES && reference.ok && within)
