@@ -103,7 +103,13 @@ export function checkHeaderAgreement(
     const sent = headers['mcp-protocol-version'] === undefined ? 'missing' : 'mismatch'
     return mismatch('MCP-Protocol-Version', sent)
   }
-  if (!claimed) return { status: 400, error: MISSING_ENVELOPE }
+  // A posted response or a body that is no JSON-RPC message is the server's to answer, as the
+  // SDK routes them; an `initialize` under a modern header is the SDK's header mismatch.
+  if (method === undefined) return undefined
+  if (!claimed) {
+    if (method === 'initialize') return mismatch('MCP-Protocol-Version', 'mismatch')
+    return { status: 400, error: MISSING_ENVELOPE }
+  }
   if (version !== head.version) return mismatch('MCP-Protocol-Version', 'mismatch')
   if (head.method === undefined) {
     if (isRequest) return mismatch('Mcp-Method', 'missing')

@@ -266,3 +266,48 @@ describe('checkHeaderAgreement', () => {
     expect((await send(server.port, 'POST', headers, note)).status).toBe(202)
   })
 })
+
+describe('checkHeaderAgreement against the SDK 2.4 ladder', () => {
+  it('answers each malformed 2026-07-28 request with the status and code the SDK alone answers', async () => {
+    // The oracle is the SDK's own validation ladder (createMcpHandler alone): tollgate in front
+    // may refuse earlier, never with another verdict.
+    const { target, close } = modernTarget()
+    closers.push(close)
+    const guarded = await serveHandler(mcpHttpHandler(target, options(), { route: routeOf() }))
+    const bare = await serveHandler(async (req, res) => target.handleRequest(req, res))
+    running.push(guarded, bare)
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    })
+    const noEnvelope = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'hi' } },
+    })
+    const requests: readonly (readonly [Record<string, string>, string])[] = [
+      ...CASES.map((c) => [c.headers, c.body] as const),
+      [modernHeaders('echo', { 'mcp-method': 'initialize' }), initialize],
+      [modernHeaders('echo'), noEnvelope],
+      [modernHeaders('echo'), '{}'],
+      [modernHeaders('echo'), JSON.stringify({ jsonrpc: '2.0', id: 5, result: {} })],
+      [
+        { ...modernHeaders('echo'), 'mcp-protocol-version': '2027-01-01' },
+        modernCall('echo', {}, 1, '2027-01-01'),
+      ],
+    ]
+    for (const [headers, body] of requests) {
+      const ours = await send(guarded.port, 'POST', headers, body)
+      const theirs = await send(bare.port, 'POST', headers, body)
+      const code = (answer: { body: string }) => JSON.parse(answer.body).error?.code
+      expect([ours.status, code(ours)], body).toEqual([theirs.status, code(theirs)])
+    }
+  })
+})
