@@ -12,6 +12,7 @@ import {
   MCP_MODERN_PROTOCOL_VERSIONS,
   MCP_PROTOCOL_VERSIONS,
   MODERN_BATCH_ERROR,
+  mcpBodyAdmission,
   mcpHttpHandler,
   mcpProtocolEras,
   resolveMcpHttpOptions,
@@ -21,7 +22,9 @@ import { errorOf, send, sendEndless, serveHandler } from './helpers/modern-wire.
 import { recordingTarget, stepsWithout } from './helpers/steps-without.js'
 
 const UNREAD = 16 * 1024 * 1024
-const options = () => ({ budget: createInFlightBudget(64 * 1024 * 1024) })
+const options = () => ({
+  body: mcpBodyAdmission({ budget: createInFlightBudget(64 * 1024 * 1024) }),
+})
 const LEGACY_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
@@ -186,7 +189,13 @@ describe('guardModernFirstByte', () => {
 
   it('waits for a first byte no longer than the body idle deadline: a silent sender gets 408', async () => {
     const { reached, target } = recordingTarget()
-    const quick = { ...options(), idleTimeoutMs: 300, timeoutMs: 2000 }
+    const quick = {
+      body: mcpBodyAdmission({
+        budget: createInFlightBudget(1024 * 1024),
+        idleTimeoutMs: 300,
+        timeoutMs: 2000,
+      }),
+    }
     const server = await serveHandler(mcpHttpHandler(target, quick))
     running.push(server)
     const client = new RawClient(server.port)
