@@ -1,24 +1,11 @@
 import { chargeJson, isAdmissionError } from '@tollgate/json-budget'
-import Ajv2019Import from 'ajv/dist/2019.js'
-import Ajv2020Import from 'ajv/dist/2020.js'
-import addFormatsImport from 'ajv-formats'
+import { Ajv2019, Ajv2020, type AjvInstance, addFormats } from './ajv-classes.js'
 import {
   type RewriteRequest,
   rewriteSchema,
   type SchemaDialect,
   schemaDialect,
 } from './schema-rewrite.js'
-
-// ajv and ajv-formats are CommonJS with `exports.default`; under ESM interop the default import
-// may be the module object itself, so both shapes are accepted, once.
-function interop<T>(module: unknown): T {
-  return ((module as { default?: unknown }).default ?? module) as T
-}
-type Ajv2020Class = typeof import('ajv/dist/2020.js').default
-type AjvInstance = InstanceType<Ajv2020Class>
-const Ajv2020 = interop<Ajv2020Class>(Ajv2020Import)
-const Ajv2019 = interop<Ajv2020Class>(Ajv2019Import)
-const addFormats = interop<(ajv: AjvInstance) => AjvInstance>(addFormatsImport)
 
 /** A compiled validator: `errors` holds the first failure after a `false`. */
 export interface CompiledSchema {
