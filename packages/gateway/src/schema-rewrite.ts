@@ -136,21 +136,22 @@ export function rewriteSchema(
       if (key === '$schema') {
         out.$schema = URI_OF[dialect]
       } else if (ENTRY_ONE.includes(key) || ENTRY_ONE_MORE.includes(key)) {
-        out[key] = visit(value, true, false)
+        define(out, key, visit(value, true, false))
       } else if (key === 'items') {
         out.items = Array.isArray(value)
           ? value.map((v) => visit(v, true, false))
           : visit(value, true, false)
       } else if (ENTRY_LIST.includes(key) || IN_PLACE_LIST.includes(key)) {
-        out[key] = Array.isArray(value)
+        const list = Array.isArray(value)
           ? value.map((v) => visit(v, ENTRY_LIST.includes(key), false))
           : value
+        define(out, key, list)
       } else if (ENTRY_MAP.includes(key) || IN_PLACE_MAP.includes(key) || key === 'dependencies') {
-        out[key] = visitMap(value, ENTRY_MAP.includes(key))
+        define(out, key, visitMap(value, ENTRY_MAP.includes(key)))
         if (key === 'properties' && isMap(value))
           for (const k of Object.keys(value)) knownKeys.add(k)
       } else if (IN_PLACE_ONE.includes(key)) {
-        out[key] = visit(value, false, false)
+        define(out, key, visit(value, false, false))
       } else {
         if (
           (key === '$ref' || key === '$dynamicRef' || key === '$recursiveRef') &&
@@ -169,7 +170,7 @@ export function rewriteSchema(
         if ((key === 'required' || key === 'dependentRequired') && value !== null) {
           collectNames(value, knownKeys)
         }
-        out[key] = value
+        define(out, key, value)
       }
     }
     if (entry && request.close && isSilentObject(out, root)) {
@@ -187,14 +188,25 @@ export function rewriteSchema(
       // `dependencies` holds either a schema or a list of names.
       if (Array.isArray(v)) {
         collectNames(v, knownKeys)
-        out[k] = v
-      } else out[k] = visit(v, entry, false)
+        define(out, k, v)
+      } else define(out, k, visit(v, entry, false))
     }
     return out
   }
 
   const rewritten = visit(schema, true, true) as Record<string, unknown> | boolean
   return { dialect, schema: rewritten, refs, ids, formats, knownKeys }
+}
+
+// An own property even for the key `__proto__` (a plain assignment would set the object's
+// prototype instead, and Ajv would then read keywords the schema does not have).
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
@@ -231,7 +243,10 @@ function isSilentObject(schema: Record<string, unknown>, root: boolean): boolean
 // root itself (`additionalProperties: false`) is never reached here, so it still refuses them.
 function admitExtraKeys(root: Record<string, unknown>, allowed: readonly string[]): void {
   if (allowed.length === 0) return
-  const properties = isMap(root.properties) ? { ...root.properties } : {}
-  for (const key of allowed) if (!Object.hasOwn(properties, key)) properties[key] = true
+  const properties: Record<string, unknown> = {}
+  if (isMap(root.properties)) {
+    for (const k of Object.keys(root.properties)) define(properties, k, root.properties[k])
+  }
+  for (const key of allowed) if (!Object.hasOwn(properties, key)) define(properties, key, true)
   root.properties = properties
 }

@@ -347,6 +347,22 @@ describe('toolGuard', () => {
     ])
   })
 
+  it('refuses a __proto__ key even where declared, and reads no keyword from a __proto__ one', () => {
+    // Ajv tracks evaluated keys in plain objects and never counts `__proto__` as evaluated; a
+    // refusal is the safe reading (the front also refuses the key by default).
+    const { guard } = guardFor(
+      JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'),
+    )
+    expect(guard.checkArguments('t', JSON.parse('{"__proto__":"x"}'))?.code).toBe(
+      'ERR_TOOL_ARGUMENTS',
+    )
+    // Copied with a plain assignment, `__proto__` would become the prototype of the rewritten
+    // schema and Ajv would read `additionalProperties: true` from it, opening the object; it
+    // stays an own key here, which Ajv ignores, so the object is closed.
+    const inherited = JSON.parse('{"type":"object","__proto__":{"additionalProperties":true}}')
+    expect(guardFor(inherited).guard.checkArguments('t', { z: 1 })?.code).toBe('ERR_TOOL_ARGUMENTS')
+  })
+
   it('throws at construction on a bad option', () => {
     expect(() => toolGuard({ bogus: 1 } as never)).toThrow(TypeError)
     expect(() => toolGuard({ maxSchemaDepth: 65 })).toThrow(TypeError)
