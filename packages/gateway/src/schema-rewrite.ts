@@ -35,9 +35,20 @@ const URI_OF: Readonly<Record<SchemaDialect, string>> = {
   '2020-12': 'https://json-schema.org/draft/2020-12/schema',
 }
 
-// Keywords only 2020-12 has: a schema without `$schema` that uses one is read as 2020-12 (the
-// MCP default dialect) rather than as draft-07, where they would be unknown keywords.
-const ONLY_2020 = ['prefixItems', '$dynamicRef', '$dynamicAnchor']
+// Root keywords draft-07 does not have: a schema without `$schema` that uses one at its root
+// was written for a later dialect, and is read as 2020-12 (the MCP default dialect), where a
+// `$ref`'s siblings apply, rather than as draft-07, where they would be dropped.
+const NEWER_ROOT_KEYWORDS = [
+  '$defs',
+  '$anchor',
+  'prefixItems',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'dependentRequired',
+  'dependentSchemas',
+]
 
 // Keywords that assert or apply nothing: a schema made only of these says nothing about its
 // value (a free-form `{}` or `{"description": …}`), and is left open.
@@ -92,14 +103,15 @@ export interface RewrittenSchema {
 
 /**
  * The dialect a schema declares with `$schema` (an empty fragment and a trailing `#` ignored),
- * draft-07 when it has none (what most published servers emit) unless it uses a keyword only
- * 2020-12 has, or `undefined` for any other `$schema` (draft-04, draft-06, a custom meta-schema).
+ * draft-07 when it has none (what most published servers emit) unless its root uses a keyword
+ * draft-07 lacks (`$defs`, `unevaluatedProperties`, `prefixItems`, …: then 2020-12), or
+ * `undefined` for any other `$schema` (draft-04, draft-06, a custom meta-schema).
  */
 export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   if (typeof schema !== 'object' || schema === null) return 'draft-07'
   const declared = (schema as { $schema?: unknown }).$schema
   if (declared === undefined) {
-    return ONLY_2020.some((k) => Object.hasOwn(schema, k)) ? '2020-12' : 'draft-07'
+    return NEWER_ROOT_KEYWORDS.some((k) => Object.hasOwn(schema, k)) ? '2020-12' : 'draft-07'
   }
   if (typeof declared !== 'string') return undefined
   return DIALECT_OF[declared.replace(/#$/, '')]

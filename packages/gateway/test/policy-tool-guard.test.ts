@@ -160,6 +160,15 @@ describe('toolGuard', () => {
     expect(textOf(refusal)).toContain('/a fails maxLength 1')
   })
 
+  it('reads a schema without $schema whose root uses $defs as 2020-12 ($ref siblings applied)', () => {
+    const { guard } = guardFor({
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/s', maxLength: 1 } },
+      $defs: { s: { type: 'string' } },
+    })
+    expect(textOf(guard.checkArguments('t', { a: 'long' }))).toContain('/a fails maxLength 1')
+  })
+
   it('leaves objects the schema opens, enumerations and free-form values as published', () => {
     const { guard } = guardFor({
       type: 'object',
