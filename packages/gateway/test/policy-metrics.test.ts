@@ -34,7 +34,7 @@ describe('gatewayMetrics', () => {
     ])
   })
 
-  it('bounds label values: unknown tools, unconfigured routes and odd codes are "other"', async () => {
+  it('bounds label values: unknown tools, unconfigured routes and odd codes are other', async () => {
     const m = gatewayMetrics({ routes: ['/mcp'] })
     m.setTools(['echo'])
     for (let i = 0; i < 5_000; i++) m.refused(`ERR_X${i}`, `/probe/${i}`, `made-up-${i}`)

@@ -60,7 +60,8 @@ beforeAll(async () => {
   })
   client.notify('notifications/initialized')
   tools = ((await client.request('tools/list', {})).result as { tools: UpstreamTool[] }).tools
-})
+  // A generous deadline: npx-installed servers start slowly on a loaded machine.
+}, 120_000)
 
 afterAll(() => {
   client?.close()
