@@ -15,10 +15,11 @@
 // names.
 //
 // Draft-07 has no `unevaluatedProperties`, so a draft-07 schema is validated by the 2019-09
-// validator after a rewrite that keeps its meaning: the siblings of a `$ref` are dropped (draft-07
-// ignores them; 2019-09 would apply them), a fragment-only `$id` becomes `$anchor`, and `$schema`
-// names 2019-09. Every other draft-07 keyword (`definitions`, `dependencies`, array `items` with
-// `additionalItems`) means the same in 2019-09.
+// validator after a rewrite: a fragment-only `$id` becomes `$anchor`, and `$schema` names
+// 2019-09. Every other draft-07 keyword (`definitions`, `dependencies`, array `items` with
+// `additionalItems`) means the same in 2019-09. The siblings of a `$ref` are applied, as Ajv's
+// own draft-07 class applies them (the draft-07 text ignores them): the stricter reading, and
+// the one `test/policy-draft07.test.ts` holds the rewrite to, against that class.
 
 /** The JSON Schema dialects the gateway compiles. */
 export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12'
@@ -36,8 +37,9 @@ const URI_OF: Readonly<Record<SchemaDialect, string>> = {
 }
 
 // Root keywords draft-07 does not have: a schema without `$schema` that uses one at its root
-// was written for a later dialect, and is read as 2020-12 (the MCP default dialect), where a
-// `$ref`'s siblings apply, rather than as draft-07, where they would be dropped.
+// was written for a later dialect, and is read as 2020-12 (the MCP default dialect), where
+// `prefixItems` and `$dynamicRef` are keywords, rather than as draft-07, where strict mode
+// would quarantine them and array `items` would mean a tuple.
 const NEWER_ROOT_KEYWORDS = [
   '$defs',
   '$anchor',
@@ -77,7 +79,6 @@ const ENTRY_LIST = ['prefixItems']
 const IN_PLACE_ONE = ['not', 'if', 'then', 'else']
 const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf']
 const IN_PLACE_MAP = ['dependentSchemas', '$defs', 'definitions']
-const REF_KEPT = new Set(['$ref', '$schema', '$defs', 'definitions'])
 
 /** What {@link rewriteSchema} was asked to do. */
 export interface RewriteRequest {
@@ -134,12 +135,7 @@ export function rewriteSchema(
   const visit = (node: unknown, entry: boolean, root: boolean): unknown => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return node
     const source = node as Record<string, unknown>
-    let keys = Object.keys(source)
-    // Draft-07 ignores every sibling of `$ref` (section 8.3); 2019-09 would apply them. The
-    // definition containers stay, unapplied, so pointers into them still resolve.
-    if (dialect === 'draft-07' && typeof source.$ref === 'string') {
-      keys = keys.filter((k) => REF_KEPT.has(k))
-    }
+    const keys = Object.keys(source)
     const out: Record<string, unknown> = {}
     for (const key of keys) {
       if (!Object.hasOwn(source, key)) continue

@@ -146,27 +146,27 @@ describe('toolGuard', () => {
     expect(guard.checkArguments('t', { a: 'x', c: 1 })?.code).toBe('ERR_TOOL_ARGUMENTS')
   })
 
-  it('reads draft-07 $ref siblings as draft-07 does (ignored) and 2019-09 ones as applied', () => {
+  it('applies $ref siblings in every dialect, as Ajv’s draft-07 class does', () => {
     const schema = {
       type: 'object',
       properties: { a: { $ref: '#/definitions/s', maxLength: 1 } },
       definitions: { s: { type: 'string' } },
     }
-    expect(guardFor({ $schema: S07, ...schema }).guard.checkArguments('t', { a: 'long' })).toBe(
-      undefined,
-    )
-    expect(guardFor(schema).guard.checkArguments('t', { a: 'long' })).toBeUndefined()
-    const refusal = guardFor({ $schema: S2019, ...schema }).guard.checkArguments('t', { a: 'long' })
-    expect(textOf(refusal)).toContain('/a fails maxLength 1')
+    for (const $schema of [S07, S2019, undefined]) {
+      const refusal = guardFor({ $schema, ...schema }).guard.checkArguments('t', { a: 'long' })
+      expect(textOf(refusal)).toContain('/a fails maxLength 1')
+    }
   })
 
-  it('reads a schema without $schema whose root uses $defs as 2020-12 ($ref siblings applied)', () => {
-    const { guard } = guardFor({
+  it('reads a schema without $schema whose root uses $defs as 2020-12 (prefixItems known)', () => {
+    const { guard, load } = guardFor({
       type: 'object',
-      properties: { a: { $ref: '#/$defs/s', maxLength: 1 } },
-      $defs: { s: { type: 'string' } },
+      properties: { t: { $ref: '#/$defs/pair' } },
+      $defs: { pair: { type: 'array', prefixItems: [{ type: 'string' }], items: false } },
     })
-    expect(textOf(guard.checkArguments('t', { a: 'long' }))).toContain('/a fails maxLength 1')
+    expect(load.quarantined).toEqual([])
+    expect(guard.checkArguments('t', { t: ['s'] })).toBeUndefined()
+    expect(textOf(guard.checkArguments('t', { t: ['s', 1] }))).toContain('/t fails items')
   })
 
   it('leaves objects the schema opens, enumerations and free-form values as published', () => {
