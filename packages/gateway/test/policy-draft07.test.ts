@@ -65,6 +65,7 @@ const crafted: UpstreamTool[] = [
       type: 'object',
       properties: { kind: { enum: ['x', 'y'] }, n: { type: 'number' } },
       if: { properties: { kind: { const: 'x' } } },
+      // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here
       then: { required: ['n'] },
       else: { not: { required: ['n'] } },
     },
