@@ -1,2 +1,42 @@
 #!/usr/bin/env node
-export {}
+import { GatewayUsageError, gatewayHelp, parseGatewayArgs } from './cli-options.js'
+import { startGateway } from './gateway.js'
+import { gatewayLog } from './log.js'
+
+async function main(): Promise<void> {
+  let cli: ReturnType<typeof parseGatewayArgs>
+  try {
+    cli = parseGatewayArgs(process.argv.slice(2))
+  } catch (error) {
+    if (error instanceof GatewayUsageError) {
+      process.stderr.write(`tollgate-gateway: ${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
+  if (cli === 'help') {
+    process.stdout.write(gatewayHelp())
+    return
+  }
+  const log = gatewayLog()
+  const gateway = await startGateway(cli, {}, log)
+  if (gateway.port !== undefined) log('listening', { host: cli.host, port: gateway.port })
+  let stopping = false
+  const stop = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    log('stopping', { signal })
+    gateway.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+  void gateway.done.then(() => stop('stdin-end'))
+}
+
+main().catch(() => {
+  process.stderr.write('tollgate-gateway: failed to start\n')
+  process.exit(1)
+})

@@ -1,0 +1,85 @@
+import { childUpstream } from './child-upstream.js'
+import type { GatewayCliOptions } from './cli-options.js'
+import { serveHttp } from './http-front.js'
+import type { GatewayLog } from './log.js'
+import { type CallGuard, MessagePipeline } from './pipeline.js'
+import { serveStdio } from './stdio-front.js'
+import { type CatalogPins, ToolCatalog } from './tool-catalog.js'
+import type { Upstream } from './upstream.js'
+
+/** A running gateway. */
+export interface RunningGateway {
+  /** The HTTP port (`undefined` with `--stdio`). */
+  readonly port: number | undefined
+  /** Settles when a `--stdio` client's input has ended (never for HTTP). */
+  readonly done: Promise<void>
+  /** Drains (in-flight calls finish within `--drain-timeout-ms`), then stops the upstream. */
+  stop(): Promise<void>
+}
+
+/** The controls a gateway holds, built once from the command line and the config. */
+export interface GatewayControls {
+  readonly guard?: CallGuard | undefined
+  readonly pins?: CatalogPins | undefined
+}
+
+/**
+ * Starts a gateway from resolved command-line options: the upstream (a supervised child), the
+ * tool catalog (re-read after every upstream `initialize` and on `list_changed`), the pipeline,
+ * and the front (HTTP, or stdio with `--stdio`).
+ */
+export async function startGateway(
+  cli: GatewayCliOptions,
+  controls: GatewayControls,
+  log: GatewayLog,
+): Promise<RunningGateway> {
+  const upstream: Upstream = childUpstream({ ...cli, log })
+  const catalog = new ToolCatalog(upstream, { guard: controls.guard, pins: controls.pins, log })
+  upstream.listen((event) => {
+    if (event.kind === 'ready') void catalog.refresh()
+    else if (
+      event.kind === 'notification' &&
+      event.notification.method === 'notifications/tools/list_changed'
+    ) {
+      void catalog.refresh()
+    }
+  })
+  await upstream.start()
+  // The first list is read before the gateway takes callers, so nothing is served unjudged.
+  await catalog.settled()
+  const pipeline = new MessagePipeline({
+    upstream,
+    catalog,
+    guard: controls.guard,
+    maxResultBytes: cli.maxResultBytes,
+    log,
+  })
+  if (cli.stdio) {
+    const done = serveStdio({
+      input: process.stdin,
+      output: process.stdout,
+      maxLineBytes: cli.maxLineBytes,
+      pipeline,
+    })
+    return Object.freeze({
+      port: undefined,
+      done,
+      stop: () => upstream.close(),
+    })
+  }
+  const front = await serveHttp({
+    host: cli.host,
+    port: cli.port,
+    maxBodyBytes: cli.maxBodyBytes,
+    pipeline,
+    upstream,
+  })
+  return Object.freeze({
+    port: front.port,
+    done: new Promise<void>(() => {}),
+    async stop(): Promise<void> {
+      await front.drain(cli.drainTimeoutMs)
+      await upstream.close()
+    },
+  })
+}
