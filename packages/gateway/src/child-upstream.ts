@@ -27,6 +27,12 @@ export interface ChildUpstreamOptions {
   readonly log: GatewayLog
 }
 
+/**
+ * How long a child has to answer the gateway's `initialize` (servers started with `npx` may
+ * install first): 60 s, whatever `--call-timeout-ms` is.
+ */
+const INITIALIZE_TIMEOUT_MS = 60_000
+
 /** How long a child has after SIGTERM before its process group is killed. */
 const KILL_GRACE_MS = 2000
 
@@ -130,6 +136,7 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
         clientInfo: GATEWAY_CLIENT_INFO,
       },
       true,
+      INITIALIZE_TIMEOUT_MS,
     )
     if (gen !== generation || stopping) return
     const found = reply.ok ? readHandshake(reply.result) : undefined
@@ -182,14 +189,16 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
     get handshake() {
       return handshake
     },
-    request(method: string, params: unknown): Promise<RpcReply> {
+    request(method: string, params: unknown, own = false): Promise<RpcReply> {
       if (session === undefined || handshake === undefined) {
         return Promise.resolve({
           ok: false as const,
           error: gatewayRpcError('ERR_UPSTREAM_UNAVAILABLE'),
         })
       }
-      return session.request(method, params)
+      return own
+        ? session.request(method, params, true, INITIALIZE_TIMEOUT_MS)
+        : session.request(method, params)
     },
     notify(method: string, params?: unknown): void {
       if (handshake !== undefined) session?.notify(method, params)

@@ -20,7 +20,6 @@ async function main(): Promise<void> {
   }
   const log = gatewayLog()
   const gateway = await startGateway(cli, {}, log)
-  if (gateway.port !== undefined) log('listening', { host: cli.host, port: gateway.port })
   let stopping = false
   const stop = (signal: string): void => {
     if (stopping) return
@@ -34,6 +33,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))
   void gateway.done.then(() => stop('stdin-end'))
+  // Announced once the signals are handled, so a supervisor that stops the gateway as soon as
+  // it is up finds the drain in place.
+  if (gateway.port !== undefined) log('listening', { host: cli.host, port: gateway.port })
 }
 
 main().catch(() => {

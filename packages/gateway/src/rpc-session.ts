@@ -65,9 +65,15 @@ export class RpcSession {
   /**
    * Sends one request with a fresh id and resolves with the reply; never rejects. Refused with
    * `ERR_UPSTREAM_BUSY` past the in-flight cap (unless `reserved`, for the gateway's own
-   * requests), `ERR_UPSTREAM_TIMEOUT` past the deadline (a `notifications/cancelled` is sent).
+   * requests), `ERR_UPSTREAM_TIMEOUT` past the deadline (`timeoutMs`, the session's by default;
+   * a `notifications/cancelled` is sent).
    */
-  request(method: string, params: unknown, reserved = false): Promise<RpcReply> {
+  request(
+    method: string,
+    params: unknown,
+    reserved = false,
+    timeoutMs = this.#timeoutMs,
+  ): Promise<RpcReply> {
     if (this.#closed !== undefined) return Promise.resolve(failure(this.#closed))
     if (!reserved && this.#pending.size >= this.#maxInFlight) {
       return Promise.resolve(failure('ERR_UPSTREAM_BUSY', this.#maxInFlight))
@@ -77,8 +83,8 @@ export class RpcSession {
       const timer = setTimeout(() => {
         if (!this.#pending.delete(id)) return
         this.notify('notifications/cancelled', { requestId: id, reason: 'timeout' })
-        resolve(failure('ERR_UPSTREAM_TIMEOUT', this.#timeoutMs))
-      }, this.#timeoutMs)
+        resolve(failure('ERR_UPSTREAM_TIMEOUT', timeoutMs))
+      }, timeoutMs)
       this.#pending.set(id, { resolve, timer })
       const message: Record<string, unknown> = { jsonrpc: '2.0', id, method }
       if (params !== undefined) message.params = params

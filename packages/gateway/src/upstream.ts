@@ -19,8 +19,12 @@ export type UpstreamEvent =
  * it runs its own `initialize` per connection and forwards requests with the gateway's ids.
  */
 export interface Upstream {
-  /** Sends one request; never rejects (failures are bounded gateway errors). */
-  request(method: string, params: unknown): Promise<RpcReply>
+  /**
+   * Sends one request; never rejects (failures are bounded gateway errors). `own` marks the
+   * gateway's own requests (its `tools/list` reads): outside the cap on calls in flight, with
+   * the initialize deadline.
+   */
+  request(method: string, params: unknown, own?: boolean): Promise<RpcReply>
   /** Sends one notification. */
   notify(method: string, params?: unknown): void
   /** The current connection's handshake, or `undefined` while none is ready. */
