@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { GatewayUsageError, gatewayHelp, parseGatewayArgs } from './cli-options.js'
-import { startGateway } from './gateway.js'
+import { gatewayControls, startGateway } from './gateway.js'
 import { gatewayLog } from './log.js'
 
 async function main(): Promise<void> {
@@ -18,8 +18,18 @@ async function main(): Promise<void> {
     process.stdout.write(gatewayHelp())
     return
   }
+  let controls: ReturnType<typeof gatewayControls>
+  try {
+    controls = gatewayControls(cli)
+  } catch (error) {
+    const e = error as { code?: unknown; message?: unknown }
+    process.stderr.write(
+      `tollgate-gateway: ${typeof e.message === 'string' ? e.message : 'bad configuration'}\n`,
+    )
+    process.exit(2)
+  }
   const log = gatewayLog()
-  const gateway = await startGateway(cli, {}, log)
+  const gateway = await startGateway(cli, controls, log)
   let stopping = false
   const stop = (signal: string): void => {
     if (stopping) return

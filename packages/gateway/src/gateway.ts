@@ -1,10 +1,13 @@
 import { childUpstream } from './child-upstream.js'
 import type { GatewayCliOptions } from './cli-options.js'
+import { defaultGatewayConfig, type GatewayConfig, loadGatewayConfig } from './config.js'
 import { serveHttp } from './http-front.js'
 import type { GatewayLog } from './log.js'
-import { type CallGuard, MessagePipeline } from './pipeline.js'
+import { type PinStore, pinStore } from './pins.js'
+import { MessagePipeline } from './pipeline.js'
 import { serveStdio } from './stdio-front.js'
-import { type CatalogPins, ToolCatalog } from './tool-catalog.js'
+import { ToolCatalog } from './tool-catalog.js'
+import { type ToolGuard, toolGuard } from './tool-guard.js'
 import type { Upstream } from './upstream.js'
 
 /** A running gateway. */
@@ -19,8 +22,25 @@ export interface RunningGateway {
 
 /** The controls a gateway holds, built once from the command line and the config. */
 export interface GatewayControls {
-  readonly guard?: CallGuard | undefined
-  readonly pins?: CatalogPins | undefined
+  readonly config: GatewayConfig
+  readonly guard: ToolGuard
+  readonly pins: PinStore
+}
+
+/**
+ * Builds the gateway's controls once, at start-up: the config (`--config`, or anonymous
+ * callers on one route), the tool guard from its `tools` section, the pins (`--pins`, or in
+ * memory).
+ * @throws GatewayConfigError, PinsFileError or TypeError on a bad config or pin file, so the
+ *   gateway fails at start-up rather than on the first call.
+ */
+export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>): GatewayControls {
+  const config = cli.config === undefined ? defaultGatewayConfig() : loadGatewayConfig(cli.config)
+  return Object.freeze({
+    config,
+    guard: toolGuard(config.tools),
+    pins: pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
+  })
 }
 
 /**

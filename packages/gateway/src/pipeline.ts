@@ -2,23 +2,10 @@ import { chargeJson, isAdmissionError } from '@tollgate/json-budget'
 import { gatewayRpcError } from './gateway-errors.js'
 import type { GatewayLog } from './log.js'
 import type { RpcErrorObject, RpcReply } from './rpc-session.js'
-import type { CatalogGuard, ToolCatalog } from './tool-catalog.js'
+import type { ToolCatalog } from './tool-catalog.js'
+import type { ToolGuard, ToolRefusal } from './tool-guard.js'
+import { unknownToolRefusal } from './tool-refusal.js'
 import type { Upstream, UpstreamHandshake } from './upstream.js'
-
-/** A bounded `isError` tool result refusing a call (the guard's refusal has this shape). */
-export interface ToolRefusalLike {
-  readonly code: string
-  readonly result: {
-    readonly content: readonly { type: 'text'; text: string }[]
-    readonly isError: true
-  }
-}
-
-/** The per-call tool checks (`toolGuard()` of this package fits). */
-export interface CallGuard extends CatalogGuard {
-  checkArguments(name: string, args: unknown): ToolRefusalLike | undefined
-  checkResult(name: string, result: unknown): ToolRefusalLike | undefined
-}
 
 /** Per-request facts from the front that received the message. */
 export interface CallContext {
@@ -73,14 +60,14 @@ const META_PREFIX = 'io.modelcontextprotocol/'
 export class MessagePipeline {
   readonly #upstream: Upstream
   readonly #catalog: ToolCatalog
-  readonly #guard: CallGuard | undefined
+  readonly #guard: ToolGuard | undefined
   readonly #maxResultBytes: number
   readonly #log: GatewayLog
 
   constructor(options: {
     upstream: Upstream
     catalog: ToolCatalog
-    guard?: CallGuard | undefined
+    guard?: ToolGuard | undefined
     maxResultBytes: number
     log: GatewayLog
   }) {
@@ -136,8 +123,9 @@ export class MessagePipeline {
     const args = params?.arguments
     const tool = this.#catalog.find(name)
     if (tool === undefined) {
+      // Unlisted, drifted or quarantined: the unknown tool's bytes, whatever the reason.
       this.#log('call_refused', { code: 'ERR_TOOL_UNKNOWN' })
-      return ok(id, unknownToolResult(), context)
+      return ok(id, unknownToolRefusal('ERR_TOOL_UNKNOWN').result, context)
     }
     const refusal = this.#guard?.checkArguments(name, args)
     if (refusal !== undefined) {
@@ -280,12 +268,7 @@ function servedCapabilities(handshake: UpstreamHandshake): Record<string, unknow
   return out
 }
 
-/** The answer to a tool that is not served: the same bytes whatever the reason. */
-function unknownToolResult(): ToolRefusalLike['result'] {
-  return { content: [{ type: 'text', text: 'ERR_TOOL_UNKNOWN: no such tool' }], isError: true }
-}
-
-function refusedResult(code: string, limit: number): ToolRefusalLike['result'] {
+function refusedResult(code: string, limit: number): ToolRefusal['result'] {
   return {
     content: [{ type: 'text', text: `${code}: result refused (limit ${limit})` }],
     isError: true,

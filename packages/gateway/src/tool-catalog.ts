@@ -1,27 +1,7 @@
 import type { GatewayLog } from './log.js'
+import type { PinStore } from './pins.js'
+import type { ToolGuard, UpstreamTool } from './tool-guard.js'
 import type { Upstream } from './upstream.js'
-
-/** A tool as the upstream's `tools/list` describes it (every field kept). */
-export interface CatalogTool {
-  readonly name: string
-  readonly [field: string]: unknown
-}
-
-/** The tool checks the catalog applies (`toolGuard()` of this package fits). */
-export interface CatalogGuard {
-  load(tools: readonly CatalogTool[]): {
-    readonly served: readonly CatalogTool[]
-    readonly quarantined: readonly { readonly name: string; readonly reason: string }[]
-  }
-}
-
-/** The pins the catalog applies (`pinStore()` of this package fits). */
-export interface CatalogPins {
-  judge(tools: readonly CatalogTool[]): {
-    readonly approved: readonly CatalogTool[]
-    readonly drifted: readonly { readonly name: string; readonly reason: string }[]
-  }
-}
 
 /** Most pages of `tools/list` read from an upstream in one refresh. */
 const MAX_PAGES = 100
@@ -34,17 +14,17 @@ const MAX_PAGES = 100
  */
 export class ToolCatalog {
   readonly #upstream: Upstream
-  readonly #guard: CatalogGuard | undefined
-  readonly #pins: CatalogPins | undefined
+  readonly #guard: ToolGuard | undefined
+  readonly #pins: PinStore | undefined
   readonly #log: GatewayLog
-  #served: readonly CatalogTool[] = []
-  #byName = new Map<string, CatalogTool>()
+  #served: readonly UpstreamTool[] = []
+  #byName = new Map<string, UpstreamTool>()
   #refreshing: Promise<void> | undefined
   #again = false
 
   constructor(
     upstream: Upstream,
-    options: { guard?: CatalogGuard; pins?: CatalogPins; log: GatewayLog },
+    options: { guard?: ToolGuard; pins?: PinStore; log: GatewayLog },
   ) {
     this.#upstream = upstream
     this.#guard = options.guard
@@ -53,12 +33,12 @@ export class ToolCatalog {
   }
 
   /** The tools served now, in the upstream's order. */
-  get served(): readonly CatalogTool[] {
+  get served(): readonly UpstreamTool[] {
     return this.#served
   }
 
   /** The served tool named `name`, if any. */
-  find(name: string): CatalogTool | undefined {
+  find(name: string): UpstreamTool | undefined {
     return this.#byName.get(name)
   }
 
@@ -84,7 +64,7 @@ export class ToolCatalog {
   }
 
   async #read(): Promise<void> {
-    const tools: CatalogTool[] = []
+    const tools: UpstreamTool[] = []
     let cursor: string | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
       const reply = await this.#upstream.request(
@@ -106,7 +86,7 @@ export class ToolCatalog {
           typeof tool === 'object' &&
           typeof (tool as { name?: unknown }).name === 'string'
         ) {
-          tools.push(tool as CatalogTool)
+          tools.push(tool as UpstreamTool)
         }
       }
       if (typeof result.nextCursor !== 'string') break
@@ -114,9 +94,17 @@ export class ToolCatalog {
     }
     // Pins first, over every tool the upstream lists (a rename or a new tool is drift), then
     // the guard compiles only the approved ones, so a drifted tool is unknown to it as well.
-    let served: readonly CatalogTool[] = tools
+    let served: readonly UpstreamTool[] = tools
     if (this.#pins !== undefined) {
-      const judged = this.#pins.judge(served)
+      let judged: ReturnType<PinStore['judge']>
+      try {
+        judged = this.#pins.judge(served)
+      } catch {
+        // The pins cannot be written: nothing is approved (fail closed).
+        this.#log('pins_failed', { code: 'ERR_PINS_FILE' })
+        judged = { approved: [], drifted: [], namesChanged: false, firstSight: false }
+      }
+      if (judged.error !== undefined) this.#log('pins_failed', { code: judged.error })
       for (const d of judged.drifted) this.#log('tool_drifted', { tool: d.name, reason: d.reason })
       served = judged.approved
     }
