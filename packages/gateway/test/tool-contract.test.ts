@@ -150,7 +150,7 @@ describe('MessagePipeline (through tollgate-gateway)', () => {
   it('quarantines a tool whose schema names a network $ref: out of tools/list, refused, never reached', async () => {
     const { file, call } = await gateway()
     const list = await call('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
-    const names = (list.body?.result as { tools: { name: string }[] }).tools.map((t) => t.name)
+    const names = toolNames(list.body)
     expect(names).not.toContain('network-ref')
     expect(names).toContain('echo')
     const answer = await call(callBody(2, 'network-ref', { x: 1 }))
@@ -173,7 +173,7 @@ describe('MessagePipeline (through tollgate-gateway)', () => {
       ),
     )
     const list = await call('{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
-    const names = (list.body?.result as { tools: { name: string }[] }).tools.map((t) => t.name)
+    const names = toolNames(list.body)
     expect(names).not.toContain('echo')
     const answer = await call(callBody(3, 'echo', { message: 'hi' }))
     expect(answer.body?.result).toEqual({
@@ -183,3 +183,8 @@ describe('MessagePipeline (through tollgate-gateway)', () => {
     expect(calls(file, 'echo')).toHaveLength(0)
   })
 })
+
+function toolNames(body: Record<string, unknown> | undefined): string[] {
+  const result = body?.result as { tools?: { name: string }[] } | undefined
+  return (result?.tools ?? []).map((t) => t.name)
+}
