@@ -2,6 +2,7 @@ import { childUpstream } from './child-upstream.js'
 import type { GatewayCliOptions } from './cli-options.js'
 import { defaultGatewayConfig, type GatewayConfig, loadGatewayConfig } from './config.js'
 import { serveHttp } from './http-front.js'
+import { httpUpstream } from './http-upstream.js'
 import type { GatewayLog } from './log.js'
 import { type PinStore, pinStore } from './pins.js'
 import { MessagePipeline } from './pipeline.js'
@@ -53,7 +54,16 @@ export async function startGateway(
   controls: GatewayControls,
   log: GatewayLog,
 ): Promise<RunningGateway> {
-  const upstream: Upstream = childUpstream({ ...cli, log })
+  const upstream: Upstream =
+    cli.upstream === undefined
+      ? childUpstream({ ...cli, log })
+      : httpUpstream({
+          url: cli.upstream,
+          maxLineBytes: cli.maxLineBytes,
+          maxConcurrentCalls: cli.maxConcurrentCalls,
+          callTimeoutMs: cli.callTimeoutMs,
+          log,
+        })
   const catalog = new ToolCatalog(upstream, { guard: controls.guard, pins: controls.pins, log })
   upstream.listen((event) => {
     if (event.kind === 'ready') void catalog.refresh()

@@ -34,6 +34,7 @@ export {
   gatewayRpcError,
 } from './gateway-errors.js'
 export { type HttpFront, type HttpFrontOptions, serveHttp } from './http-front.js'
+export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
 export { type GatewayLog, gatewayLog } from './log.js'
 export {
   canonicalJson,
