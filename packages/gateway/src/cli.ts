@@ -2,8 +2,13 @@
 import { GatewayUsageError, gatewayHelp, parseGatewayArgs } from './cli-options.js'
 import { gatewayControls, startGateway } from './gateway.js'
 import { gatewayLog } from './log.js'
+import { approvePins, parsePinsApproveArgs } from './pins-command.js'
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'pins' && process.argv[3] === 'approve') {
+    await pinsApprove(process.argv.slice(4))
+    return
+  }
   let cli: ReturnType<typeof parseGatewayArgs>
   try {
     cli = parseGatewayArgs(process.argv.slice(2))
@@ -52,3 +57,17 @@ main().catch(() => {
   process.stderr.write('tollgate-gateway: failed to start\n')
   process.exit(1)
 })
+
+async function pinsApprove(argv: readonly string[]): Promise<void> {
+  try {
+    const approved = await approvePins(parsePinsApproveArgs(argv), gatewayLog())
+    process.stdout.write(`${JSON.stringify({ event: 'pins_approved', tools: approved })}\n`)
+    process.exit(0)
+  } catch (error) {
+    const message = (error as { message?: unknown }).message
+    process.stderr.write(
+      `tollgate-gateway pins approve: ${typeof message === 'string' ? message : 'failed'}\n`,
+    )
+    process.exit(2)
+  }
+}

@@ -47,6 +47,11 @@ export {
   toolDigest,
 } from './pins.js'
 export {
+  approvePins,
+  type PinsApproveArgs,
+  parsePinsApproveArgs,
+} from './pins-command.js'
+export {
   type CallContext,
   type GatewayResponse,
   MessagePipeline,
@@ -60,7 +65,7 @@ export {
   RpcSession,
 } from './rpc-session.js'
 export { type StdioFrontOptions, serveStdio } from './stdio-front.js'
-export { ToolCatalog } from './tool-catalog.js'
+export { readUpstreamTools, ToolCatalog } from './tool-catalog.js'
 export {
   type QuarantinedTool,
   type QuarantineReason,

@@ -64,34 +64,8 @@ export class ToolCatalog {
   }
 
   async #read(): Promise<void> {
-    const tools: UpstreamTool[] = []
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const reply = await this.#upstream.request(
-        'tools/list',
-        cursor === undefined ? {} : { cursor },
-      )
-      if (!reply.ok) {
-        this.#log('tools_list_failed', { code: String(reply.error.code) })
-        return
-      }
-      const result = reply.result as { tools?: unknown; nextCursor?: unknown }
-      if (!Array.isArray(result.tools)) {
-        this.#log('tools_list_failed', { code: 'ERR_UPSTREAM_INVALID' })
-        return
-      }
-      for (const tool of result.tools) {
-        if (
-          tool !== null &&
-          typeof tool === 'object' &&
-          typeof (tool as { name?: unknown }).name === 'string'
-        ) {
-          tools.push(tool as UpstreamTool)
-        }
-      }
-      if (typeof result.nextCursor !== 'string') break
-      cursor = result.nextCursor
-    }
+    const tools = await readUpstreamTools(this.#upstream, this.#log)
+    if (tools === undefined) return
     // Pins first, over every tool the upstream lists (a rename or a new tool is drift), then
     // the guard compiles only the approved ones, so a drifted tool is unknown to it as well.
     let served: readonly UpstreamTool[] = tools
@@ -118,4 +92,37 @@ export class ToolCatalog {
     this.#byName = new Map(served.map((t) => [t.name, t]))
     this.#log('tools_loaded', { upstream: tools.length, served: served.length })
   }
+}
+
+/**
+ * Reads the upstream's whole `tools/list` (every page, at most 100) as the gateway's own
+ * request (outside the cap on calls in flight). Entries without a string name are dropped.
+ * @returns the tools, or `undefined` when the upstream failed to list them (logged).
+ */
+export async function readUpstreamTools(
+  upstream: Upstream,
+  log: GatewayLog,
+): Promise<UpstreamTool[] | undefined> {
+  const tools: UpstreamTool[] = []
+  let cursor: string | undefined
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const reply = await upstream.request('tools/list', cursor === undefined ? {} : { cursor }, true)
+    if (!reply.ok) {
+      log('tools_list_failed', { code: String(reply.error.code) })
+      return undefined
+    }
+    const result = reply.result as { tools?: unknown; nextCursor?: unknown }
+    if (!Array.isArray(result.tools)) {
+      log('tools_list_failed', { code: 'ERR_UPSTREAM_INVALID' })
+      return undefined
+    }
+    for (const tool of result.tools) {
+      const name = (tool as { name?: unknown } | null)?.name
+      if (tool !== null && typeof tool === 'object' && typeof name === 'string')
+        tools.push(tool as UpstreamTool)
+    }
+    if (typeof result.nextCursor !== 'string') break
+    cursor = result.nextCursor
+  }
+  return tools
 }
