@@ -24,7 +24,8 @@ async function echoServed(pins: string, env: NodeJS.ProcessEnv): Promise<boolean
   const answer = await call(callBody(1, 'echo', { message: 'hi' }))
   await running.stop('SIGKILL')
   running = undefined
-  return (answer.body?.result as { isError?: boolean }).isError !== true
+  const result = answer.body?.result as { isError?: boolean } | undefined
+  return result !== undefined && result.isError !== true
 }
 
 describe('approvePins (tollgate-gateway pins approve)', () => {
