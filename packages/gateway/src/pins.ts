@@ -98,7 +98,8 @@ export function pinStore(options: { readonly file?: string }): PinStore {
   read()
 
   return Object.freeze({
-    judge(tools: readonly UpstreamTool[]): PinJudgment {
+    judge(listed: readonly UpstreamTool[]): PinJudgment {
+      const tools = named(listed)
       const current = digests(tools)
       let pinned: Pins | undefined
       try {
@@ -139,8 +140,8 @@ export function pinStore(options: { readonly file?: string }): PinStore {
       const namesChanged = namesDigest(current.keys()) !== namesDigest(pinned.tools.keys())
       return { approved, drifted, namesChanged, firstSight: false }
     },
-    approve(tools: readonly UpstreamTool[], names?: readonly string[]): void {
-      const current = digests(tools)
+    approve(listed: readonly UpstreamTool[], names?: readonly string[]): void {
+      const current = digests(named(listed))
       if (names === undefined) {
         write({ tools: current })
         return
@@ -181,6 +182,11 @@ export function toolDigest(tool: UpstreamTool): string {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+// A tool without a string name cannot be pinned, approved or served.
+function named(tools: readonly UpstreamTool[]): UpstreamTool[] {
+  return tools.filter((tool) => typeof (tool as { name?: unknown }).name === 'string')
 }
 
 // Two tools listed under one name pin as one digest of both definitions, in list order.

@@ -15,10 +15,11 @@
 // names.
 //
 // Draft-07 has no `unevaluatedProperties`, so a draft-07 schema is validated by the 2019-09
-// validator after a rewrite that keeps its meaning: the siblings of a `$ref` are dropped (draft-07
-// ignores them; 2019-09 would apply them), a fragment-only `$id` becomes `$anchor`, and `$schema`
-// names 2019-09. Every other draft-07 keyword (`definitions`, `dependencies`, array `items` with
-// `additionalItems`) means the same in 2019-09.
+// validator after a rewrite: a fragment-only `$id` becomes `$anchor`, and `$schema` names
+// 2019-09. Every other draft-07 keyword (`definitions`, `dependencies`, array `items` with
+// `additionalItems`) means the same in 2019-09. The siblings of a `$ref` are applied, as Ajv's
+// own draft-07 class applies them (the draft-07 text ignores them): the stricter reading, and
+// the one `test/policy-draft07.test.ts` holds the rewrite to, against that class.
 
 /** The JSON Schema dialects the gateway compiles. */
 export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12'
@@ -35,9 +36,21 @@ const URI_OF: Readonly<Record<SchemaDialect, string>> = {
   '2020-12': 'https://json-schema.org/draft/2020-12/schema',
 }
 
-// Keywords only 2020-12 has: a schema without `$schema` that uses one is read as 2020-12 (the
-// MCP default dialect) rather than as draft-07, where they would be unknown keywords.
-const ONLY_2020 = ['prefixItems', '$dynamicRef', '$dynamicAnchor']
+// Root keywords draft-07 does not have: a schema without `$schema` that uses one at its root
+// was written for a later dialect, and is read as 2020-12 (the MCP default dialect), where
+// `prefixItems` and `$dynamicRef` are keywords, rather than as draft-07, where strict mode
+// would quarantine them and array `items` would mean a tuple.
+const NEWER_ROOT_KEYWORDS = [
+  '$defs',
+  '$anchor',
+  'prefixItems',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'dependentRequired',
+  'dependentSchemas',
+]
 
 // Keywords that assert or apply nothing: a schema made only of these says nothing about its
 // value (a free-form `{}` or `{"description": …}`), and is left open.
@@ -66,7 +79,6 @@ const ENTRY_LIST = ['prefixItems']
 const IN_PLACE_ONE = ['not', 'if', 'then', 'else']
 const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf']
 const IN_PLACE_MAP = ['dependentSchemas', '$defs', 'definitions']
-const REF_KEPT = new Set(['$ref', '$schema', '$defs', 'definitions'])
 
 /** What {@link rewriteSchema} was asked to do. */
 export interface RewriteRequest {
@@ -92,14 +104,15 @@ export interface RewrittenSchema {
 
 /**
  * The dialect a schema declares with `$schema` (an empty fragment and a trailing `#` ignored),
- * draft-07 when it has none (what most published servers emit) unless it uses a keyword only
- * 2020-12 has, or `undefined` for any other `$schema` (draft-04, draft-06, a custom meta-schema).
+ * draft-07 when it has none (what most published servers emit) unless its root uses a keyword
+ * draft-07 lacks (`$defs`, `unevaluatedProperties`, `prefixItems`, …: then 2020-12), or
+ * `undefined` for any other `$schema` (draft-04, draft-06, a custom meta-schema).
  */
 export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   if (typeof schema !== 'object' || schema === null) return 'draft-07'
   const declared = (schema as { $schema?: unknown }).$schema
   if (declared === undefined) {
-    return ONLY_2020.some((k) => Object.hasOwn(schema, k)) ? '2020-12' : 'draft-07'
+    return NEWER_ROOT_KEYWORDS.some((k) => Object.hasOwn(schema, k)) ? '2020-12' : 'draft-07'
   }
   if (typeof declared !== 'string') return undefined
   return DIALECT_OF[declared.replace(/#$/, '')]
@@ -122,12 +135,7 @@ export function rewriteSchema(
   const visit = (node: unknown, entry: boolean, root: boolean): unknown => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return node
     const source = node as Record<string, unknown>
-    let keys = Object.keys(source)
-    // Draft-07 ignores every sibling of `$ref` (section 8.3); 2019-09 would apply them. The
-    // definition containers stay, unapplied, so pointers into them still resolve.
-    if (dialect === 'draft-07' && typeof source.$ref === 'string') {
-      keys = keys.filter((k) => REF_KEPT.has(k))
-    }
+    const keys = Object.keys(source)
     const out: Record<string, unknown> = {}
     for (const key of keys) {
       if (!Object.hasOwn(source, key)) continue
@@ -136,21 +144,22 @@ export function rewriteSchema(
       if (key === '$schema') {
         out.$schema = URI_OF[dialect]
       } else if (ENTRY_ONE.includes(key) || ENTRY_ONE_MORE.includes(key)) {
-        out[key] = visit(value, true, false)
+        define(out, key, visit(value, true, false))
       } else if (key === 'items') {
         out.items = Array.isArray(value)
           ? value.map((v) => visit(v, true, false))
           : visit(value, true, false)
       } else if (ENTRY_LIST.includes(key) || IN_PLACE_LIST.includes(key)) {
-        out[key] = Array.isArray(value)
+        const list = Array.isArray(value)
           ? value.map((v) => visit(v, ENTRY_LIST.includes(key), false))
           : value
+        define(out, key, list)
       } else if (ENTRY_MAP.includes(key) || IN_PLACE_MAP.includes(key) || key === 'dependencies') {
-        out[key] = visitMap(value, ENTRY_MAP.includes(key))
+        define(out, key, visitMap(value, ENTRY_MAP.includes(key)))
         if (key === 'properties' && isMap(value))
           for (const k of Object.keys(value)) knownKeys.add(k)
       } else if (IN_PLACE_ONE.includes(key)) {
-        out[key] = visit(value, false, false)
+        define(out, key, visit(value, false, false))
       } else {
         if (
           (key === '$ref' || key === '$dynamicRef' || key === '$recursiveRef') &&
@@ -169,7 +178,7 @@ export function rewriteSchema(
         if ((key === 'required' || key === 'dependentRequired') && value !== null) {
           collectNames(value, knownKeys)
         }
-        out[key] = value
+        define(out, key, value)
       }
     }
     if (entry && request.close && isSilentObject(out, root)) {
@@ -187,14 +196,25 @@ export function rewriteSchema(
       // `dependencies` holds either a schema or a list of names.
       if (Array.isArray(v)) {
         collectNames(v, knownKeys)
-        out[k] = v
-      } else out[k] = visit(v, entry, false)
+        define(out, k, v)
+      } else define(out, k, visit(v, entry, false))
     }
     return out
   }
 
   const rewritten = visit(schema, true, true) as Record<string, unknown> | boolean
   return { dialect, schema: rewritten, refs, ids, formats, knownKeys }
+}
+
+// An own property even for the key `__proto__` (a plain assignment would set the object's
+// prototype instead, and Ajv would then read keywords the schema does not have).
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
@@ -231,7 +251,10 @@ function isSilentObject(schema: Record<string, unknown>, root: boolean): boolean
 // root itself (`additionalProperties: false`) is never reached here, so it still refuses them.
 function admitExtraKeys(root: Record<string, unknown>, allowed: readonly string[]): void {
   if (allowed.length === 0) return
-  const properties = isMap(root.properties) ? { ...root.properties } : {}
-  for (const key of allowed) if (!Object.hasOwn(properties, key)) properties[key] = true
+  const properties: Record<string, unknown> = {}
+  if (isMap(root.properties)) {
+    for (const k of Object.keys(root.properties)) define(properties, k, root.properties[k])
+  }
+  for (const key of allowed) if (!Object.hasOwn(properties, key)) define(properties, key, true)
   root.properties = properties
 }

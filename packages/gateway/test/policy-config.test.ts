@@ -132,7 +132,7 @@ describe('parseGatewayConfig', () => {
   })
 })
 
-describe('config.schema.json', () => {
+describe('loadGatewayConfig (the published schema)', () => {
   it('is draft 2020-12 and closes every object it describes', () => {
     const schema = JSON.parse(readFileSync(schemaFile, 'utf8'))
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')

@@ -105,6 +105,13 @@ describe('pinStore', () => {
     expect(() => pins.approve(next, ['nope'])).toThrow(PinsFileError)
   })
 
+  it('neither pins nor approves a tool without a string name', () => {
+    const pins = pinStore({})
+    const nameless = { description: 'x' } as unknown as UpstreamTool
+    expect(pins.judge([echo, nameless]).approved).toEqual([echo])
+    expect(pins.judge([echo, nameless])).toMatchObject({ approved: [echo], drifted: [] })
+  })
+
   it('writes the documented file format, mode 0600, with no temporary file left', () => {
     const file = join(dir, 'pins.json')
     pinStore({ file }).judge([sum, echo])

@@ -146,18 +146,27 @@ describe('toolGuard', () => {
     expect(guard.checkArguments('t', { a: 'x', c: 1 })?.code).toBe('ERR_TOOL_ARGUMENTS')
   })
 
-  it('reads draft-07 $ref siblings as draft-07 does (ignored) and 2019-09 ones as applied', () => {
+  it('applies $ref siblings in every dialect, as Ajv’s draft-07 class does', () => {
     const schema = {
       type: 'object',
       properties: { a: { $ref: '#/definitions/s', maxLength: 1 } },
       definitions: { s: { type: 'string' } },
     }
-    expect(guardFor({ $schema: S07, ...schema }).guard.checkArguments('t', { a: 'long' })).toBe(
-      undefined,
-    )
-    expect(guardFor(schema).guard.checkArguments('t', { a: 'long' })).toBeUndefined()
-    const refusal = guardFor({ $schema: S2019, ...schema }).guard.checkArguments('t', { a: 'long' })
-    expect(textOf(refusal)).toContain('/a fails maxLength 1')
+    for (const $schema of [S07, S2019, undefined]) {
+      const refusal = guardFor({ $schema, ...schema }).guard.checkArguments('t', { a: 'long' })
+      expect(textOf(refusal)).toContain('/a fails maxLength 1')
+    }
+  })
+
+  it('reads a schema without $schema whose root uses $defs as 2020-12 (prefixItems known)', () => {
+    const { guard, load } = guardFor({
+      type: 'object',
+      properties: { t: { $ref: '#/$defs/pair' } },
+      $defs: { pair: { type: 'array', prefixItems: [{ type: 'string' }], items: false } },
+    })
+    expect(load.quarantined).toEqual([])
+    expect(guard.checkArguments('t', { t: ['s'] })).toBeUndefined()
+    expect(textOf(guard.checkArguments('t', { t: ['s', 1] }))).toContain('/t fails items')
   })
 
   it('leaves objects the schema opens, enumerations and free-form values as published', () => {
@@ -345,6 +354,22 @@ describe('toolGuard', () => {
     expect(load.quarantined).toEqual([
       { name: 'o', reason: 'ERR_SCHEMA_REMOTE_REF', schema: 'output' },
     ])
+  })
+
+  it('refuses a __proto__ key even where declared, and reads no keyword from a __proto__ one', () => {
+    // Ajv tracks evaluated keys in plain objects and never counts `__proto__` as evaluated; a
+    // refusal is the safe reading (the front also refuses the key by default).
+    const { guard } = guardFor(
+      JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'),
+    )
+    expect(guard.checkArguments('t', JSON.parse('{"__proto__":"x"}'))?.code).toBe(
+      'ERR_TOOL_ARGUMENTS',
+    )
+    // Copied with a plain assignment, `__proto__` would become the prototype of the rewritten
+    // schema and Ajv would read `additionalProperties: true` from it, opening the object; it
+    // stays an own key here, which Ajv ignores, so the object is closed.
+    const inherited = JSON.parse('{"type":"object","__proto__":{"additionalProperties":true}}')
+    expect(guardFor(inherited).guard.checkArguments('t', { z: 1 })?.code).toBe('ERR_TOOL_ARGUMENTS')
   })
 
   it('throws at construction on a bad option', () => {
