@@ -110,6 +110,7 @@ export async function startGateway(
     maxBodyBytes: cli.maxBodyBytes,
     pipeline,
     upstream,
+    catalog,
   })
   return Object.freeze({
     port: front.port,

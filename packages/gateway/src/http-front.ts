@@ -3,14 +3,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import {
   admitMcpBody,
+  checkHeaderAgreement,
+  DEFAULT_PROTOCOL_ERAS,
   guardHostAndOrigin,
   type JsonRpcMessage,
+  type McpRouteHead,
+  type McpRouteTool,
+  mcpBodyAdmission,
+  mcpRouteHead,
+  readMcpHead,
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
 } from '@tollgate/mcp-transport'
-import { dispatchMessage, requestVersion } from './dispatch.js'
+import { dispatchMessage } from './dispatch.js'
 import { GATEWAY_CODES, type GatewayCode, gatewayRpcError } from './gateway-errors.js'
 import { type MessagePipeline, SESSION_ERA_VERSIONS, STATELESS_VERSION } from './pipeline.js'
+import type { ToolCatalog } from './tool-catalog.js'
+import type { UpstreamTool } from './tool-guard.js'
 import type { Upstream } from './upstream.js'
 
 /** Host-only options of {@link serveHttp}. */
@@ -20,6 +29,8 @@ export interface HttpFrontOptions {
   readonly maxBodyBytes: number
   readonly pipeline: MessagePipeline
   readonly upstream: Upstream
+  /** The served tools: the 2026-07-28 head admission's surface. */
+  readonly catalog: ToolCatalog
 }
 
 /** What {@link serveHttp} returns: the bound port, and the drain. */
@@ -49,11 +60,24 @@ const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
 export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
   const mcp = resolveMcpHttpOptions({
     host: options.host,
-    maxBytes: options.maxBodyBytes,
-    duplicateKeys: 'refuse',
-    protoKeys: 'refuse',
+    body: mcpBodyAdmission({
+      maxBytes: options.maxBodyBytes,
+      duplicateKeys: 'refuse',
+      protoKeys: 'refuse',
+    }),
     supportedProtocolVersions: [STATELESS_VERSION, ...SESSION_ERA_VERSIONS],
   })
+  const eras = DEFAULT_PROTOCOL_ERAS
+  let surface: { served: readonly UpstreamTool[] | undefined; head: McpRouteHead } = {
+    served: undefined,
+    head: mcpRouteHead(),
+  }
+  // The head control's surface is the served tools, rebuilt when the catalog changes.
+  const routeHead = (): McpRouteHead => {
+    const served = options.catalog.served
+    if (surface.served !== served) surface = { served, head: surfaceOf(served) }
+    return surface.head
+  }
   const sessions = new Map<string, number>()
   let inFlight = 0
   let draining = false
@@ -109,11 +133,13 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       refuse(res, 'ERR_GATEWAY_DRAINING', { 'Retry-After': '1' })
       return
     }
+    const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
     const headerVersion = single(req.headers['mcp-protocol-version'])
     if (
-      headerVersion !== undefined &&
-      headerVersion !== STATELESS_VERSION &&
-      !SESSION_ERA_VERSIONS.includes(headerVersion)
+      verdict.era === 'unsupported-modern' ||
+      (verdict.era === 'legacy' &&
+        headerVersion !== undefined &&
+        !SESSION_ERA_VERSIONS.includes(headerVersion))
     ) {
       refuseJsonRpcUnread(res, 400, {
         code: -32022,
@@ -122,15 +148,54 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       })
       return
     }
-    const stateless = headerVersion === STATELESS_VERSION
+    const stateless = verdict.era === 'modern'
     const sessionKnown = !stateless && sessionAllowed(sessionHeader)
     if (!stateless && sessionHeader !== undefined && !sessionKnown) {
       refuse(res, 'ERR_SESSION_UNKNOWN')
       return
     }
+    // 2026-07-28: the method and tool name in the headers are judged before any body byte (a
+    // tool off the served surface, an unknown method); the body must agree with them later.
+    const head = readMcpHead(req, eras)
+    const surfaceNow = routeHead()
+    const decision = surfaceNow.admit(head, { principal: undefined })
+    if (!decision.ok) {
+      refuseJsonRpcUnread(res, decision.status, decision.error, decision.headers)
+      return
+    }
+    try {
+      await answerPost(req, res, {
+        head,
+        surface: surfaceNow,
+        stateless,
+        sessionKnown,
+        sessionHeader,
+      })
+    } finally {
+      decision.release()
+    }
+  }
+
+  async function answerPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    facts: {
+      head: ReturnType<typeof readMcpHead>
+      surface: McpRouteHead
+      stateless: boolean
+      sessionKnown: boolean
+      sessionHeader: string | undefined
+    },
+  ): Promise<void> {
+    const { stateless, sessionKnown, sessionHeader } = facts
     const body = await admitMcpBody(req, res, mcp)
     if (!body.ok) return
     const message = body.value
+    const disagreement = checkHeaderAgreement(facts.head, message, req.headers, eras, facts.surface)
+    if (disagreement !== undefined) {
+      refuseJsonRpcUnread(res, disagreement.status, disagreement.error)
+      return
+    }
     if (Array.isArray(message)) {
       refuseJsonRpcUnread(res, 400, gatewayRpcError('ERR_GATEWAY_UNSUPPORTED'))
       return
@@ -159,16 +224,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
         ? (m.params as Record<string, unknown>)
         : undefined
     if (stateless) {
-      // 2026-07-28: the headers mirror the body; a proxy or a router that read one must not
-      // be told something else by the other.
-      const method = single(req.headers['mcp-method'])
-      if (
-        (method !== undefined && method !== m.method) ||
-        requestVersion(params) !== STATELESS_VERSION
-      ) {
-        refuseJsonRpcUnread(res, 400, { code: -32020, message: 'Header and body disagree' })
-        return
-      }
+      // Agreement was checked above.
     } else if (!sessionKnown && m.method !== 'initialize') {
       refuse(res, sessionHeader === undefined ? 'ERR_INVALID_REQUEST' : 'ERR_SESSION_UNKNOWN')
       return
@@ -258,4 +314,22 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? undefined : value
+}
+
+/**
+ * The head control of the served surface. A tool whose `x-mcp-header` declarations the control
+ * refuses is left off the surface (its calls are refused from the head) rather than failing
+ * the whole route.
+ */
+function surfaceOf(served: readonly UpstreamTool[]): McpRouteHead {
+  const tools: Record<string, McpRouteTool> = {}
+  for (const tool of served) {
+    try {
+      mcpRouteHead({ tools: { [tool.name]: { inputSchema: tool.inputSchema } } })
+      tools[tool.name] = { inputSchema: tool.inputSchema }
+    } catch {
+      // Left off the surface.
+    }
+  }
+  return mcpRouteHead({ tools })
 }

@@ -73,6 +73,27 @@ describe('serveHttp (tollgate-gateway in front of @modelcontextprotocol/server-e
     })
   })
 
+  it('refuses a 2026-07-28 tools/call naming an unserved tool in Mcp-Name from the head, before the body', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'no-such-tool',
+        arguments: {},
+        _meta: { 'io.modelcontextprotocol/protocolVersion': V2026 },
+      },
+    })
+    const answer = await post(shared.url, body, {
+      'mcp-protocol-version': V2026,
+      'mcp-method': 'tools/call',
+      'mcp-name': 'no-such-tool',
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.body?.error).toMatchObject({ code: -32602 })
+    expect(answer.headers.get('connection')).toBe('close')
+  })
+
   it('refuses a 2026-07-28 request whose Mcp-Method header disagrees with its body with 400 -32020', async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
