@@ -1,9 +1,13 @@
+import { type Access, access } from './access.js'
+import { type Audit, auditLog } from './audit.js'
 import { childUpstream } from './child-upstream.js'
-import { type GatewayCliOptions, GatewayUsageError } from './cli-options.js'
+import type { GatewayCliOptions } from './cli-options.js'
 import { defaultGatewayConfig, type GatewayConfig, loadGatewayConfig } from './config.js'
 import { serveHttp } from './http-front.js'
 import { httpUpstream } from './http-upstream.js'
+import { type Limiter, limiter } from './limiter.js'
 import type { GatewayLog } from './log.js'
+import { type GatewayMetrics, gatewayMetrics } from './metrics.js'
 import { type PinStore, pinStore } from './pins.js'
 import { MessagePipeline } from './pipeline.js'
 import { serveStdio } from './stdio-front.js'
@@ -26,6 +30,10 @@ export interface GatewayControls {
   readonly config: GatewayConfig
   readonly guard: ToolGuard
   readonly pins: PinStore
+  readonly access: Access
+  readonly limiter: Limiter
+  readonly audit: Audit
+  readonly metrics: GatewayMetrics
 }
 
 /**
@@ -37,17 +45,14 @@ export interface GatewayControls {
  */
 export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>): GatewayControls {
   const config = cli.config === undefined ? defaultGatewayConfig() : loadGatewayConfig(cli.config)
-  const unenforced = unenforcedSections(config)
-  if (unenforced.length > 0) {
-    // A control the host does not apply yet must not look applied: fail at start-up.
-    throw new GatewayUsageError(
-      `--config sets ${unenforced.join(', ')}, which this version does not enforce yet; remove them`,
-    )
-  }
   return Object.freeze({
     config,
     guard: toolGuard(config.tools),
     pins: pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
+    access: access(config),
+    limiter: limiter(config.limits),
+    audit: auditLog(),
+    metrics: gatewayMetrics({ routes: config.routes.map((r) => r.path) }),
   })
 }
 
@@ -63,7 +68,13 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const upstream: Upstream =
     cli.upstream === undefined
-      ? childUpstream({ ...cli, log })
+      ? childUpstream({
+          ...cli,
+          log: (event, fields) => {
+            if (event === 'child_restart_scheduled') controls.metrics.childRestarted()
+            log(event, fields)
+          },
+        })
       : httpUpstream({
           url: cli.upstream,
           maxLineBytes: cli.maxLineBytes,
@@ -71,7 +82,12 @@ export async function startGateway(
           callTimeoutMs: cli.callTimeoutMs,
           log,
         })
-  const catalog = new ToolCatalog(upstream, { guard: controls.guard, pins: controls.pins, log })
+  const catalog = new ToolCatalog(upstream, {
+    guard: controls.guard,
+    pins: controls.pins,
+    log: (event, fields) => controls.audit.event(event, fields ?? {}),
+    onLoaded: (names) => controls.metrics.setTools(names),
+  })
   upstream.listen((event) => {
     if (event.kind === 'ready') void catalog.refresh()
     else if (
@@ -88,8 +104,10 @@ export async function startGateway(
     upstream,
     catalog,
     guard: controls.guard,
+    access: controls.access,
+    metrics: controls.metrics,
     maxResultBytes: cli.maxResultBytes,
-    log,
+    log: (event, fields) => controls.audit.event(event, fields ?? {}),
   })
   if (cli.stdio) {
     const done = serveStdio({
@@ -111,6 +129,7 @@ export async function startGateway(
     pipeline,
     upstream,
     catalog,
+    controls,
   })
   return Object.freeze({
     port: front.port,
@@ -120,23 +139,4 @@ export async function startGateway(
       await upstream.close()
     },
   })
-}
-
-/**
- * The config sections this host does not apply yet: credentials, routes other than the
- * anonymous `/mcp`, route tool lists, and per-principal limits.
- */
-function unenforcedSections(config: GatewayConfig): string[] {
-  const out: string[] = []
-  if (config.credentials.length > 0) out.push('credentials')
-  const routes = config.routes
-  const plain =
-    routes.length === 1 &&
-    routes[0]?.path === '/mcp' &&
-    routes[0].anonymous &&
-    routes[0].allow === undefined &&
-    routes[0].deny.length === 0
-  if (!plain) out.push('routes (only one anonymous /mcp route without tool lists)')
-  if (Object.keys(config.limits).length > 0) out.push('limits')
-  return out
 }

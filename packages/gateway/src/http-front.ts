@@ -15,7 +15,10 @@ import {
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
 } from '@tollgate/mcp-transport'
+import type { Principal } from './access.js'
+import type { GatewayRoute } from './config.js'
 import { dispatchMessage } from './dispatch.js'
+import type { GatewayControls } from './gateway.js'
 import { GATEWAY_CODES, type GatewayCode, gatewayRpcError } from './gateway-errors.js'
 import { type MessagePipeline, SESSION_ERA_VERSIONS, STATELESS_VERSION } from './pipeline.js'
 import type { ToolCatalog } from './tool-catalog.js'
@@ -31,6 +34,8 @@ export interface HttpFrontOptions {
   readonly upstream: Upstream
   /** The served tools: the 2026-07-28 head admission's surface. */
   readonly catalog: ToolCatalog
+  /** Access (credentials, routes), the per-principal limiter, audit and metrics. */
+  readonly controls: Pick<GatewayControls, 'access' | 'limiter' | 'audit' | 'metrics'>
 }
 
 /** What {@link serveHttp} returns: the bound port, and the drain. */
@@ -78,7 +83,8 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     if (surface.served !== served) surface = { served, head: surfaceOf(served) }
     return surface.head
   }
-  const sessions = new Map<string, number>()
+  const sessions = new Map<string, { seen: number; key: string }>()
+  const { access, limiter, audit, metrics } = options.controls
   let inFlight = 0
   let draining = false
   let idle: (() => void) | undefined
@@ -89,33 +95,60 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     headers: Record<string, string> = {},
   ): void => refuseJsonRpcUnread(res, GATEWAY_CODES[code].status, gatewayRpcError(code), headers)
 
-  const sessionAllowed = (id: string | undefined): boolean => {
+  // A session is bound to the principal that opened it: another caller cannot use its id.
+  const sessionAllowed = (id: string | undefined, key: string): boolean => {
     if (id === undefined) return false
-    const seen = sessions.get(id)
-    if (seen === undefined || Date.now() - seen > SESSION_IDLE_MS) {
-      sessions.delete(id)
+    const entry = sessions.get(id)
+    if (entry === undefined || Date.now() - entry.seen > SESSION_IDLE_MS || entry.key !== key) {
+      if (entry !== undefined && entry.key === key) sessions.delete(id)
       return false
     }
-    sessions.set(id, Date.now())
+    entry.seen = Date.now()
     return true
   }
 
-  const openSession = (): string | undefined => {
+  const openSession = (key: string): string | undefined => {
     if (sessions.size >= MAX_SESSIONS) {
       const now = Date.now()
-      for (const [id, seen] of sessions) if (now - seen > SESSION_IDLE_MS) sessions.delete(id)
+      for (const [id, entry] of sessions)
+        if (now - entry.seen > SESSION_IDLE_MS) sessions.delete(id)
       if (sessions.size >= MAX_SESSIONS) return undefined
     }
     const id = randomBytes(16).toString('hex')
-    sessions.set(id, Date.now())
+    sessions.set(id, { seen: Date.now(), key })
     return id
   }
 
-  async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handleMcp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: GatewayRoute,
+  ): Promise<void> {
     if (!guardHostAndOrigin(req, res, mcp)) return
+    const authorization = single(req.headers.authorization)
+    const principal = access.authenticate(authorization, req.socket.remoteAddress ?? '')
+    if (principal === undefined || !access.mayUse(principal, route)) {
+      audit.event('auth_refused', {
+        route: route.path,
+        principal: principal?.key,
+        reason: principal === undefined ? 'credential' : 'route',
+      })
+      metrics.refused('ERR_UNAUTHORIZED', route.path, '(none)')
+      refuseJsonRpcUnread(
+        res,
+        401,
+        { code: -32001, message: 'Unauthorized' },
+        { 'WWW-Authenticate': 'Bearer' },
+      )
+      return
+    }
     const sessionHeader = single(req.headers['mcp-session-id'])
     if (req.method === 'DELETE') {
-      if (sessionHeader !== undefined && sessions.delete(sessionHeader)) {
+      if (
+        sessionHeader !== undefined &&
+        sessionAllowed(sessionHeader, principal.key) &&
+        sessions.delete(sessionHeader)
+      ) {
         res.writeHead(200).end()
       } else refuse(res, 'ERR_SESSION_UNKNOWN')
       return
@@ -149,7 +182,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       return
     }
     const stateless = verdict.era === 'modern'
-    const sessionKnown = !stateless && sessionAllowed(sessionHeader)
+    const sessionKnown = !stateless && sessionAllowed(sessionHeader, principal.key)
     if (!stateless && sessionHeader !== undefined && !sessionKnown) {
       refuse(res, 'ERR_SESSION_UNKNOWN')
       return
@@ -158,7 +191,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     // tool off the served surface, an unknown method); the body must agree with them later.
     const head = readMcpHead(req, eras)
     const surfaceNow = routeHead()
-    const decision = surfaceNow.admit(head, { principal: undefined })
+    const decision = surfaceNow.admit(head, { principal: principal.key })
     if (!decision.ok) {
       refuseJsonRpcUnread(res, decision.status, decision.error, decision.headers)
       return
@@ -170,6 +203,8 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
         stateless,
         sessionKnown,
         sessionHeader,
+        principal,
+        route,
       })
     } finally {
       decision.release()
@@ -185,6 +220,8 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       stateless: boolean
       sessionKnown: boolean
       sessionHeader: string | undefined
+      principal: Principal
+      route: GatewayRoute
     },
   ): Promise<void> {
     const { stateless, sessionKnown, sessionHeader } = facts
@@ -235,20 +272,56 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     }
     let newSession: string | undefined
     if (!stateless && m.method === 'initialize') {
-      newSession = openSession()
+      newSession = openSession(facts.principal.key)
       if (newSession === undefined) {
         refuse(res, 'ERR_SESSION_LIMIT', { 'Retry-After': '60' })
         return
       }
     }
     const traceparent = single(req.headers.traceparent)
+    const context = {
+      era: stateless ? ('2026' as const) : ('2025' as const),
+      traceparent:
+        traceparent !== undefined && TRACEPARENT.test(traceparent) ? traceparent : undefined,
+      principal: facts.principal,
+      route: facts.route,
+    }
+    // The per-principal limits are charged once the tool is known to be served to this caller
+    // (a caller must not create buckets named as it likes); a refusal reads nothing more.
+    let lease: { release(): void } | undefined
+    const name = (params as { name?: unknown } | undefined)?.name
+    if (
+      m.method === 'tools/call' &&
+      typeof name === 'string' &&
+      options.catalog.find(name) !== undefined &&
+      options.pipeline.mayCall(name, context)
+    ) {
+      const granted = limiter.acquire(facts.principal.key, name)
+      if (!granted.ok) {
+        audit.event('call_refused', {
+          code: granted.code,
+          principal: facts.principal.key,
+          route: facts.route.path,
+          tool: name,
+        })
+        metrics.refused(granted.code, facts.route.path, name)
+        refuseJsonRpcUnread(
+          res,
+          429,
+          {
+            code: -32011,
+            message: 'Too many calls',
+            data: { code: granted.code, retryAfterSeconds: granted.retryAfterSeconds },
+          },
+          { 'Retry-After': String(granted.retryAfterSeconds) },
+        )
+        return
+      }
+      lease = granted
+    }
     inFlight++
     try {
-      const response = await dispatchMessage(message as JsonRpcMessage, options.pipeline, {
-        era: stateless ? '2026' : '2025',
-        traceparent:
-          traceparent !== undefined && TRACEPARENT.test(traceparent) ? traceparent : undefined,
-      })
+      const response = await dispatchMessage(message as JsonRpcMessage, options.pipeline, context)
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',
         'Cache-Control': 'no-store',
@@ -256,6 +329,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       if (newSession !== undefined) headers['Mcp-Session-Id'] = newSession
       res.writeHead(200, headers).end(JSON.stringify(response))
     } finally {
+      lease?.release()
       inFlight--
       if (inFlight === 0) idle?.()
     }
@@ -263,8 +337,9 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
 
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]
-    if (path === '/mcp') {
-      handleMcp(req, res).catch(() => {
+    const route = path === undefined ? undefined : access.route(path)
+    if (route !== undefined) {
+      handleMcp(req, res, route).catch(() => {
         if (!res.headersSent)
           refuseJsonRpcUnread(res, 500, { code: -32603, message: 'Internal error' })
         else res.destroy()
@@ -273,6 +348,13 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     }
     if (req.method === 'GET' && path === '/healthz') {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}')
+      return
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      metrics.render().then(
+        ({ contentType, body }) => res.writeHead(200, { 'Content-Type': contentType }).end(body),
+        () => res.writeHead(500).end(),
+      )
       return
     }
     if (req.method === 'GET' && path === '/readyz') {

@@ -1,3 +1,5 @@
+export { type Access, access, type Principal, peerPrefix } from './access.js'
+export { type Audit, type AuditOptions, type AuditValue, auditLog } from './audit.js'
 export { type ChildUpstreamOptions, childUpstream } from './child-upstream.js'
 export {
   GATEWAY_CLI_OPTIONS,
@@ -35,7 +37,16 @@ export {
 } from './gateway-errors.js'
 export { type HttpFront, type HttpFrontOptions, serveHttp } from './http-front.js'
 export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
+export {
+  LIMITER_DEFAULTS,
+  type Limiter,
+  type LimiterLease,
+  type LimiterOptions,
+  type LimiterRefusal,
+  limiter,
+} from './limiter.js'
 export { type GatewayLog, gatewayLog } from './log.js'
+export { type GatewayMetrics, type GatewayMetricsOptions, gatewayMetrics } from './metrics.js'
 export {
   canonicalJson,
   type DriftReason,

@@ -1,6 +1,9 @@
 import { chargeJson, isAdmissionError } from '@tollgate/json-budget'
+import type { Access, Principal } from './access.js'
+import type { GatewayRoute } from './config.js'
 import { gatewayRpcError } from './gateway-errors.js'
 import type { GatewayLog } from './log.js'
+import type { GatewayMetrics } from './metrics.js'
 import type { RpcErrorObject, RpcReply } from './rpc-session.js'
 import type { ToolCatalog } from './tool-catalog.js'
 import type { ToolGuard, ToolRefusal } from './tool-guard.js'
@@ -13,6 +16,9 @@ export interface CallContext {
   readonly era: '2025' | '2026'
   /** The W3C `traceparent` of the request, when it carried a well-formed one. */
   readonly traceparent?: string | undefined
+  /** Who is calling, and on which route (HTTP); `undefined` serves every tool (stdio). */
+  readonly principal?: Principal | undefined
+  readonly route?: GatewayRoute | undefined
 }
 
 /** A JSON-RPC response the gateway sends back. */
@@ -61,6 +67,8 @@ export class MessagePipeline {
   readonly #upstream: Upstream
   readonly #catalog: ToolCatalog
   readonly #guard: ToolGuard | undefined
+  readonly #access: Access | undefined
+  readonly #metrics: GatewayMetrics | undefined
   readonly #maxResultBytes: number
   readonly #log: GatewayLog
 
@@ -68,12 +76,16 @@ export class MessagePipeline {
     upstream: Upstream
     catalog: ToolCatalog
     guard?: ToolGuard | undefined
+    access?: Access | undefined
+    metrics?: GatewayMetrics | undefined
     maxResultBytes: number
     log: GatewayLog
   }) {
     this.#upstream = options.upstream
     this.#catalog = options.catalog
     this.#guard = options.guard
+    this.#access = options.access
+    this.#metrics = options.metrics
     this.#maxResultBytes = options.maxResultBytes
     this.#log = options.log
   }
@@ -99,7 +111,11 @@ export class MessagePipeline {
       case 'server/discover':
         return ok(id, discoverResult(handshake as UpstreamHandshake), context)
       case 'tools/list':
-        return ok(id, { tools: this.#catalog.served }, context)
+        return ok(
+          id,
+          { tools: this.#catalog.served.filter((t) => this.mayCall(t.name, context)) },
+          context,
+        )
       case 'tools/call':
         return this.#call(id, params, context)
       case 'resources/read':
@@ -122,18 +138,26 @@ export class MessagePipeline {
     }
     const args = params?.arguments
     const tool = this.#catalog.find(name)
-    if (tool === undefined) {
-      // Unlisted, drifted or quarantined: the unknown tool's bytes, whatever the reason.
-      this.#log('call_refused', { code: 'ERR_TOOL_UNKNOWN' })
+    const who = { principal: context.principal?.key, route: context.route?.path }
+    if (tool === undefined || !this.mayCall(name, context)) {
+      // Unlisted, drifted, quarantined or off the caller's route: the unknown tool's bytes,
+      // whatever the reason (the reason goes to the audit line only).
+      const reason = tool === undefined ? 'not_served' : 'not_on_route'
+      this.#log('call_refused', { code: 'ERR_TOOL_UNKNOWN', reason, ...who })
+      this.#refused('ERR_TOOL_UNKNOWN', context, '(unknown)')
       return ok(id, unknownToolRefusal('ERR_TOOL_UNKNOWN').result, context)
     }
     const refusal = this.#guard?.checkArguments(name, args)
     if (refusal !== undefined) {
-      this.#log('call_refused', { code: refusal.code, tool: name })
+      this.#log('call_refused', { code: refusal.code, tool: name, ...who })
+      this.#refused(refusal.code, context, name)
       return ok(id, refusal.result, context)
     }
+    const started = process.hrtime.bigint()
     const reply = await this.#upstream.request('tools/call', forwardParams(params, context))
+    this.#metrics?.upstreamSeconds(Number(process.hrtime.bigint() - started) / 1e9)
     if (!reply.ok) return fail(id, reply.error)
+    this.#metrics?.admitted(context.route?.path ?? '/mcp', name)
     const over = this.#overBudget(reply.result)
     if (over !== undefined) {
       this.#log('result_refused', { code: over.code, tool: name, limit: over.limit })
@@ -164,6 +188,21 @@ export class MessagePipeline {
       })
     }
     return ok(id, reply.result, context)
+  }
+
+  /** Whether the caller may call `name` on its route (always, without a principal: stdio). */
+  mayCall(name: string, context: CallContext): boolean {
+    if (
+      this.#access === undefined ||
+      context.principal === undefined ||
+      context.route === undefined
+    )
+      return true
+    return this.#access.mayCall(context.principal, context.route, name)
+  }
+
+  #refused(code: string, context: CallContext, tool: string): void {
+    this.#metrics?.refused(code, context.route?.path ?? '/mcp', tool)
   }
 
   #overBudget(result: unknown): { code: string; limit: number } | undefined {

@@ -22,10 +22,19 @@ export class ToolCatalog {
   #refreshing: Promise<void> | undefined
   #again = false
 
+  readonly #onLoaded: ((names: readonly string[]) => void) | undefined
+
   constructor(
     upstream: Upstream,
-    options: { guard?: ToolGuard; pins?: PinStore; log: GatewayLog },
+    options: {
+      guard?: ToolGuard
+      pins?: PinStore
+      log: GatewayLog
+      /** Called with the served names after each read (the metrics' tool labels). */
+      onLoaded?: (names: readonly string[]) => void
+    },
   ) {
+    this.#onLoaded = options.onLoaded
     this.#upstream = upstream
     this.#guard = options.guard
     this.#pins = options.pins
@@ -90,6 +99,7 @@ export class ToolCatalog {
     }
     this.#served = Object.freeze([...served])
     this.#byName = new Map(served.map((t) => [t.name, t]))
+    this.#onLoaded?.(served.map((t) => t.name))
     this.#log('tools_loaded', { upstream: tools.length, served: served.length })
   }
 }

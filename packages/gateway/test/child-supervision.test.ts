@@ -4,6 +4,7 @@ import {
   alive,
   callBody,
   MISBEHAVING,
+  modern,
   type RunningCli,
   recorded,
   recordFile,
@@ -59,26 +60,11 @@ describe('childUpstream (through tollgate-gateway)', () => {
     expect(health.status).toBe(200)
     const ready = await fetch(`http://127.0.0.1:${running.port}/readyz`)
     expect(ready.status).toBe(503)
-    const call = await fetch(running.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'echo',
-          arguments: {},
-          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
-        },
-      }),
+    const discover = await modern(running.url, 1, 'server/discover')
+    expect(discover.body?.error).toMatchObject({
+      code: -32001,
+      data: { code: 'ERR_UPSTREAM_UNAVAILABLE' },
     })
-    const body = (await call.json()) as { error?: unknown }
-    expect(body.error).toMatchObject({ code: -32001, data: { code: 'ERR_UPSTREAM_UNAVAILABLE' } })
     expect(
       running.logs().some((l) => l.event === 'child_spawn_failed' && l.code === 'ENOENT'),
     ).toBe(true)
