@@ -125,6 +125,21 @@ describe('guardProtocolVersion on both eras', () => {
     expect(seen.servers).toBe(0)
   })
 
+  it('admits 2026-07-28 with its defaults when a host calls the step itself', async () => {
+    const http = resolveMcpHttpOptions()
+    const server = await serveHandler(async (req, res) => {
+      if (!guardProtocolVersion(req, res, http)) return
+      res.writeHead(200).end('passed')
+    })
+    running.push(server)
+    const modern = await send(server.port, 'POST', modernHeaders('echo'), '{}')
+    expect([modern.status, modern.body]).toEqual([200, 'passed'])
+    const legacy = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-11-25' }
+    expect((await send(server.port, 'POST', legacy, '{}')).status).toBe(200)
+    const unknown = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2024-01-01' }
+    expect((await send(server.port, 'POST', unknown, '{}')).status).toBe(400)
+  })
+
   it('lists the modern versions the SDK 2.4 line serves', async () => {
     // The SDK's own -32022 names what it serves: the copy in this package must be the same.
     const { target, close } = modernTarget()
