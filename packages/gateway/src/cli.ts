@@ -1,2 +1,73 @@
 #!/usr/bin/env node
-export {}
+import { GatewayUsageError, gatewayHelp, parseGatewayArgs } from './cli-options.js'
+import { gatewayControls, startGateway } from './gateway.js'
+import { gatewayLog } from './log.js'
+import { approvePins, parsePinsApproveArgs } from './pins-command.js'
+
+async function main(): Promise<void> {
+  if (process.argv[2] === 'pins' && process.argv[3] === 'approve') {
+    await pinsApprove(process.argv.slice(4))
+    return
+  }
+  let cli: ReturnType<typeof parseGatewayArgs>
+  try {
+    cli = parseGatewayArgs(process.argv.slice(2))
+  } catch (error) {
+    if (error instanceof GatewayUsageError) {
+      process.stderr.write(`tollgate-gateway: ${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
+  if (cli === 'help') {
+    process.stdout.write(gatewayHelp())
+    return
+  }
+  let controls: ReturnType<typeof gatewayControls>
+  try {
+    controls = gatewayControls(cli)
+  } catch (error) {
+    const e = error as { code?: unknown; message?: unknown }
+    process.stderr.write(
+      `tollgate-gateway: ${typeof e.message === 'string' ? e.message : 'bad configuration'}\n`,
+    )
+    process.exit(2)
+  }
+  const log = gatewayLog()
+  const gateway = await startGateway(cli, controls, log)
+  let stopping = false
+  const stop = (signal: string): void => {
+    if (stopping) return
+    stopping = true
+    log('stopping', { signal })
+    gateway.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+  void gateway.done.then(() => stop('stdin-end'))
+  // Announced once the signals are handled, so a supervisor that stops the gateway as soon as
+  // it is up finds the drain in place.
+  if (gateway.port !== undefined) log('listening', { host: cli.host, port: gateway.port })
+}
+
+main().catch(() => {
+  process.stderr.write('tollgate-gateway: failed to start\n')
+  process.exit(1)
+})
+
+async function pinsApprove(argv: readonly string[]): Promise<void> {
+  try {
+    const approved = await approvePins(parsePinsApproveArgs(argv), gatewayLog())
+    process.stdout.write(`${JSON.stringify({ event: 'pins_approved', tools: approved })}\n`)
+    process.exit(0)
+  } catch (error) {
+    const message = (error as { message?: unknown }).message
+    process.stderr.write(
+      `tollgate-gateway pins approve: ${typeof message === 'string' ? message : 'failed'}\n`,
+    )
+    process.exit(2)
+  }
+}
