@@ -1,6 +1,6 @@
 // The name grammar at its bounds, through the exported predicates. Resolution refuses an
 // out-of-grammar name anyway (it is not in the route's table), so these bounds are only
-// observable here; written for the survivors of the Stryker run recorded in docs/mutation/continuation.md.
+// observable here; written for the survivors of the Stryker run recorded in jobs/mutation/records/continuation.md.
 import { describe, expect, it } from 'vitest'
 import {
   compilePattern,

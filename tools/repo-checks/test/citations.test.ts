@@ -15,23 +15,7 @@ import { findCitations } from '../src/citations.js'
 // check fails on any broken citation NOT listed here and on any entry listed here that is no
 // longer broken (so the list can only shrink). Keys: `<doc> | <cite>` where cite is
 // `path › name` for a test and `path` for a file.
-const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([
-  // The mutation journals moved from docs/mutation/ to jobs/mutation/records/ (run journals are
-  // records, not docs). These three READMEs belong to their packages' owners, who update the
-  // link to ../../jobs/mutation/records/<package>.md.
-  [
-    'packages/continuation/README.md | ../../docs/mutation/continuation.md',
-    'continuation owner: link moves to jobs/mutation/records/continuation.md',
-  ],
-  [
-    'packages/mcp-transport/README.md | ../../docs/mutation/mcp-transport.md',
-    'mcp-transport owner: link moves to jobs/mutation/records/mcp-transport.md',
-  ],
-  [
-    'packages/mcp-validation/README.md | ../../docs/mutation/mcp-validation.md',
-    'mcp-validation owner: link moves to jobs/mutation/records/mcp-validation.md',
-  ],
-])
+const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([])
 
 function key(problem: Problem): string {
   return `${problem.doc} | ${problem.cite}`
