@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
+import { type McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import {
   admitMcpBody,
   guardHostAndOrigin,
@@ -12,9 +12,11 @@ import {
   resolveMcpHttpOptions,
   SessionPool,
 } from '@tollgate/mcp-transport'
-import { authenticateRequest, type Principal, samePrincipal } from './auth.js'
-import { buildMcpServer } from './build-server.js'
-import { applyControls, type ControlOptions } from './controls.js'
+import { authenticateRequest, type Principal, samePrincipal, statelessPrincipal } from './auth.js'
+import { buildMcpServer, type PublishedTools } from './build-server.js'
+import type { ControlOptions } from './controls.js'
+import { createModernLeg, isModernRequest, MODERN_PROTOCOL_VERSIONS } from './http-modern.js'
+import { type PrincipalQuota, principalQuota } from './principal-quota.js'
 import { ROUTES, type Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
@@ -37,12 +39,16 @@ export interface HttpServerOptions {
   readonly port: number
   readonly maxBodyBytes: number
   readonly controls: ControlOptions
+  /** The published input schemas of the tool table (`publishTools`). */
+  readonly published: PublishedTools
   readonly sessions?: HttpSessionOptions
+  /** The per-principal quotas of 2026-07-28 requests; `undefined`: the defaults. */
+  readonly quota?: PrincipalQuota
 }
 
 /** What a session is bound to: the SDK transport, the route and who opened it. */
 interface Session {
-  readonly transport: StreamableHTTPServerTransport
+  readonly transport: NodeStreamableHTTPServerTransport
   readonly route: Route
   readonly principal: Principal
 }
@@ -51,13 +57,15 @@ interface Session {
 const SESSION_RETRY_AFTER_SECONDS = '5'
 
 /**
- * Serves Streamable HTTP on the three routes. One request reads top to bottom, the cheap checks
- * on its head first and each refusal closing the connection unread: Host/Origin and
- * `MCP-Protocol-Version` (the transport's guards), the route, the credential, then the session
- * (the one named, bound to this route and principal) or a reserved slot for a new one (global
- * cap and per-credential quota counted at once), and only then the body. Nothing is built for a
- * request before all of that has passed: the `McpServer` and its transport are made for an
- * admitted `initialize` alone.
+ * Serves Streamable HTTP on the three routes, both MCP eras on each, decided per request. One
+ * request reads top to bottom, the cheap checks on its head first and each refusal closing the
+ * connection unread: Host/Origin and `MCP-Protocol-Version` (the transport's guards), the
+ * route, the credential. Then the era, from the head: a request naming a session, or with no
+ * 2026-07-28 version header, is 2025 traffic (the session, bound to this route and principal,
+ * or a reserved slot for a new one: global cap and per-credential quota counted at once); a
+ * request whose `MCP-Protocol-Version` is 2026-07-28 is stateless (POST only; a request slot of
+ * its principal's quota: in flight and rate). Only then the body. Nothing is built for a
+ * request before all of that has passed.
  */
 export async function startHttpServer(
   context: ServerContext,
@@ -71,7 +79,11 @@ export async function startHttpServer(
     maxBytes: options.maxBodyBytes,
     host: options.host,
     principal: (req) => principalKeys.get(req as IncomingMessage),
+    // The SDK line's 2025 versions and the stateless revision it serves next to them.
+    supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
   })
+  const quota = options.quota ?? principalQuota()
+  const modern = createModernLeg(context, ROUTES, options.published, options.controls)
   const pool = new SessionPool<Session>({
     maxSessions: options.sessions?.maxSessions,
     maxSessionsPerKey: options.sessions?.maxSessionsPerCredential,
@@ -102,8 +114,56 @@ export async function startHttpServer(
         { 'WWW-Authenticate': 'Bearer' },
       )
     }
-    principalKeys.set(req, principal.quotaKey)
     const sessionHeader = req.headers['mcp-session-id']
+    if (sessionHeader === undefined && isModernRequest(req)) {
+      return serveStateless(req, res, route, statelessPrincipal(principal, req))
+    }
+    principalKeys.set(req, principal.quotaKey)
+    return serveSession(req, res, route, principal, sessionHeader)
+  }
+
+  /** A 2026-07-28 request: POST only, one slot of its principal's quota, then the body. */
+  const serveStateless = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    principal: Principal,
+  ) => {
+    if (req.method !== 'POST') {
+      // The revision has no GET stream and no session to delete.
+      context.audit('http_refused', { reason: 'method_not_allowed', route: route.name })
+      return refuseJsonRpcUnread(res, 405, { code: -32000, message: 'Method not allowed' })
+    }
+    // Taken before the body is read, so requests held back mid-body count while they wait.
+    const acquired = quota.acquire(principal.quotaKey)
+    if (!acquired.ok) {
+      const { code, status, limit, retryAfterSeconds } = acquired.error
+      context.audit('quota_refused', { reason: code, route: route.name })
+      return refuseJsonRpcUnread(
+        res,
+        status,
+        { code: -32000, message: 'Too many requests', data: { code, limit } },
+        { 'Retry-After': String(retryAfterSeconds) },
+      )
+    }
+    principalKeys.set(req, principal.quotaKey)
+    try {
+      const body = await admitMcpBody(req, res, http)
+      if (!body.ok) return
+      await modern.serve(req, res, body.value, route, principal)
+    } finally {
+      acquired.lease.release()
+    }
+  }
+
+  /** A 2025 request: the session it names, or an `initialize` opening one. */
+  const serveSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    principal: Principal,
+    sessionHeader: string | string[] | undefined,
+  ) => {
     if (typeof sessionHeader === 'string') {
       const use = pool.use(sessionHeader)
       if (
@@ -151,7 +211,7 @@ export async function startHttpServer(
           message: 'Bad Request: no session',
         })
       }
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
@@ -162,15 +222,15 @@ export async function startHttpServer(
       transport.onclose = () => {
         if (transport.sessionId !== undefined) pool.delete(transport.sessionId)
       }
-      const server = buildMcpServer(context, { route, credentialId: principal.id })
-      mcp = server
-      await server.connect(
-        applyControls(transport, options.controls, {
-          route,
-          credentialId: principal.id,
-          audit: context.audit,
-        }),
+      const server = buildMcpServer(
+        context,
+        { route, credentialId: principal.id },
+        options.published,
+        options.controls,
       )
+      mcp = server
+      // The server connects through the message controls (see buildMcpServer).
+      await server.connect(transport)
       // The SDK transport itself, not the decorated one: it reads the body we admitted and
       // its JSON-response entries are released on it.
       await handleMcpRequest(transport, req, res, body.value, http)
@@ -201,6 +261,7 @@ export async function startHttpServer(
   const port = typeof address === 'object' && address !== null ? address.port : options.port
   const close = async () => {
     await pool.close()
+    await modern.close()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
   return { server, port, close }

@@ -1,6 +1,6 @@
 import { BoundedStdioServerTransport } from '@tollgate/mcp-transport'
-import { buildMcpServer } from './build-server.js'
-import { applyControls, type ControlOptions } from './controls.js'
+import { buildMcpServer, type PublishedTools } from './build-server.js'
+import type { ControlOptions } from './controls.js'
 import { ROUTES } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
@@ -9,6 +9,7 @@ export interface StdioServerOptions {
   readonly credentialId: string
   readonly maxLineBytes: number
   readonly controls: ControlOptions
+  readonly published: PublishedTools
 }
 
 /**
@@ -23,7 +24,12 @@ export async function startStdioServer(
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
     maxLineBytes: options.maxLineBytes,
   })
-  const mcp = buildMcpServer(context, { route, credentialId: options.credentialId })
+  const mcp = buildMcpServer(
+    context,
+    { route, credentialId: options.credentialId },
+    options.published,
+    options.controls,
+  )
   const closed = new Promise<void>((resolve) => {
     const prior = transport.onclose
     transport.onclose = () => {
@@ -31,13 +37,8 @@ export async function startStdioServer(
       resolve()
     }
   })
-  await mcp.connect(
-    applyControls(transport, options.controls, {
-      route,
-      credentialId: options.credentialId,
-      audit: context.audit,
-    }),
-  )
+  // The server connects through the message controls (see buildMcpServer).
+  await mcp.connect(transport)
   context.audit('stdio_ready', { route: route.name, credential: options.credentialId })
   return { closed }
 }
