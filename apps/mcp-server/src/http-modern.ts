@@ -1,19 +1,40 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import { type AuthInfo, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server'
+import {
+  type McpHeadAuditEvent,
+  type McpRouteHead,
+  type McpRouteTool,
+  mcpRouteHead,
+} from '@tollgate/mcp-transport'
+import type { SchemaRegistry } from '@tollgate/mcp-validation'
 import type { Principal } from './auth.js'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { ControlOptions } from './controls.js'
 import type { Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
+import { TOOL_TABLE } from './tools/table.js'
 
-/** The stateless MCP revisions the server serves next to the 2025 ones. */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28'])
-
-/** Whether a request's `MCP-Protocol-Version` header names a stateless (2026-07-28) revision. */
-export function isModernRequest(req: IncomingMessage): boolean {
-  const sent = req.headers['mcp-protocol-version']
-  return typeof sent === 'string' && MODERN_PROTOCOL_VERSIONS.includes(sent)
+/**
+ * The head admission of one route's 2026-07-28 requests (`mcpRouteHead`): its surface is the
+ * rows of the tool table the route mounts, each with its published schema (for `Mcp-Param-*`)
+ * and its byte cap, when the row sets one. A name off the surface gets, before a body byte is
+ * read, the bytes the validation control answers an unknown tool with.
+ */
+export function routeHead(
+  route: Route,
+  schemas: SchemaRegistry,
+  audit: (event: McpHeadAuditEvent) => void,
+): McpRouteHead {
+  const tools: Record<string, McpRouteTool> = {}
+  for (const row of TOOL_TABLE) {
+    if (route.view.get(row.name) === undefined) continue
+    tools[row.name] = {
+      inputSchema: schemas.bundled(row.name),
+      ...(row.maxRequestBytes === undefined ? {} : { maxBodyBytes: row.maxRequestBytes }),
+    }
+  }
+  return mcpRouteHead({ tools, audit })
 }
 
 // The principal travels to the server factory as the SDK's pass-through `authInfo` (the

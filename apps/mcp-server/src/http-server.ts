@@ -4,18 +4,26 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
 import { type McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import {
   admitMcpBody,
+  guardHeaderAgreement,
   guardHostAndOrigin,
+  guardMcpHead,
+  guardModernFirstByte,
+  guardModernHttpMethod,
   guardProtocolVersion,
   handleMcpRequest,
   isInitializeBody,
+  type McpHead,
+  mcpProtocolEras,
+  readMcpHead,
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
   SessionPool,
 } from '@tollgate/mcp-transport'
+import type { SchemaRegistry } from '@tollgate/mcp-validation'
 import { authenticateRequest, type Principal, samePrincipal, statelessPrincipal } from './auth.js'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { ControlOptions } from './controls.js'
-import { createModernLeg, isModernRequest, MODERN_PROTOCOL_VERSIONS } from './http-modern.js'
+import { createModernLeg, routeHead } from './http-modern.js'
 import { type PrincipalQuota, principalQuota } from './principal-quota.js'
 import { ROUTES, type Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
@@ -41,6 +49,8 @@ export interface HttpServerOptions {
   readonly controls: ControlOptions
   /** The published input schemas of the tool table (`publishTools`). */
   readonly published: PublishedTools
+  /** `schemas/mcp/`, loaded: each route's head admission reads its tools' `x-mcp-header`s there. */
+  readonly schemas: SchemaRegistry
   readonly sessions?: HttpSessionOptions
   /** The per-principal quotas of 2026-07-28 requests; `undefined`: the defaults. */
   readonly quota?: PrincipalQuota
@@ -79,9 +89,16 @@ export async function startHttpServer(
     maxBytes: options.maxBodyBytes,
     host: options.host,
     principal: (req) => principalKeys.get(req as IncomingMessage),
-    // The SDK line's 2025 versions and the stateless revision it serves next to them.
-    supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS],
+    // The SDK line's 2025 versions; the stateless revision is admitted by `eras`.
+    supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
   })
+  const eras = mcpProtocolEras()
+  const heads = new Map(
+    ROUTES.map((r) => [
+      r,
+      routeHead(r, options.schemas, (e) => context.audit('head_refused', { ...e, route: r.name })),
+    ]),
+  )
   const quota = options.quota ?? principalQuota()
   const modern = createModernLeg(context, ROUTES, options.published, options.controls)
   const pool = new SessionPool<Session>({
@@ -95,7 +112,7 @@ export async function startHttpServer(
     if (!guardHostAndOrigin(req, res, http)) {
       return context.audit('http_refused', { reason: 'host_or_origin' })
     }
-    if (!guardProtocolVersion(req, res, http)) {
+    if (!guardProtocolVersion(req, res, http, eras)) {
       return context.audit('http_refused', { reason: 'protocol_version' })
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/'
@@ -115,28 +132,37 @@ export async function startHttpServer(
       )
     }
     const sessionHeader = req.headers['mcp-session-id']
-    if (sessionHeader === undefined && isModernRequest(req)) {
-      return serveStateless(req, res, route, statelessPrincipal(principal, req))
+    const head = readMcpHead(req, eras)
+    if (sessionHeader === undefined && head.era === 'modern') {
+      return serveStateless(req, res, route, statelessPrincipal(principal, req), head)
     }
     principalKeys.set(req, principal.quotaKey)
     return serveSession(req, res, route, principal, sessionHeader)
   }
 
-  /** A 2026-07-28 request: POST only, one slot of its principal's quota, then the body. */
+  /**
+   * A 2026-07-28 request, every step before the body from its head: POST only (405), the
+   * route's head admission (`Mcp-Method` served, `Mcp-Name` on the surface, the declared length
+   * under the tool's cap), a slot of its principal's quota; then a batch refused at its first
+   * byte, the body, every mirrored header against the parsed body (-32020), and the SDK.
+   */
   const serveStateless = async (
     req: IncomingMessage,
     res: ServerResponse,
     route: Route,
     principal: Principal,
+    head: McpHead,
   ) => {
-    if (req.method !== 'POST') {
-      // The revision has no GET stream and no session to delete.
-      context.audit('http_refused', { reason: 'method_not_allowed', route: route.name })
-      return refuseJsonRpcUnread(res, 405, { code: -32000, message: 'Method not allowed' })
+    if (!guardModernHttpMethod(res, head)) {
+      return context.audit('http_refused', { reason: 'method_not_allowed', route: route.name })
     }
+    const routeHead = heads.get(route)!
+    const releaseHead = guardMcpHead(res, head, routeHead, principal.quotaKey)
+    if (releaseHead === undefined) return
     // Taken before the body is read, so requests held back mid-body count while they wait.
     const acquired = quota.acquire(principal.quotaKey)
     if (!acquired.ok) {
+      releaseHead()
       const { code, status, limit, retryAfterSeconds } = acquired.error
       context.audit('quota_refused', { reason: code, route: route.name })
       return refuseJsonRpcUnread(
@@ -148,11 +174,14 @@ export async function startHttpServer(
     }
     principalKeys.set(req, principal.quotaKey)
     try {
+      if (!(await guardModernFirstByte(req, res, head))) return
       const body = await admitMcpBody(req, res, http)
       if (!body.ok) return
+      if (!guardHeaderAgreement(req, res, head, body.value, eras, routeHead)) return
       await modern.serve(req, res, body.value, route, principal)
     } finally {
       acquired.lease.release()
+      releaseHead()
     }
   }
 

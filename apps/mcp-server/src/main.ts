@@ -114,6 +114,7 @@ async function main(): Promise<void> {
     maxBodyBytes: cli.maxBodyBytes,
     controls,
     published,
+    schemas: registry,
     sessions: cli,
     quota: principalQuota({
       maxConcurrent: cli.maxRequestsInFlightPerPrincipal,

@@ -28,6 +28,11 @@ export interface ToolRow {
   readonly tier: Tier
   /** Capabilities a caller needs to reach it (one of them); none: any caller on the route. */
   readonly capabilities?: readonly Capability[]
+  /**
+   * Largest declared length of a 2026-07-28 `tools/call` of this tool, in bytes, refused 413
+   * from the head before a body byte is read. Default: the route's body cap.
+   */
+  readonly maxRequestBytes?: number
   /** What runs once the call is admitted, resolved on the route and authorized. */
   readonly handler: ToolHandler
 }
@@ -44,6 +49,8 @@ export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
     name: 'project.list',
     description: 'Lists the projects of the knowledge store.',
     schema: 'project.list.schema.json',
+    // No arguments: the envelope and `_meta` fit in far less.
+    maxRequestBytes: 4096,
     tier: 'read',
     capabilities: ['read'],
     handler: projectList,
@@ -52,6 +59,8 @@ export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
     name: 'system.capabilities',
     description: "This route's surface and the caller's current capabilities.",
     schema: 'system.capabilities.schema.json',
+    // No arguments: the envelope and `_meta` fit in far less.
+    maxRequestBytes: 4096,
     tier: 'read',
     handler: systemCapabilities,
   },
