@@ -2,13 +2,11 @@
 // from the head alone (a name off the route's surface, a declared length over the tool's cap),
 // at the first body byte (a batch), and after the parse (a mirrored header that disagrees with
 // the body). A raw socket client writes the bytes; the tool_invoked sentinel shows no handler ran.
-import { chunk, head, RawClient, rawPost, sendUntilAnswered } from '@tollgate/test-kit/http-client'
+import { chunk, head, RawClient, rawPost } from '@tollgate/test-kit/http-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MODERN_META, MODERN_VERSION, send2026 } from './helpers/modern-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'
 
-const PIECE = new Uint8Array(64 * 1024).fill(0x20)
-const ENDLESS = 64 * 1024 * 1024
 let server: LiveServer
 
 beforeAll(async () => {
@@ -43,7 +41,7 @@ function padded(name: string, pad: number): Buffer {
 }
 
 describe('mcpRouteHead on the reference server', () => {
-  it('refuses an Mcp-Name off the route surface from the head with the unknown-tool answer while an endless body keeps coming', async () => {
+  it('refuses an Mcp-Name off the route surface from the head with the unknown-tool answer, the body never sent', async () => {
     const before = invoked()
     const refusal = async (name: string) => {
       const client = new RawClient(server.port)
@@ -52,13 +50,12 @@ describe('mcpRouteHead on the reference server', () => {
         lines.push(`${k}: ${v}`)
       lines.push('transfer-encoding: chunked')
       await client.write(head(lines))
-      await client.write(chunk(padded(name, 0)))
-      // 64 KiB pieces of whitespace until the server answers, up to 64 MiB: far past what the
-      // kernel buffers of one loopback connection hold, so reaching it means the body was read.
-      const sent = await sendUntilAnswered(client, PIECE, ENDLESS, true)
+      // The head and the start of a body announced as chunked, then nothing more: an answer
+      // can only come from the head (a server that waited for the body would never answer).
+      await client.write(chunk(padded(name, 0).subarray(0, 40)))
       const answer = await client.response()
       client.destroy()
-      return { answer, sent }
+      return { answer }
     }
     const elsewhere = await refusal('knowledge.get')
     const nowhere = await refusal('ghost.get')
@@ -69,7 +66,6 @@ describe('mcpRouteHead on the reference server', () => {
     })
     expect(elsewhere.answer.headers.connection).toBe('close')
     expect(nowhere.answer.body).toBe(elsewhere.answer.body)
-    for (const { sent } of [elsewhere, nowhere]) expect(sent).toBeLessThan(ENDLESS)
     expect(invoked()).toBe(before)
   })
 
