@@ -1,3 +1,4 @@
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { BoundedStdioServerTransport } from '@tollgate/mcp-transport'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { ControlOptions } from './controls.js'
@@ -24,21 +25,24 @@ export async function startStdioServer(
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
     maxLineBytes: options.maxLineBytes,
   })
-  const mcp = buildMcpServer(
-    context,
-    { route, credentialId: options.credentialId },
-    options.published,
-    options.controls,
+  // Both eras on one stream: the SDK's stdio entry decides the era from the opening message
+  // (an `initialize`, or a 2026-07-28 request with its `_meta`) and pins one server from the
+  // factory; that server connects through the message controls (see buildMcpServer).
+  const handle = serveStdio(
+    () =>
+      buildMcpServer(
+        context,
+        { route, credentialId: options.credentialId },
+        options.published,
+        options.controls,
+      ),
+    { transport },
   )
+  // The entry owns the transport's callbacks; the end of the input is seen on the stream.
   const closed = new Promise<void>((resolve) => {
-    const prior = transport.onclose
-    transport.onclose = () => {
-      prior?.()
-      resolve()
-    }
-  })
-  // The server connects through the message controls (see buildMcpServer).
-  await mcp.connect(transport)
+    process.stdin.once('close', resolve)
+    process.stdin.once('end', resolve)
+  }).then(() => handle.close().catch(() => undefined))
   context.audit('stdio_ready', { route: route.name, credential: options.credentialId })
   return { closed }
 }

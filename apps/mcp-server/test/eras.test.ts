@@ -3,8 +3,8 @@
 // headers and in `_meta`), neither following the published schemas. Every refusal is checked
 // on both eras, with the tool_invoked sentinel showing the handler did not run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call2026, request2026 } from './helpers/modern-client.js'
-import { RawSession, toolResult } from './helpers/raw-client.js'
+import { call2026, MODERN_META, request2026 } from './helpers/modern-client.js'
+import { RawSession, RawStdio, toolResult } from './helpers/raw-client.js'
 import { ALICE, BOB, type LiveServer, startServer, writeConfig } from './helpers/server.js'
 
 const ROUTES = ['/mcp', '/mcp/team', '/mcp/public'] as const
@@ -163,5 +163,50 @@ describe('startHttpServer: both eras on every route', () => {
     const stolen = await call2026(url, 'continuation.fetch', { token }, { token: BOB })
     expect(json(stolen.text).result.isError).toBe(true)
     expect(stolen.text).not.toContain('atlas-handbook')
+  })
+
+  it('serves a 2026-07-28 client over stdio without initialize, and refuses its unknown key unserved', async () => {
+    const stdio = new RawStdio()
+    try {
+      const discover = JSON.parse(
+        await stdio.request({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'server/discover',
+          params: { _meta: MODERN_META },
+        }),
+      ) as Answer
+      expect(discover.result.supportedVersions).toContain('2026-07-28')
+      const refused = JSON.parse(
+        await stdio.request({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: {
+            name: 'knowledge.search',
+            arguments: { ...SEARCH, sort: 'desc' },
+            _meta: MODERN_META,
+          },
+        }),
+      ) as Answer
+      expect(refused.result).toEqual({
+        content: [{ type: 'text', text: UNKNOWN_KEY }],
+        isError: true,
+      })
+      const served = JSON.parse(
+        await stdio.request({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'knowledge.search', arguments: SEARCH, _meta: MODERN_META },
+        }),
+      ) as Answer
+      expect(served.result.isError).toBeUndefined()
+      // The served call's line; a line of the refused call, had it run, would come before it.
+      await stdio.audit.waitFor((e) => e.event === 'tool_invoked')
+      expect(stdio.audit.named('tool_invoked')).toHaveLength(1)
+    } finally {
+      await stdio.stop()
+    }
   })
 })
