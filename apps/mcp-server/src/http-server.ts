@@ -13,6 +13,7 @@ import {
   handleMcpRequest,
   isInitializeBody,
   type McpHead,
+  mcpBodyAdmission,
   mcpProtocolEras,
   readMcpHead,
   refuseJsonRpcUnread,
@@ -82,13 +83,12 @@ export async function startHttpServer(
   options: HttpServerOptions,
 ): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   // Each body also counts against its principal's share of the in-flight budget (at most 8
-  // bodies and a quarter of the budget per credential; all anonymous callers share one key),
+  // bodies and a quarter of the budget per credential; anonymous callers share one key on the
+  // 2025 path and have one per peer address on the 2026 path),
   // so one credential sending many bodies at once cannot take the budget from the others.
-  const principalKeys = new WeakMap<IncomingMessage, string>()
   const http = resolveMcpHttpOptions({
-    maxBytes: options.maxBodyBytes,
+    body: mcpBodyAdmission({ maxBytes: options.maxBodyBytes }),
     host: options.host,
-    principal: (req) => principalKeys.get(req as IncomingMessage),
     // The SDK line's 2025 versions; the stateless revision is admitted by `eras`.
     supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
   })
@@ -136,7 +136,6 @@ export async function startHttpServer(
     if (sessionHeader === undefined && head.era === 'modern') {
       return serveStateless(req, res, route, statelessPrincipal(principal, req), head)
     }
-    principalKeys.set(req, principal.quotaKey)
     return serveSession(req, res, route, principal, sessionHeader)
   }
 
@@ -172,10 +171,9 @@ export async function startHttpServer(
         { 'Retry-After': String(retryAfterSeconds) },
       )
     }
-    principalKeys.set(req, principal.quotaKey)
     try {
       if (!(await guardModernFirstByte(req, res, head))) return
-      const body = await admitMcpBody(req, res, http)
+      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
       if (!body.ok) return
       if (!guardHeaderAgreement(req, res, head, body.value, eras, routeHead)) return
       await modern.serve(req, res, body.value, route, principal)
@@ -209,7 +207,7 @@ export async function startHttpServer(
       if (req.method !== 'POST') {
         return handleMcpRequest(use.value.transport, req, res, undefined, http)
       }
-      const body = await admitMcpBody(req, res, http)
+      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
       if (!body.ok) return
       return handleMcpRequest(use.value.transport, req, res, body.value, http)
     }
@@ -232,7 +230,7 @@ export async function startHttpServer(
     const { slot } = reserved
     let mcp: McpServer | undefined
     try {
-      const body = await admitMcpBody(req, res, http)
+      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
       if (!body.ok) return
       if (!isInitializeBody(body.value)) {
         return refuseJsonRpcUnread(res, 400, {

@@ -4,6 +4,7 @@
 // DELETE there answered 405. Each refusal with its step left out reaches the server.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createInFlightBudget } from '@tollgate/http-admission'
+import { head, RawClient } from '@tollgate/test-kit/http-client'
 import type { Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -11,6 +12,7 @@ import {
   MCP_MODERN_PROTOCOL_VERSIONS,
   MCP_PROTOCOL_VERSIONS,
   MODERN_BATCH_ERROR,
+  mcpBodyAdmission,
   mcpHttpHandler,
   mcpProtocolEras,
   resolveMcpHttpOptions,
@@ -20,7 +22,9 @@ import { errorOf, send, sendEndless, serveHandler } from './helpers/modern-wire.
 import { recordingTarget, stepsWithout } from './helpers/steps-without.js'
 
 const UNREAD = 16 * 1024 * 1024
-const options = () => ({ budget: createInFlightBudget(64 * 1024 * 1024) })
+const options = () => ({
+  body: mcpBodyAdmission({ budget: createInFlightBudget(64 * 1024 * 1024) }),
+})
 const LEGACY_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
@@ -121,6 +125,21 @@ describe('guardProtocolVersion on both eras', () => {
     expect(seen.servers).toBe(0)
   })
 
+  it('admits 2026-07-28 with its defaults when a host calls the step itself', async () => {
+    const http = resolveMcpHttpOptions()
+    const server = await serveHandler(async (req, res) => {
+      if (!guardProtocolVersion(req, res, http)) return
+      res.writeHead(200).end('passed')
+    })
+    running.push(server)
+    const modern = await send(server.port, 'POST', modernHeaders('echo'), '{}')
+    expect([modern.status, modern.body]).toEqual([200, 'passed'])
+    const legacy = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-11-25' }
+    expect((await send(server.port, 'POST', legacy, '{}')).status).toBe(200)
+    const unknown = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2024-01-01' }
+    expect((await send(server.port, 'POST', unknown, '{}')).status).toBe(400)
+  })
+
   it('lists the modern versions the SDK 2.4 line serves', async () => {
     // The SDK's own -32022 names what it serves: the copy in this package must be the same.
     const { target, close } = modernTarget()
@@ -181,6 +200,28 @@ describe('guardModernFirstByte', () => {
     const one = await send(server.port, 'POST', modernHeaders('echo'), modernCall('echo', {}))
     expect(one.status).toBe(200)
     expect(reached).toHaveLength(1)
+  })
+
+  it('waits for a first byte no longer than the body idle deadline: a silent sender gets 408', async () => {
+    const { reached, target } = recordingTarget()
+    const quick = {
+      body: mcpBodyAdmission({
+        budget: createInFlightBudget(1024 * 1024),
+        idleTimeoutMs: 300,
+        timeoutMs: 2000,
+      }),
+    }
+    const server = await serveHandler(mcpHttpHandler(target, quick))
+    running.push(server)
+    const client = new RawClient(server.port)
+    const lines = ['POST /mcp HTTP/1.1', `host: 127.0.0.1:${server.port}`, 'content-length: 64']
+    for (const [name, value] of Object.entries(modernHeaders('echo')))
+      lines.push(`${name}: ${value}`)
+    await client.write(head(lines))
+    const answer = await client.response()
+    client.destroy()
+    expect(answer.status).toBe(408)
+    expect(reached).toHaveLength(0)
   })
 
   it('keeps 2025 batches on the 2025 path', async () => {
