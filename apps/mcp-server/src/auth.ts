@@ -52,3 +52,19 @@ export function authenticateRequest(
 export function samePrincipal(opener: Principal, principal: Principal): boolean {
   return opener.anonymous ? principal.anonymous : !principal.anonymous && opener.id === principal.id
 }
+
+/**
+ * The principal of a stateless (2026-07-28) request. A credential stays itself. An anonymous
+ * caller has no session to carry a drawn id from one request to the next, so it is known by
+ * its peer address: its quota key is its own (one anonymous caller at its limits leaves
+ * another's untouched), and what it mints it can redeem from the same address.
+ */
+export function statelessPrincipal(principal: Principal, req: IncomingMessage): Principal {
+  if (!principal.anonymous) return principal
+  const peer = req.socket.remoteAddress ?? 'unknown'
+  return {
+    id: `${ANONYMOUS_PREFIX}peer:${peer}`,
+    quotaKey: `${ANONYMOUS_QUOTA_KEY}@${peer}`,
+    anonymous: true,
+  }
+}

@@ -1,113 +1,112 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { basename } from 'node:path'
+import {
+  fromJsonSchema,
+  type JsonSchemaType,
+  type jsonSchemaValidator,
+  McpServer,
+  type StandardSchemaWithJSON,
+  type Transport,
+} from '@modelcontextprotocol/server'
+import { assertToolPopulation, type SchemaRegistry } from '@tollgate/mcp-validation'
+import { applyControls, type ControlOptions } from './controls.js'
 import { registerPrompts } from './prompts.js'
 import { registerResources } from './resources.js'
 import type { ServerContext, SessionContext } from './tools/context.js'
-import { createHandlers } from './tools/handlers.js'
-import {
-  ADMIN_SHAPE,
-  EMPTY_SHAPE,
-  FETCH_SHAPE,
-  GET_SHAPE,
-  KNOWLEDGE_SHAPE,
-  SEARCH_SHAPE,
-  STATUS_SHAPE,
-} from './tools/shapes.js'
+import { createToolKit } from './tools/kit.js'
+import { TOOL_NAMES, TOOL_TABLE } from './tools/table.js'
 
-/** Server name and version announced at `initialize`. */
+/** Server name and version announced at `initialize` and `server/discover`. */
 export const SERVER_INFO = Object.freeze({ name: 'tollgate-reference', version: '0.0.0' })
 
 /** The name of the test-only tool registered without a published schema. */
 export const UNPUBLISHED_PROBE_TOOL = 'probe.unpublished'
 
+// The SDK is handed each published schema to list it, and a validator that admits everything:
+// the raw arguments were judged against the same schema by the input-validation control,
+// bounds first, before the SDK saw the message. A second, unbounded Ajv pass would add nothing
+// but its cost (and its error messages quote what the caller sent).
+const ADMITTED_UPSTREAM: jsonSchemaValidator = {
+  getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
+}
+
+/** The published input schema of each tool, in the form the SDK registers. */
+export type PublishedTools = ReadonlyMap<string, StandardSchemaWithJSON>
+
 /**
- * Builds the `McpServer` of one session: only the tools mounted on the session's route are
- * registered, so `tools/list` shows the route's surface and an unmounted tool does not exist;
- * the documents and notes the route mounts are served as resources (`resources.ts`), and
- * `logging/setLevel` is answered (the SDK keeps the level per session).
+ * Checks the tool table against `schemas/mcp/` and builds what the SDK registers, once at
+ * start-up: the two sets of names must be equal (a row without a schema, or a schema without a
+ * row, fails here) and each row must name the file its schema was read from.
+ * @throws Error naming the tools that differ, or the row whose file does not match.
  */
-export function buildMcpServer(server: ServerContext, session: SessionContext): McpServer {
-  const mcp = new McpServer(SERVER_INFO, {
-    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
-  })
+export function publishTools(registry: SchemaRegistry): PublishedTools {
+  assertToolPopulation(TOOL_NAMES, registry.tools)
+  const published = new Map<string, StandardSchemaWithJSON>()
+  for (const row of TOOL_TABLE) {
+    if (basename(registry.source(row.name)) !== row.schema) {
+      throw new Error(`tool ${row.name}: its schema was read from another file than ${row.schema}`)
+    }
+    const schema = registry.bundled(row.name) as JsonSchemaType
+    published.set(row.name, fromJsonSchema(schema, ADMITTED_UPSTREAM))
+  }
+  return published
+}
+
+const PROBE_SCHEMA = fromJsonSchema({ type: 'object' }, ADMITTED_UPSTREAM)
+
+/**
+ * An `McpServer` that connects through tollgate's message controls: `connect(transport)`
+ * connects the server to the transport wrapped in them, so they judge every message whoever
+ * made the transport (the app's session transport, or the SDK's per-request transport of a
+ * 2026-07-28 exchange, which `createMcpHandler` builds and connects itself).
+ */
+class ControlledMcpServer extends McpServer {
+  readonly #controls: ControlOptions
+  readonly #session: SessionContext
+  readonly #audit: ServerContext['audit']
+
+  constructor(server: ServerContext, session: SessionContext, controls: ControlOptions) {
+    super(SERVER_INFO, {
+      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+    })
+    this.#controls = controls
+    this.#session = session
+    this.#audit = server.audit
+  }
+
+  override connect(transport: Transport): Promise<void> {
+    return super.connect(
+      applyControls(transport, this.#controls, {
+        route: this.#session.route,
+        credentialId: this.#session.credentialId,
+        audit: this.#audit,
+      }) as Transport,
+    )
+  }
+}
+
+/**
+ * Builds the `McpServer` of one session (2025) or one request (2026-07-28): only the rows of
+ * the tool table that the route mounts are registered, each with its published schema, so
+ * `tools/list` shows the route's surface and an unmounted tool does not exist; the documents
+ * and notes the route mounts are served as resources (`resources.ts`). The server connects
+ * through the message controls (see `controls.ts`).
+ */
+export function buildMcpServer(
+  server: ServerContext,
+  session: SessionContext,
+  published: PublishedTools,
+  controls: ControlOptions,
+): McpServer {
+  const mcp = new ControlledMcpServer(server, session, controls)
   registerResources(mcp, server, session)
   registerPrompts(mcp)
-  const h = createHandlers(server, session)
-  const mounted = (name: string) => session.route.view.get(name) !== undefined
-
-  if (mounted('project.list')) {
+  const kit = createToolKit(server, session)
+  for (const row of TOOL_TABLE) {
+    if (session.route.view.get(row.name) === undefined) continue
     mcp.registerTool(
-      'project.list',
-      { description: 'Lists the projects of the knowledge store.', inputSchema: EMPTY_SHAPE },
-      () => h['project.list'](),
-    )
-  }
-  if (mounted('system.capabilities')) {
-    mcp.registerTool(
-      'system.capabilities',
-      {
-        description: "This route's surface and the caller's current capabilities.",
-        inputSchema: EMPTY_SHAPE,
-      },
-      () => h['system.capabilities'](),
-    )
-  }
-  if (mounted('knowledge.search')) {
-    mcp.registerTool(
-      'knowledge.search',
-      {
-        description:
-          'Searches the resources this route mounts (query <= 2,000 characters, limit 1-50).',
-        inputSchema: SEARCH_SHAPE,
-      },
-      (a) => h['knowledge.search'](a),
-    )
-  }
-  if (mounted('knowledge.get')) {
-    mcp.registerTool(
-      'knowledge.get',
-      {
-        description: 'Reads one document; over 64 KiB it answers a continuation token.',
-        inputSchema: GET_SHAPE,
-      },
-      (a) => h['knowledge.get'](a),
-    )
-  }
-  if (mounted('knowledge.status')) {
-    mcp.registerTool(
-      'knowledge.status',
-      { description: 'Counts the documents and notes of a project.', inputSchema: STATUS_SHAPE },
-      (a) => h['knowledge.status'](a),
-    )
-  }
-  if (mounted('knowledge')) {
-    mcp.registerTool(
-      'knowledge',
-      {
-        description:
-          'Group dispatcher: resource (documents, notes) + action (list, get), resolved against this route.',
-        inputSchema: KNOWLEDGE_SHAPE,
-      },
-      (a) => h.knowledge(a),
-    )
-  }
-  if (mounted('admin')) {
-    mcp.registerTool(
-      'admin',
-      {
-        description: 'Class dispatcher: action (stats, export, revoke, grant) + params.',
-        inputSchema: ADMIN_SHAPE,
-      },
-      (a) => h.admin(a),
-    )
-  }
-  if (mounted('continuation.fetch')) {
-    mcp.registerTool(
-      'continuation.fetch',
-      {
-        description: 'Redeems a continuation token for its heavy result.',
-        inputSchema: FETCH_SHAPE,
-      },
-      (a) => h['continuation.fetch'](a),
+      row.name,
+      { description: row.description, inputSchema: published.get(row.name)! },
+      (args: unknown) => row.handler(kit, args as never),
     )
   }
   if (server.registerUnpublishedProbe) {
@@ -115,9 +114,9 @@ export function buildMcpServer(server: ServerContext, session: SessionContext): 
       UNPUBLISHED_PROBE_TOOL,
       {
         description: 'Test-only: a tool with no published input schema.',
-        inputSchema: EMPTY_SHAPE,
+        inputSchema: PROBE_SCHEMA,
       },
-      () => {
+      async () => {
         server.audit('tool_invoked', { tool: UNPUBLISHED_PROBE_TOOL, route: session.route.name })
         return { content: [{ type: 'text', text: '{"probe":"ran"}' }] }
       },

@@ -9,6 +9,7 @@ import {
   type ContinuationCliOptions,
   parseContinuationCli,
 } from './continuation-store.js'
+import { PRINCIPAL_QUOTA_DEFAULTS } from './principal-quota.js'
 
 /** The repository's `schemas/mcp/`, relative to the bundle at `apps/mcp-server/dist/main.js`. */
 export const DEFAULT_SCHEMAS_DIR = new URL('../../../schemas/mcp/', import.meta.url)
@@ -59,6 +60,10 @@ export interface CliOptions extends ContinuationCliOptions {
   readonly maxSessionsPerCredential: number
   /** A session with no request in flight for this long is closed. Default: 600,000 (10 min). */
   readonly sessionIdleMs: number
+  /** 2026-07-28 requests one principal has in flight at once. Default: 8. */
+  readonly maxRequestsInFlightPerPrincipal: number
+  /** 2026-07-28 requests one principal may start per minute. Default: 600. */
+  readonly requestsPerMinutePerPrincipal: number
   /** Window in which identical pre-authentication refusal lines are counted; 0: every line. */
   readonly auditRepeatWindowMs: number
   readonly heavyThresholdBytes: number
@@ -91,6 +96,12 @@ export const USAGE = `Usage: node dist/main.js [options]
                              sessions one credential holds; all anonymous callers share one
                              quota (default: a tenth of --max-sessions, rounded up)
   --session-idle-ms <n>      close a session idle this long (default ${DEFAULT_SESSION_IDLE_MS})
+  --max-requests-in-flight-per-principal <n>
+                             2026-07-28 requests one credential (or one anonymous caller, by
+                             peer address) has in flight at once (default ${PRINCIPAL_QUOTA_DEFAULTS.maxConcurrent})
+  --requests-per-minute-per-principal <n>
+                             2026-07-28 requests one principal may start per minute
+                             (default ${PRINCIPAL_QUOTA_DEFAULTS.requestsPerMinute})
   --audit-repeat-window-ms <n>
                              count repeated identical refusal lines (auth_refused, ...) per
                              window instead of writing each (default ${DEFAULT_AUDIT_REPEAT_WINDOW_MS}; 0 writes every line)
@@ -133,6 +144,8 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'max-sessions': { type: 'string' },
       'max-sessions-per-credential': { type: 'string' },
       'session-idle-ms': { type: 'string' },
+      'max-requests-in-flight-per-principal': { type: 'string' },
+      'requests-per-minute-per-principal': { type: 'string' },
       'audit-repeat-window-ms': { type: 'string' },
       'heavy-threshold-bytes': { type: 'string' },
       'continuation-ttl-ms': { type: 'string' },
@@ -184,6 +197,16 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
     maxSessions,
     maxSessionsPerCredential,
     sessionIdleMs: limit('--session-idle-ms', values['session-idle-ms'], DEFAULT_SESSION_IDLE_MS),
+    maxRequestsInFlightPerPrincipal: limit(
+      '--max-requests-in-flight-per-principal',
+      values['max-requests-in-flight-per-principal'],
+      PRINCIPAL_QUOTA_DEFAULTS.maxConcurrent,
+    ),
+    requestsPerMinutePerPrincipal: limit(
+      '--requests-per-minute-per-principal',
+      values['requests-per-minute-per-principal'],
+      PRINCIPAL_QUOTA_DEFAULTS.requestsPerMinute,
+    ),
     auditRepeatWindowMs:
       values['audit-repeat-window-ms'] === undefined
         ? DEFAULT_AUDIT_REPEAT_WINDOW_MS

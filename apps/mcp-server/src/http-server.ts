@@ -1,21 +1,31 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
+import { type McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import {
   admitMcpBody,
+  guardHeaderAgreement,
   guardHostAndOrigin,
+  guardMcpHead,
+  guardModernFirstByte,
+  guardModernHttpMethod,
   guardProtocolVersion,
   handleMcpRequest,
   isInitializeBody,
+  type McpHead,
   mcpBodyAdmission,
+  mcpProtocolEras,
+  readMcpHead,
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
   SessionPool,
 } from '@tollgate/mcp-transport'
-import { authenticateRequest, type Principal, samePrincipal } from './auth.js'
-import { buildMcpServer } from './build-server.js'
-import { applyControls, type ControlOptions } from './controls.js'
+import type { SchemaRegistry } from '@tollgate/mcp-validation'
+import { authenticateRequest, type Principal, samePrincipal, statelessPrincipal } from './auth.js'
+import { buildMcpServer, type PublishedTools } from './build-server.js'
+import type { ControlOptions } from './controls.js'
+import { createModernLeg, routeHead } from './http-modern.js'
+import { type PrincipalQuota, principalQuota } from './principal-quota.js'
 import { ROUTES, type Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
@@ -38,12 +48,18 @@ export interface HttpServerOptions {
   readonly port: number
   readonly maxBodyBytes: number
   readonly controls: ControlOptions
+  /** The published input schemas of the tool table (`publishTools`). */
+  readonly published: PublishedTools
+  /** `schemas/mcp/`, loaded: each route's head admission reads its tools' `x-mcp-header`s there. */
+  readonly schemas: SchemaRegistry
   readonly sessions?: HttpSessionOptions
+  /** The per-principal quotas of 2026-07-28 requests; `undefined`: the defaults. */
+  readonly quota?: PrincipalQuota
 }
 
 /** What a session is bound to: the SDK transport, the route and who opened it. */
 interface Session {
-  readonly transport: StreamableHTTPServerTransport
+  readonly transport: NodeStreamableHTTPServerTransport
   readonly route: Route
   readonly principal: Principal
 }
@@ -52,25 +68,39 @@ interface Session {
 const SESSION_RETRY_AFTER_SECONDS = '5'
 
 /**
- * Serves Streamable HTTP on the three routes. One request reads top to bottom, the cheap checks
- * on its head first and each refusal closing the connection unread: Host/Origin and
- * `MCP-Protocol-Version` (the transport's guards), the route, the credential, then the session
- * (the one named, bound to this route and principal) or a reserved slot for a new one (global
- * cap and per-credential quota counted at once), and only then the body. Nothing is built for a
- * request before all of that has passed: the `McpServer` and its transport are made for an
- * admitted `initialize` alone.
+ * Serves Streamable HTTP on the three routes, both MCP eras on each, decided per request. One
+ * request reads top to bottom, the cheap checks on its head first and each refusal closing the
+ * connection unread: Host/Origin and `MCP-Protocol-Version` (the transport's guards), the
+ * route, the credential. Then the era, from the head: a request naming a session, or with no
+ * 2026-07-28 version header, is 2025 traffic (the session, bound to this route and principal,
+ * or a reserved slot for a new one: global cap and per-credential quota counted at once); a
+ * request whose `MCP-Protocol-Version` is 2026-07-28 is stateless (POST only; a request slot of
+ * its principal's quota: in flight and rate). Only then the body. Nothing is built for a
+ * request before all of that has passed.
  */
 export async function startHttpServer(
   context: ServerContext,
   options: HttpServerOptions,
 ): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   // Each body also counts against its principal's share of the in-flight budget (at most 8
-  // bodies and a quarter of the budget per credential; all anonymous callers share one key),
+  // bodies and a quarter of the budget per credential; anonymous callers share one key on the
+  // 2025 path and have one per peer address on the 2026 path),
   // so one credential sending many bodies at once cannot take the budget from the others.
   const http = resolveMcpHttpOptions({
     body: mcpBodyAdmission({ maxBytes: options.maxBodyBytes }),
     host: options.host,
+    // The SDK line's 2025 versions; the stateless revision is admitted by `eras`.
+    supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
   })
+  const eras = mcpProtocolEras()
+  const heads = new Map(
+    ROUTES.map((r) => [
+      r,
+      routeHead(r, options.schemas, (e) => context.audit('head_refused', { ...e, route: r.name })),
+    ]),
+  )
+  const quota = options.quota ?? principalQuota()
+  const modern = createModernLeg(context, ROUTES, options.published, options.controls)
   const pool = new SessionPool<Session>({
     maxSessions: options.sessions?.maxSessions,
     maxSessionsPerKey: options.sessions?.maxSessionsPerCredential,
@@ -82,7 +112,7 @@ export async function startHttpServer(
     if (!guardHostAndOrigin(req, res, http)) {
       return context.audit('http_refused', { reason: 'host_or_origin' })
     }
-    if (!guardProtocolVersion(req, res, http)) {
+    if (!guardProtocolVersion(req, res, http, eras)) {
       return context.audit('http_refused', { reason: 'protocol_version' })
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/'
@@ -102,6 +132,65 @@ export async function startHttpServer(
       )
     }
     const sessionHeader = req.headers['mcp-session-id']
+    const head = readMcpHead(req, eras)
+    if (sessionHeader === undefined && head.era === 'modern') {
+      return serveStateless(req, res, route, statelessPrincipal(principal, req), head)
+    }
+    return serveSession(req, res, route, principal, sessionHeader)
+  }
+
+  /**
+   * A 2026-07-28 request, every step before the body from its head: POST only (405), the
+   * route's head admission (`Mcp-Method` served, `Mcp-Name` on the surface, the declared length
+   * under the tool's cap), a slot of its principal's quota; then a batch refused at its first
+   * byte, the body, every mirrored header against the parsed body (-32020), and the SDK.
+   */
+  const serveStateless = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    principal: Principal,
+    head: McpHead,
+  ) => {
+    if (!guardModernHttpMethod(res, head)) {
+      return context.audit('http_refused', { reason: 'method_not_allowed', route: route.name })
+    }
+    const routeHead = heads.get(route)!
+    const releaseHead = guardMcpHead(res, head, routeHead, principal.quotaKey)
+    if (releaseHead === undefined) return
+    // Taken before the body is read, so requests held back mid-body count while they wait.
+    const acquired = quota.acquire(principal.quotaKey)
+    if (!acquired.ok) {
+      releaseHead()
+      const { code, status, limit, retryAfterSeconds } = acquired.error
+      context.audit('quota_refused', { reason: code, route: route.name })
+      return refuseJsonRpcUnread(
+        res,
+        status,
+        { code: -32000, message: 'Too many requests', data: { code, limit } },
+        { 'Retry-After': String(retryAfterSeconds) },
+      )
+    }
+    try {
+      if (!(await guardModernFirstByte(req, res, head))) return
+      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
+      if (!body.ok) return
+      if (!guardHeaderAgreement(req, res, head, body.value, eras, routeHead)) return
+      await modern.serve(req, res, body.value, route, principal)
+    } finally {
+      acquired.lease.release()
+      releaseHead()
+    }
+  }
+
+  /** A 2025 request: the session it names, or an `initialize` opening one. */
+  const serveSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    principal: Principal,
+    sessionHeader: string | string[] | undefined,
+  ) => {
     if (typeof sessionHeader === 'string') {
       const use = pool.use(sessionHeader)
       if (
@@ -149,7 +238,7 @@ export async function startHttpServer(
           message: 'Bad Request: no session',
         })
       }
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
@@ -160,15 +249,15 @@ export async function startHttpServer(
       transport.onclose = () => {
         if (transport.sessionId !== undefined) pool.delete(transport.sessionId)
       }
-      const server = buildMcpServer(context, { route, credentialId: principal.id })
-      mcp = server
-      await server.connect(
-        applyControls(transport, options.controls, {
-          route,
-          credentialId: principal.id,
-          audit: context.audit,
-        }),
+      const server = buildMcpServer(
+        context,
+        { route, credentialId: principal.id },
+        options.published,
+        options.controls,
       )
+      mcp = server
+      // The server connects through the message controls (see buildMcpServer).
+      await server.connect(transport)
       // The SDK transport itself, not the decorated one: it reads the body we admitted and
       // its JSON-response entries are released on it.
       await handleMcpRequest(transport, req, res, body.value, http)
@@ -199,6 +288,7 @@ export async function startHttpServer(
   const port = typeof address === 'object' && address !== null ? address.port : options.port
   const close = async () => {
     await pool.close()
+    await modern.close()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
   return { server, port, close }

@@ -1,19 +1,21 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createContinuations, pinoAuditSink } from '@tollgate/continuation'
-import { assertToolPopulation, loadSchemaRegistry } from '@tollgate/mcp-validation'
+import { loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { createAudit } from './audit.js'
+import { publishTools } from './build-server.js'
 import { openCapabilityStore } from './capability-store.js'
 import { parseCli, USAGE } from './cli.js'
 import { defaultConfig, loadConfig } from './config.js'
 import { openContinuationStore } from './continuation-store.js'
 import { CredentialRegistry } from './credentials.js'
 import { startHttpServer } from './http-server.js'
+import { principalQuota } from './principal-quota.js'
 import { startHelp } from './start-help.js'
 import { startStdioServer } from './stdio-server.js'
 import { KnowledgeStore } from './store/knowledge-store.js'
 import { SEED_DATA } from './store/seed.js'
-import { ROUTES, TOOL_NAMES } from './surfaces.js'
+import { ROUTES } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
 async function main(): Promise<void> {
@@ -85,11 +87,11 @@ async function main(): Promise<void> {
     anonymousRoutes: new Set(config.anonymous?.routes ?? []),
     registerUnpublishedProbe: cli.unsafeRegisterUnpublishedTool,
   }
-  // Fail at start, not on the first call: every published schema compiles, and every
-  // registered tool has one and every schema names a registered tool, so a tool added without
-  // a schema cannot slip past validation.
+  // Fail at start, not on the first call: every published schema compiles, and the tool
+  // table and schemas/mcp/ name the same tools (a row without a schema or a schema without a
+  // row stops the server here), so a tool added without a schema cannot slip past validation.
   const registry = loadSchemaRegistry(cli.schemasDir)
-  assertToolPopulation(TOOL_NAMES, registry.tools)
+  const published = publishTools(registry)
   const controls = {
     registry: cli.unsafeDisableInputValidation ? undefined : registry,
     maxResultBytes: cli.maxResultBytes,
@@ -100,6 +102,7 @@ async function main(): Promise<void> {
       credentialId,
       maxLineBytes: cli.maxLineBytes,
       controls,
+      published,
     })
     // A Redis connection would keep the process alive after the input ends.
     void closed.then(() => Promise.all([opened.close(), capabilityStore.close()]))
@@ -110,7 +113,13 @@ async function main(): Promise<void> {
     port: cli.port,
     maxBodyBytes: cli.maxBodyBytes,
     controls,
+    published,
+    schemas: registry,
     sessions: cli,
+    quota: principalQuota({
+      maxConcurrent: cli.maxRequestsInFlightPerPrincipal,
+      requestsPerMinute: cli.requestsPerMinutePerPrincipal,
+    }),
   })
   const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
   audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })

@@ -1,10 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js'
+import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 
 /**
  * The server declares the `prompts` capability and serves none: `prompts/list` answers an
@@ -12,8 +6,8 @@ import {
  * an unknown name with a message that quotes it; this one never echoes the caller.
  */
 export function registerPrompts(mcp: McpServer): void {
-  mcp.server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [] }))
-  mcp.server.setRequestHandler(GetPromptRequestSchema, () => {
-    throw new McpError(ErrorCode.InvalidParams, 'Prompt not found')
+  mcp.server.setRequestHandler('prompts/list', () => ({ prompts: [] }))
+  mcp.server.setRequestHandler('prompts/get', () => {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Prompt not found')
   })
 }

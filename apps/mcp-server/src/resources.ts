@@ -1,11 +1,11 @@
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import {
-  ReadResourceRequestSchema,
+  type McpServer,
   type ReadResourceResult,
   type Resource,
-} from '@modelcontextprotocol/sdk/types.js'
+  ResourceTemplate,
+} from '@modelcontextprotocol/server'
 import { resolveScoped } from '@tollgate/continuation'
-import { mountedResources } from './surfaces.js'
+import { mountedResources } from './knowledge-resources.js'
 import type { ServerContext, SessionContext } from './tools/context.js'
 
 /** URI template of a document resource: `tollgate://knowledge/{projectId}/documents/{id}`. */
@@ -15,10 +15,11 @@ export const DOCUMENT_URI_TEMPLATE = 'tollgate://knowledge/{projectId}/documents
 export const NOTE_URI_TEMPLATE = 'tollgate://knowledge/{projectId}/notes/{id}'
 
 /**
- * The JSON-RPC error code of the one `resources/read` refusal (the MCP specification's
- * "resource not found").
+ * The JSON-RPC error code of the one `resources/read` refusal: "resource not found" is
+ * `-32602` since the 2025-11-25 revision (the SDK's v2 line answers the older `-32002` as
+ * `-32602` on every era, so the server names it so itself).
  */
-export const RESOURCE_NOT_FOUND_CODE = -32002
+export const RESOURCE_NOT_FOUND_CODE = -32602
 
 /** Longest resource URI a read considers; a longer one is refused unparsed. */
 export const MAX_RESOURCE_URI_LENGTH = 2048
@@ -46,7 +47,7 @@ function notFound(): Error {
  * authorized per request against the route's surface with the caller's current capabilities
  * (`knowledge.<kind>.list` / `.get`: `documents` or `notes`). Every refused read, whether the
  * kind is not mounted, a capability is missing, or the URI names nothing, is answered with
- * the same JSON-RPC error (`-32002`, `Resource not found`), never echoing the URI. Reads are
+ * the same JSON-RPC error (`-32602`, `Resource not found`), never echoing the URI. Reads are
  * never truncated: the result budget of the transport refuses one that is too large.
  */
 export function registerResources(
@@ -137,7 +138,7 @@ export function registerResources(
   // parses it with `new URL` first), so a URI of a kind this route does not mount would differ
   // from a nonexistent one. `serve` answers every read instead.
   mcp.server.removeRequestHandler('resources/read')
-  mcp.server.setRequestHandler(ReadResourceRequestSchema, (request) => serve(request.params.uri))
+  mcp.server.setRequestHandler('resources/read', (request) => serve(request.params.uri))
 }
 
 function uriOf(kind: Kind, projectId: string, id: string): string {

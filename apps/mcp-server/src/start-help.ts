@@ -27,6 +27,12 @@ export const INSPECTOR_CURRENT = '@modelcontextprotocol/inspector@2.12.0'
 /** The MCP protocol version the printed `initialize` asks for. */
 export const HELP_PROTOCOL_VERSION = '2025-06-18'
 
+/** The stateless MCP revision the printed `server/discover` and `tools/call` speak. */
+export const HELP_MODERN_PROTOCOL_VERSION = '2026-07-28'
+
+/** The tool the printed 2026 `tools/call` calls: on every route, no arguments. */
+export const HELP_MODERN_TOOL = 'project.list'
+
 function atLeast(version: string, major: number, minor: number): boolean {
   const [a = 0, b = 0] = version.split('.').map(Number)
   return a > major || (a === major && b >= minor)
@@ -40,7 +46,8 @@ function sh(value: string): string {
 /**
  * The start-up help printed on stderr after `listening`, for a person: every route's URL (and
  * which admit anonymous callers), the demo tokens, one `curl` line that performs `initialize`
- * with `Authorization: Bearer`, one MCP Inspector command line that works on this Node, and
+ * with `Authorization: Bearer` (MCP 2025), two that speak 2026-07-28 (`server/discover` and a
+ * `tools/call`, no session), one MCP Inspector command line that works on this Node, and
  * the `mcpServers` entry an MCP client config takes for stdio. No line of it is JSON, so it
  * never reads as an audit line. With a config file, the token is `$TOLLGATE_TOKEN`: the help
  * never prints a token it did not draw.
@@ -60,18 +67,38 @@ export function startHelp(input: StartHelpInput): string {
     },
   })
   const auth = `Authorization: Bearer ${token}`
-  const curl = [
-    'curl -sS -i -X POST',
-    sh(full),
-    '-H',
-    first ? sh(auth) : `"${auth}"`,
-    '-H',
-    sh('Content-Type: application/json'),
-    '-H',
-    sh('Accept: application/json, text/event-stream'),
-    '-d',
-    sh(initialize),
-  ].join(' ')
+  const post = (headers: readonly string[], body: string) =>
+    [
+      'curl -sS -i -X POST',
+      sh(full),
+      '-H',
+      first ? sh(auth) : `"${auth}"`,
+      '-H',
+      sh('Content-Type: application/json'),
+      '-H',
+      sh('Accept: application/json, text/event-stream'),
+      ...headers.flatMap((h) => ['-H', sh(h)]),
+      '-d',
+      sh(body),
+    ].join(' ')
+  const curl = post([], initialize)
+  // The 2026-07-28 way: no initialize, no session; the revision in the header and in every
+  // request's `_meta`, the method (and the tool) mirrored in headers.
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': HELP_MODERN_PROTOCOL_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  }
+  const modern = (method: string, params: Record<string, unknown>, name?: string) =>
+    post(
+      [
+        `MCP-Protocol-Version: ${HELP_MODERN_PROTOCOL_VERSION}`,
+        `Mcp-Method: ${method}`,
+        ...(name === undefined ? [] : [`Mcp-Name: ${name}`]),
+      ],
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta } }),
+    )
+  const discover = modern('server/discover', {})
+  const call = modern('tools/call', { name: HELP_MODERN_TOOL, arguments: {} }, HELP_MODERN_TOOL)
   const stdioArgs = [
     input.main,
     '--stdio',
@@ -106,8 +133,12 @@ export function startHelp(input: StartHelpInput): string {
       : 'Tokens: those of your config file (set TOLLGATE_TOKEN to one to paste the lines below).',
     ...(input.demoCredentials ?? []).map((c) => `  ${c.id}: ${c.token}`),
     '',
-    'Initialize a session with curl (the Mcp-Session-Id response header names it):',
+    'Initialize a session with curl (MCP 2025; the Mcp-Session-Id response header names it):',
     `  ${curl}`,
+    '',
+    `Or the ${HELP_MODERN_PROTOCOL_VERSION} way, without initialize or session (server/discover, then a tools/call):`,
+    `  ${discover}`,
+    `  ${call}`,
     '',
     `MCP Inspector (Node ${input.nodeVersion}):`,
     `  ${inspector}`,

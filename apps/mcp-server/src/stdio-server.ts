@@ -1,6 +1,7 @@
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { BoundedStdioServerTransport } from '@tollgate/mcp-transport'
-import { buildMcpServer } from './build-server.js'
-import { applyControls, type ControlOptions } from './controls.js'
+import { buildMcpServer, type PublishedTools } from './build-server.js'
+import type { ControlOptions } from './controls.js'
 import { ROUTES } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
@@ -9,6 +10,7 @@ export interface StdioServerOptions {
   readonly credentialId: string
   readonly maxLineBytes: number
   readonly controls: ControlOptions
+  readonly published: PublishedTools
 }
 
 /**
@@ -23,21 +25,24 @@ export async function startStdioServer(
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
     maxLineBytes: options.maxLineBytes,
   })
-  const mcp = buildMcpServer(context, { route, credentialId: options.credentialId })
-  const closed = new Promise<void>((resolve) => {
-    const prior = transport.onclose
-    transport.onclose = () => {
-      prior?.()
-      resolve()
-    }
-  })
-  await mcp.connect(
-    applyControls(transport, options.controls, {
-      route,
-      credentialId: options.credentialId,
-      audit: context.audit,
-    }),
+  // Both eras on one stream: the SDK's stdio entry decides the era from the opening message
+  // (an `initialize`, or a 2026-07-28 request with its `_meta`) and pins one server from the
+  // factory; that server connects through the message controls (see buildMcpServer).
+  const handle = serveStdio(
+    () =>
+      buildMcpServer(
+        context,
+        { route, credentialId: options.credentialId },
+        options.published,
+        options.controls,
+      ),
+    { transport },
   )
+  // The entry owns the transport's callbacks; the end of the input is seen on the stream.
+  const closed = new Promise<void>((resolve) => {
+    process.stdin.once('close', resolve)
+    process.stdin.once('end', resolve)
+  }).then(() => handle.close().catch(() => undefined))
   context.audit('stdio_ready', { route: route.name, credential: options.credentialId })
   return { closed }
 }

@@ -61,7 +61,7 @@ describe('resources', () => {
     const foreign = await read(pub, 'test://static-text')
     const notAUrl = await read(pub, 'not a url at all')
     expect(JSON.parse(unmounted.text).error).toEqual({
-      code: -32002,
+      code: -32602,
       message: 'Resource not found',
     })
     expect(unmounted.text).toBe(nowhere.text)

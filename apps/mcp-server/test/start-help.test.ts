@@ -31,6 +31,23 @@ const shellWords = (line: string): string[] =>
     m[1] !== undefined ? m[1].replaceAll("'\\''", "'") : m[2]!,
   )
 
+/** A printed curl line's URL, `-H` headers and `-d` body. */
+const curlParts = (line: string) => {
+  const words = shellWords(line.trim())
+  const headers: Record<string, string> = {}
+  words.forEach((w, i) => {
+    if (words[i - 1] === '-H') {
+      const at = w.indexOf(':')
+      headers[w.slice(0, at)] = w.slice(at + 1).trim()
+    }
+  })
+  return {
+    url: words.find((w) => w.startsWith('http://'))!,
+    headers,
+    body: words[words.indexOf('-d') + 1]!,
+  }
+}
+
 describe('start-up help', () => {
   it('prints every route URL and the demo tokens after listening', async () => {
     const help = await helpOf(demo)
@@ -50,22 +67,33 @@ describe('start-up help', () => {
 
   it('prints a curl line that initializes a session when performed with its own URL, headers and body', async () => {
     const line = (await helpOf(demo)).split('\n').find((l) => l.trim().startsWith('curl '))!
-    const words = shellWords(line.trim())
-    const url = words.find((w) => w.startsWith('http://'))!
-    const headers: Record<string, string> = {}
-    words.forEach((w, i) => {
-      if (words[i - 1] === '-H') {
-        const at = w.indexOf(':')
-        headers[w.slice(0, at)] = w.slice(at + 1).trim()
-      }
-    })
-    const body = words[words.indexOf('-d') + 1]!
+    const { url, headers, body } = curlParts(line)
     expect(headers.Authorization).toMatch(/^Bearer tg_/)
     expect(JSON.parse(body).method).toBe('initialize')
     const res = await fetch(url, { method: 'POST', headers, body })
     expect(res.status).toBe(200)
     expect(res.headers.get('mcp-session-id')).toBeTruthy()
     expect(JSON.parse(await res.text()).result.serverInfo.name).toBe('tollgate-reference')
+  })
+
+  it('prints a 2026-07-28 server/discover and tools/call that are served without a session when performed with their own URL, headers and body', async () => {
+    const lines = (await helpOf(demo))
+      .split('\n')
+      .filter((l) => l.trim().startsWith('curl ') && l.includes('MCP-Protocol-Version: 2026-07-28'))
+    expect(lines).toHaveLength(2)
+    const answers = []
+    for (const line of lines) {
+      const { url, headers, body } = curlParts(line)
+      expect(headers.Authorization).toMatch(/^Bearer tg_/)
+      const res = await fetch(url, { method: 'POST', headers, body })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('mcp-session-id')).toBeNull()
+      answers.push({ method: JSON.parse(body).method, result: JSON.parse(await res.text()).result })
+    }
+    expect(answers[0]!.method).toBe('server/discover')
+    expect(answers[0]!.result.supportedVersions).toContain('2026-07-28')
+    expect(answers[1]!.method).toBe('tools/call')
+    expect(JSON.parse(answers[1]!.result.content[0].text)).toHaveProperty('projects')
   })
 
   it('prints an Inspector command for the running Node and an mcpServers entry that starts a working stdio server', async () => {

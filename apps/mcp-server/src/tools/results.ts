@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 
 /** The app's own refusal codes for state-dependent refusals that stay in handlers. */
 export const APP_REFUSALS = Object.freeze({

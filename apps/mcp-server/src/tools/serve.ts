@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 import { CONTINUATION_REFUSED, type ResolvedTarget } from '@tollgate/continuation'
 import { ANONYMOUS_PREFIX, ANONYMOUS_QUOTA_KEY } from '../auth.js'
 import type { Capability } from '../config.js'

@@ -1,0 +1,103 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { toNodeHandler } from '@modelcontextprotocol/node'
+import { type AuthInfo, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server'
+import {
+  type McpHeadAuditEvent,
+  type McpRouteHead,
+  type McpRouteTool,
+  mcpRouteHead,
+} from '@tollgate/mcp-transport'
+import type { SchemaRegistry } from '@tollgate/mcp-validation'
+import type { Principal } from './auth.js'
+import { buildMcpServer, type PublishedTools } from './build-server.js'
+import type { ControlOptions } from './controls.js'
+import type { Route } from './surfaces.js'
+import type { ServerContext } from './tools/context.js'
+import { TOOL_TABLE } from './tools/table.js'
+
+/**
+ * The head admission of one route's 2026-07-28 requests (`mcpRouteHead`): its surface is the
+ * rows of the tool table the route mounts, each with its published schema (for `Mcp-Param-*`)
+ * and its byte cap, when the row sets one. A name off the surface gets, before a body byte is
+ * read, the bytes the validation control answers an unknown tool with.
+ */
+export function routeHead(
+  route: Route,
+  schemas: SchemaRegistry,
+  audit: (event: McpHeadAuditEvent) => void,
+): McpRouteHead {
+  const tools: Record<string, McpRouteTool> = {}
+  for (const row of TOOL_TABLE) {
+    if (route.view.get(row.name) === undefined) continue
+    tools[row.name] = {
+      inputSchema: schemas.bundled(row.name),
+      ...(row.maxRequestBytes === undefined ? {} : { maxBodyBytes: row.maxRequestBytes }),
+    }
+  }
+  return mcpRouteHead({ tools, audit })
+}
+
+// The principal travels to the server factory as the SDK's pass-through `authInfo` (the
+// handler never derives it from headers): the one per-request input its factory receives.
+const PRINCIPAL = 'tollgate.principal'
+
+/** Serves one admitted 2026-07-28 request on its route. */
+export type ModernServe = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  route: Route,
+  principal: Principal,
+) => Promise<void>
+
+/**
+ * The stateless leg: one SDK `createMcpHandler` per route, strict (`legacy: 'reject'`: 2025
+ * traffic is served by the session leg, never here), whose factory builds the same
+ * `McpServer` as a 2025 session (the same table, surface and controls) for the request's
+ * principal. The SDK answers `server/discover`, checks the per-request `_meta` envelope and the
+ * mirrored headers; the request reaches it with its body already admitted (`body`), so it
+ * reads nothing again. Returns the serve function and a `close` for shutdown.
+ */
+export function createModernLeg(
+  context: ServerContext,
+  routes: readonly Route[],
+  published: PublishedTools,
+  controls: ControlOptions,
+): { serve: ModernServe; close: () => Promise<void> } {
+  const handlers = new Map<
+    Route,
+    { handler: McpHttpHandler; node: ReturnType<typeof toNodeHandler> }
+  >()
+  for (const route of routes) {
+    const handler = createMcpHandler(
+      (ctx) => {
+        const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined
+        // Unreachable: every request reaching the handler carries the principal set below.
+        if (principal === undefined) throw new Error('no principal')
+        return buildMcpServer(context, { route, credentialId: principal.id }, published, controls)
+      },
+      {
+        legacy: 'reject',
+        onerror: (error) =>
+          context.audit('modern_refused', { route: route.name, error: error.name }),
+      },
+    )
+    handlers.set(route, { handler, node: toNodeHandler(handler) })
+  }
+  const serve: ModernServe = async (req, res, body, route, principal) => {
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: principal.id,
+      scopes: [],
+      extra: { [PRINCIPAL]: principal },
+    }
+    ;(req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo
+    await handlers.get(route)!.node(req, res, body)
+  }
+  return {
+    serve,
+    close: async () => {
+      await Promise.all([...handlers.values()].map((h) => h.handler.close()))
+    },
+  }
+}
