@@ -191,6 +191,7 @@ describe('startHttpServer: both eras on every route', () => {
         }),
       ) as Answer
       expect(refused.result).toEqual({
+        resultType: 'complete',
         content: [{ type: 'text', text: UNKNOWN_KEY }],
         isError: true,
       })
