@@ -4,6 +4,8 @@
 //
 //   node compare.mjs           run, then rewrite the section of README.md
 //   node compare.mjs --check   run, then also fail if the committed section differs (CI)
+//   --gateway                  also run it behind `tollgate-gateway --upstream` in front of the
+//                              bare fixture (packages/gateway, built), a third column
 //
 // Exit code 1 when any scenario's verdict differs between the two modes (a control changes what
 // a conforming client sees), when a scored scenario fails bare without a reason listed in
@@ -22,7 +24,8 @@ import { fileURLToPath } from 'node:url'
 
 const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12'
 const SETS = ['2026-07-28', '2025-11-25']
-const MODES = ['bare', 'guarded']
+const gateway = process.argv.includes('--gateway')
+const MODES = gateway ? ['bare', 'guarded', 'gateway'] : ['bare', 'guarded']
 /**
  * Scored scenarios the bare fixture fails, with the reason. Served statelessly (the SDK's
  * `createMcpHandler` fallback for 2025 traffic), a server-to-client request's answer arrives on
@@ -62,14 +65,12 @@ function suiteNode() {
   )
 }
 
-/** Starts the fixture in `mode` on a free port; resolves with its port and a stop function. */
-function startFixture(mode) {
-  const args = ['--conditions=@tollgate/source', '--import', 'tsx', join(fixture, 'src', 'main.ts')]
-  if (mode === 'guarded') args.push('--guarded')
-  const child = spawn(process.execPath, [...args, '--port', '0'], {
-    cwd: fixture,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
+/**
+ * Spawns `args` with this Node and resolves, once it writes its `"event":"listening"` line to
+ * stderr, with the port and a stop function; rejects if it exits first.
+ */
+function startListening(label, args, cwd) {
+  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
   return new Promise((resolve, reject) => {
     let buffer = ''
     child.stderr.setEncoding('utf8')
@@ -78,21 +79,70 @@ function startFixture(mode) {
       for (const line of buffer.split('\n')) {
         try {
           const event = JSON.parse(line)
-          if (event.event === 'listening' && event.mode === mode) {
+          if (event.event === 'listening' && Number.isInteger(event.port)) {
             child.stderr.removeAllListeners('data')
             child.stderr.resume()
             child.removeAllListeners('exit')
             resolve({ port: event.port, stop: () => child.kill('SIGTERM') })
           }
         } catch {
-          // a partial line
+          // a partial line, or a human-readable one
         }
       }
     })
     child.once('exit', (code) =>
-      reject(new Error(`the ${mode} fixture exited with ${code}: ${buffer.slice(0, 2000)}`)),
+      reject(new Error(`the ${label} exited with ${code}: ${buffer.slice(0, 2000)}`)),
     )
   })
+}
+
+/** Starts the fixture (`bare` or `guarded`) on a free port. */
+function startFixture(mode) {
+  const args = ['--conditions=@tollgate/source', '--import', 'tsx', join(fixture, 'src', 'main.ts')]
+  if (mode === 'guarded') args.push('--guarded')
+  return startListening(`${mode} fixture`, [...args, '--port', '0'], fixture)
+}
+
+/** Where the built `tollgate-gateway` bin is. @throws Error when the package or its build is missing. */
+function gatewayBin() {
+  const dir = join(root, 'packages', 'gateway')
+  const manifest = join(dir, 'package.json')
+  if (!existsSync(manifest)) throw new Error('--gateway: packages/gateway does not exist')
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'))
+  const entry = typeof bin === 'string' ? bin : bin?.['tollgate-gateway']
+  if (entry === undefined || !existsSync(join(dir, entry))) {
+    throw new Error(
+      '--gateway: build @tollgate/gateway first (its tollgate-gateway bin is missing)',
+    )
+  }
+  return { dir, entry }
+}
+
+/**
+ * Starts the bare fixture and `tollgate-gateway --upstream` in front of it (issue 28's CLI:
+ * `--upstream <url>`, `--port 0`, the listening line on stderr), from the built package's bin.
+ */
+async function startGateway() {
+  const { dir, entry } = gatewayBin()
+  const upstream = await startFixture('bare')
+  try {
+    const url = `http://127.0.0.1:${upstream.port}/mcp`
+    const proxy = await startListening(
+      'gateway',
+      [join(dir, entry), '--upstream', url, '--port', '0'],
+      dir,
+    )
+    return {
+      port: proxy.port,
+      stop: () => {
+        proxy.stop()
+        upstream.stop()
+      },
+    }
+  } catch (error) {
+    upstream.stop()
+    throw error
+  }
 }
 
 /**
@@ -147,16 +197,17 @@ function runSuite(node, url, set, outDir) {
 }
 
 const node = suiteNode()
+if (gateway) gatewayBin() // fail before the first run, not after two
 const work = mkdtempSync(join(tmpdir(), 'tollgate-conformance-'))
 const results = {}
 const problems = []
 try {
   for (const mode of MODES) {
-    const server = await startFixture(mode)
+    const server = await (mode === 'gateway' ? startGateway() : startFixture(mode))
     try {
       for (const set of SETS) {
         const url = `http://127.0.0.1:${server.port}/mcp`
-        process.stdout.write(`conformance: ${set} against the ${mode} fixture (${url})\n`)
+        process.stdout.write(`conformance: ${set} against the fixture, ${mode} (${url})\n`)
         const run = runSuite(node, url, set, join(work, `${mode}-${set}`))
         if (run.scenarios.size === 0) {
           problems.push(`${set} ${mode}: the suite printed no summary`)
@@ -175,23 +226,28 @@ try {
 const sections = []
 let differing = 0
 for (const set of SETS) {
-  const bare = results[`bare ${set}`]
-  const guarded = results[`guarded ${set}`]
-  const names = [...new Set([...bare.keys(), ...guarded.keys()])]
+  const runs = MODES.map((mode) => results[`${mode} ${set}`])
+  const names = [...new Set(runs.flatMap((run) => [...run.keys()]))]
   const cell = (r) => (r === undefined ? 'missing' : `${r.pass ? 'pass' : 'fail'} ${r.checks}`)
   const rows = []
   for (const name of names) {
-    const b = bare.get(name)
-    const g = guarded.get(name)
-    const same = b !== undefined && g !== undefined && b.pass === g.pass
-    const scored = (b ?? g).scored
+    const [b, ...others] = runs.map((run) => run.get(name))
+    const same = b !== undefined && others.every((o) => o !== undefined && o.pass === b.pass)
+    const any = [b, ...others].find((r) => r !== undefined)
     const reason = BARE_FAILURES[set][name]
     if (!same) {
       differing++
-      problems.push(`${set} ${name}: bare ${cell(b)}, guarded ${cell(g)}`)
-      for (const f of (g ?? b).failures.slice(0, 5)) problems.push(`    guarded ${f}`)
+      problems.push(
+        `${set} ${name}: ${MODES.map((m, i) => `${m} ${cell(runs[i].get(name))}`).join(', ')}`,
+      )
+      MODES.forEach((mode, i) => {
+        const r = runs[i].get(name)
+        if (i > 0 && r !== undefined && r.pass !== b?.pass) {
+          for (const f of r.failures.slice(0, 5)) problems.push(`    ${mode} ${f}`)
+        }
+      })
     }
-    if (scored && b !== undefined && !b.pass && reason === undefined) {
+    if (any.scored && b !== undefined && !b.pass && reason === undefined) {
       problems.push(`${set} ${name}: fails bare with no reason listed in BARE_FAILURES`)
       for (const f of b.failures.slice(0, 5)) problems.push(`    bare ${f}`)
     }
@@ -200,9 +256,8 @@ for (const set of SETS) {
     }
     rows.push([
       `\`${name}\``,
-      scored ? 'scored' : ((b ?? g).category ?? 'not scored'),
-      cell(b),
-      cell(g),
+      any.scored ? 'scored' : (any.category ?? 'not scored'),
+      ...runs.map((run) => cell(run.get(name))),
       same ? 'same' : '**differs**',
       reason ?? '',
     ])
@@ -210,15 +265,15 @@ for (const set of SETS) {
   const count = (m, pred) => [...m.values()].filter(pred).length
   const tally = (m) =>
     `${count(m, (r) => r.scored && r.pass)}/${count(m, (r) => r.scored)} scored scenarios pass`
-  const diffs = rows.filter((r) => r[4] !== 'same').length
+  const diffs = rows.filter((r) => r[r.length - 2] !== 'same').length
   sections.push(
     `### \`--requirements ${set}\``,
     '',
-    `Bare: ${tally(bare)}; guarded: ${tally(guarded)}. ${
+    `${MODES.map((m, i) => `${m}: ${tally(runs[i])}`).join('; ')}. ${
       diffs === 0 ? 'Every verdict is the same.' : `**${diffs} verdicts differ.**`
     }`,
     '',
-    ...table(['scenario', 'set', 'bare', 'guarded', 'verdicts', 'why it fails bare'], rows),
+    ...table(['scenario', 'set', ...MODES, 'verdicts', 'why it fails bare'], rows),
     '',
   )
 }
@@ -233,7 +288,7 @@ function table(head, body) {
 const section = [
   BEGIN,
   '',
-  `\`${SUITE}\`, \`server --requirements <set>\`, against the fixture bare and \`--guarded\`;`,
+  `\`${SUITE}\`, \`server --requirements <set>\`, against the fixture (${MODES.join(', ')});`,
   'checks passed / run per scenario.',
   '',
   ...sections,
@@ -260,4 +315,4 @@ if (problems.length > 0) {
   )
   process.exit(1)
 }
-process.stdout.write('conformance comparison: every verdict is the same bare and guarded\n')
+process.stdout.write(`conformance comparison: every verdict is the same (${MODES.join(', ')})\n`)
