@@ -9,6 +9,7 @@ const WIRE = [
   'test/streamable-http.test.ts',
   'test/decorator.test.ts',
   'test/sdk-line.test.ts',
+  'test/stdio-eras.test.ts',
 ]
 
 const shared = tollgateVitestConfig().test ?? {}

@@ -1,7 +1,18 @@
 export { MCP_TRANSPORT_CODES, type McpTransportCode } from './codes.js'
+export {
+  type AgreementRefusal,
+  checkHeaderAgreement,
+} from './header-agreement.js'
 export { type AdmittedMcpBody, admitMcpBody } from './http-body.js'
 export { type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
 export { guardHostAndOrigin } from './http-host-origin.js'
+export {
+  guardHeaderAgreement,
+  guardMcpHead,
+  guardModernFirstByte,
+  guardModernHttpMethod,
+  MODERN_METHOD_NOT_ALLOWED_CODE,
+} from './http-modern-steps.js'
 export {
   MCP_HTTP_DEFAULTS,
   MCP_PROTOCOL_VERSIONS,
@@ -11,6 +22,9 @@ export {
 } from './http-options.js'
 export { guardProtocolVersion, PROTOCOL_VERSION_REFUSED } from './http-protocol-version.js'
 export { refuseJsonRpcUnread } from './http-refusal.js'
+export { type McpHead, readMcpHead } from './mcp-head.js'
+export { decodeMcpHeaderValue } from './mcp-header-value.js'
+export { type McpParamHeader, paramHeadersOf } from './mcp-param-headers.js'
 export type {
   JsonRpcMessage,
   JsonRpcRequestLike,
@@ -20,6 +34,30 @@ export type {
   TransportSendOptionsLike,
 } from './mcp-types.js'
 export {
+  BATCH_CODE,
+  HEADER_MISMATCH_CODE,
+  type HeaderMismatchKind,
+  MCP_MODERN_ERRORS,
+  METHOD_NOT_FOUND_ERROR,
+  MODERN_BATCH_ERROR,
+  QUOTA_CODE,
+  QUOTA_ERROR,
+  UNKNOWN_NAME_ERROR,
+} from './modern-refusal.js'
+export {
+  DEFAULT_PROTOCOL_ERAS,
+  type HeaderVersionVerdict,
+  hasVersionShape,
+  isModernProtocolVersion,
+  MCP_ALL_PROTOCOL_VERSIONS,
+  MCP_MODERN_PROTOCOL_VERSIONS,
+  type McpProtocolEras,
+  type McpProtocolErasOptions,
+  mcpProtocolEras,
+  PROTOCOL_VERSION_META_KEY,
+  UNRECOGNIZED_PROTOCOL_VERSION,
+} from './protocol-eras.js'
+export {
   RESULT_BUDGET_DEFAULTS,
   type ResolvedResultBudgetOptions,
   type ResultBudgetOptions,
@@ -27,6 +65,17 @@ export {
   resolveResultBudgetOptions,
   resultBudget,
 } from './result-budget.js'
+export {
+  type McpHeadAuditEvent,
+  type McpHeadDecision,
+  type McpHeadRefusal,
+  type McpQuota,
+  type McpQuotaGrant,
+  type McpRouteHead,
+  type McpRouteHeadOptions,
+  type McpRouteTool,
+  mcpRouteHead,
+} from './route-head.js'
 export { releaseFinishedJsonResponses, SDK_SHAPE_WARNING_CODE } from './sdk-json-retention.js'
 export {
   isInitializeBody,
@@ -47,7 +96,12 @@ export {
   resolveBoundedStdioOptions,
 } from './stdio-options.js'
 export { INVALID_MESSAGE_CODE, StdioRefusalError } from './stdio-refusal.js'
-export { type McpHttpTarget, mcpExpressHandler, mcpHttpHandler } from './streamable-http.js'
+export {
+  type McpHttpControls,
+  type McpHttpTarget,
+  mcpExpressHandler,
+  mcpHttpHandler,
+} from './streamable-http.js'
 export {
   isJsonRpcRequest,
   type JsonRpcErrorObject,

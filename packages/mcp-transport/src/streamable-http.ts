@@ -5,8 +5,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { admitMcpBody } from './http-body.js'
 import { type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
 import { guardHostAndOrigin } from './http-host-origin.js'
+import {
+  guardHeaderAgreement,
+  guardMcpHead,
+  guardModernFirstByte,
+  guardModernHttpMethod,
+} from './http-modern-steps.js'
 import { type McpHttpOptions, resolveMcpHttpOptions } from './http-options.js'
 import { guardProtocolVersion } from './http-protocol-version.js'
+import { readMcpHead } from './mcp-head.js'
+import { DEFAULT_PROTOCOL_ERAS, type McpProtocolEras } from './protocol-eras.js'
+import { type McpRouteHead, mcpRouteHead } from './route-head.js'
 
 /**
  * The target of {@link mcpHttpHandler}: the SDK's `StreamableHTTPServerTransport` itself, or a
@@ -19,22 +28,47 @@ export type McpHttpTarget =
   | ((req: IncomingMessage) => HandlesHttpRequest | Promise<HandlesHttpRequest>)
 
 /**
- * A `node:http` request handler in front of the SDK's `StreamableHTTPServerTransport`, built
- * from the exported steps in order: {@link guardHostAndOrigin} (on by default for a loopback
- * `host`), {@link guardProtocolVersion}, for a POST {@link admitMcpBody} (the 4 MiB MCP cap,
- * never above 64 MiB; a batch is one body), then {@link handleMcpRequest}, which hands the
- * parsed body to the SDK and releases its finished JSON-response entries. GET (SSE) and DELETE
- * skip the body step. Nothing is built (a function target is not called) before the checks
- * pass. Every refusal is a JSON-RPC error body with the status of its code (403 Host/Origin,
- * 400 protocol version, 413, 422, 415, 408, 503) and closes the connection unread.
+ * The controls {@link mcpHttpHandler} holds besides its options: built once by their own
+ * constructors, never re-listed here.
+ */
+export interface McpHttpControls {
+  /** Which 2026-07-28-era versions the route admits. Default: `mcpProtocolEras()`. */
+  readonly eras?: McpProtocolEras
+  /**
+   * The route's head admission (surface, per-tool byte caps, quota, audit). Default:
+   * `mcpRouteHead()`, which serves every method and name.
+   */
+  readonly route?: McpRouteHead
+}
+
+/**
+ * A `node:http` request handler in front of an MCP server's HTTP transport (SDK 1.32's
+ * `StreamableHTTPServerTransport`, or SDK 2.4's `createMcpHandler` through `toNodeHandler`),
+ * serving both eras on one route, decided per request. Built from the exported steps in
+ * order: {@link guardHostAndOrigin} (on by default for a loopback `host`),
+ * {@link guardProtocolVersion} (2025-era versions from the options, 2026-07-28-era ones from
+ * `controls.eras`), {@link guardModernHttpMethod} (405 for GET/DELETE on the 2026-07-28 path),
+ * {@link guardMcpHead} (method, `Mcp-Name`, per-tool cap, quota: from the head alone), for a
+ * POST {@link guardModernFirstByte} (a batch refused at its first byte on the 2026-07-28
+ * path), {@link admitMcpBody} (the 4 MiB MCP cap, never above 64 MiB), {@link guardHeaderAgreement}
+ * (every mirrored header against the parsed body), then {@link handleMcpRequest}, which hands
+ * the parsed body over and releases SDK 1.32's finished JSON-response entries. GET (SSE) and
+ * DELETE of the 2025 path skip the body steps. Nothing is built (a function target is not
+ * called) before the checks pass. Every refusal is a JSON-RPC error body with the status of its
+ * code (403 Host/Origin, 400 protocol version or header mismatch, 404 method, 405, 413, 422,
+ * 415, 408, 429, 503) and closes the connection unread.
  * @throws TypeError at construction on bad options or a target that is neither a transport nor
  *   a function.
  */
 export function mcpHttpHandler(
   target: McpHttpTarget,
   options: McpHttpOptions = {},
+  controls: McpHttpControls = {},
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const resolved = resolveMcpHttpOptions(options)
+  const eras = controls.eras ?? DEFAULT_PROTOCOL_ERAS
+  const route = controls.route ?? DEFAULT_ROUTE
+  const principalOf = resolved.admission.principal
   if (
     typeof target !== 'function' &&
     typeof (target as Partial<HandlesHttpRequest> | null)?.handleRequest !== 'function'
@@ -47,15 +81,28 @@ export function mcpHttpHandler(
     typeof target === 'function' ? await target(req) : target
   return async (req, res) => {
     if (!guardHostAndOrigin(req, res, resolved)) return
-    if (!guardProtocolVersion(req, res, resolved)) return
-    if (req.method !== 'POST') {
-      return handleMcpRequest(await transportFor(req), req, res, undefined, resolved)
+    if (!guardProtocolVersion(req, res, resolved, eras)) return
+    const head = readMcpHead(req, eras)
+    if (!guardModernHttpMethod(res, head)) return
+    const key = principalOf?.(req)
+    const release = guardMcpHead(res, head, route, typeof key === 'string' ? key : undefined)
+    if (release === undefined) return
+    try {
+      if (head.httpMethod !== 'POST') {
+        return await handleMcpRequest(await transportFor(req), req, res, undefined, resolved)
+      }
+      if (!(await guardModernFirstByte(req, res, head))) return
+      const body = await admitMcpBody(req, res, resolved)
+      if (!body.ok) return
+      if (!guardHeaderAgreement(req, res, head, body.value, eras, route)) return
+      await handleMcpRequest(await transportFor(req), req, res, body.value, resolved)
+    } finally {
+      release()
     }
-    const body = await admitMcpBody(req, res, resolved)
-    if (!body.ok) return
-    await handleMcpRequest(await transportFor(req), req, res, body.value, resolved)
   }
 }
+
+const DEFAULT_ROUTE: McpRouteHead = mcpRouteHead()
 
 /**
  * The Express 5 / Connect form of {@link mcpHttpHandler}: `app.all('/mcp', mcpExpressHandler(t))`.
@@ -65,8 +112,9 @@ export function mcpHttpHandler(
 export function mcpExpressHandler(
   target: McpHttpTarget,
   options: McpHttpOptions = {},
+  controls: McpHttpControls = {},
 ): (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void {
-  const handle = mcpHttpHandler(target, options)
+  const handle = mcpHttpHandler(target, options, controls)
   return (req, res, next) => {
     handle(req, res).catch(next)
   }

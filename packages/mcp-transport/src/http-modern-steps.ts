@@ -1,0 +1,122 @@
+// The Streamable HTTP steps of the 2026-07-28 path, each answering its own refusal and closing
+// the connection unread (as every early answer does, so an endless body behind a refused head
+// is never drained). The composed `mcpHttpHandler` runs them in their one order; a server that
+// routes or authenticates itself calls them the same way, its own checks between them.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { checkHeaderAgreement } from './header-agreement.js'
+import { refuseJsonRpcUnread } from './http-refusal.js'
+import type { McpHead } from './mcp-head.js'
+import { MODERN_BATCH_ERROR } from './modern-refusal.js'
+import type { McpProtocolEras } from './protocol-eras.js'
+import type { McpRouteHead } from './route-head.js'
+
+/** `data.code` of the 405 answered to a GET or DELETE on the 2026-07-28 path. */
+export const MODERN_METHOD_NOT_ALLOWED_CODE = 'ERR_MCP_METHOD_NOT_ALLOWED'
+
+/**
+ * The HTTP method step of the 2026-07-28 path: `true` for a POST or a 2025-era request;
+ * otherwise (GET, DELETE, … with a modern `MCP-Protocol-Version`: the revision has no GET
+ * stream and no session to delete) it has answered 405 with `Allow: POST` and closed unread.
+ */
+export function guardModernHttpMethod(res: ServerResponse, head: McpHead): boolean {
+  if (head.era !== 'modern' || head.httpMethod === 'POST') return true
+  refuseJsonRpcUnread(
+    res,
+    405,
+    {
+      code: -32000,
+      message: 'Method Not Allowed: the 2026-07-28 revision takes POST only',
+      data: { code: MODERN_METHOD_NOT_ALLOWED_CODE },
+    },
+    { Allow: 'POST' },
+  )
+  return false
+}
+
+/**
+ * The head-admission step: asks `route` (method served, `Mcp-Name` on the surface, declared
+ * length under the tool's cap, the host's quota for `principal`). Returns the release to call
+ * once the request is answered, or `undefined` after answering the refusal (404 `-32601`,
+ * 400 `-32602` `Unknown tool`, 413, 429 with `Retry-After`) unread.
+ */
+export function guardMcpHead(
+  res: ServerResponse,
+  head: McpHead,
+  route: McpRouteHead,
+  principal: string | undefined,
+): (() => void) | undefined {
+  const decision = route.admit(head, { principal })
+  if (decision.ok) return decision.release
+  refuseJsonRpcUnread(res, decision.status, decision.error, decision.headers)
+  return undefined
+}
+
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d])
+
+/**
+ * The first-byte step of the 2026-07-28 path: reads the first chunk of the body, puts it back
+ * for the body step, and refuses a JSON array (a batch) there, 400 `-32600`, closing unread; the
+ * rest of the array is never read. `true` to go on: a 2025-era request, another first byte, an
+ * encoded body (its first byte is compressed) or a first chunk of whitespace alone (the
+ * agreement step still refuses an array once parsed).
+ */
+export async function guardModernFirstByte(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: McpHead,
+): Promise<boolean> {
+  if (head.era !== 'modern' || req.headers['content-encoding'] !== undefined) return true
+  const first = await peekFirstByte(req)
+  if (first !== 0x5b) return true
+  refuseJsonRpcUnread(res, 400, MODERN_BATCH_ERROR)
+  return false
+}
+
+function peekFirstByte(req: IncomingMessage): Promise<number | undefined> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve(undefined)
+  return new Promise((resolve) => {
+    const done = (value: number | undefined) => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('close', onEnd)
+      req.off('error', onEnd)
+      resolve(value)
+    }
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+      req.pause()
+      done(firstNonWhitespace(bytes))
+      // Back at the front of the stream: the body step reads it as if nothing had.
+      req.unshift(bytes)
+    }
+    const onEnd = () => done(undefined)
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('close', onEnd)
+    req.once('error', onEnd)
+  })
+}
+
+function firstNonWhitespace(bytes: Uint8Array): number | undefined {
+  for (const byte of bytes) if (!WHITESPACE.has(byte)) return byte
+  return undefined
+}
+
+/**
+ * The agreement step, after the body step: {@link checkHeaderAgreement} of the parsed body
+ * against its head; `true` to go on, else it has answered (400 `-32020`, `-32022`, `-32602` or
+ * `-32600`) and closed the connection.
+ */
+export function guardHeaderAgreement(
+  req: IncomingMessage,
+  res: ServerResponse,
+  head: McpHead,
+  body: unknown,
+  eras: McpProtocolEras,
+  route: McpRouteHead,
+): boolean {
+  const refused = checkHeaderAgreement(head, body, req.headers, eras, route)
+  if (refused === undefined) return true
+  refuseJsonRpcUnread(res, refused.status, refused.error)
+  return false
+}

@@ -1,0 +1,215 @@
+// Pre-body admission on the 2026-07-28 path. The revision mirrors the method and the tool name
+// into headers, so a route can refuse what it does not serve from the head alone: an unknown
+// method, a tool off its surface, a declared length over the tool's byte cap, a caller over its
+// quota. None of these reads a body byte; the composed handler closes the connection unread.
+import type { McpHead } from './mcp-head.js'
+import { type McpParamHeader, paramHeadersOf } from './mcp-param-headers.js'
+import { METHOD_NOT_FOUND_ERROR, QUOTA_ERROR, UNKNOWN_NAME_ERROR } from './modern-refusal.js'
+import type { JsonRpcErrorObject } from './transport-decorator.js'
+
+/** A tool on the route's surface. */
+export interface McpRouteTool {
+  /**
+   * The tool's published input schema (what `tools/list` returns). Its `x-mcp-header`
+   * properties are the `Mcp-Param-{Name}` headers checked against the body. Default: none.
+   */
+  readonly inputSchema?: unknown
+  /**
+   * Largest declared `Content-Length` of a 2026-07-28 `tools/call` naming this tool, in bytes;
+   * a larger one is refused 413 before a body byte is read. Default: the route's
+   * `maxBodyBytes`.
+   */
+  readonly maxBodyBytes?: number
+}
+
+/** What a quota says for one request: go on (and release when done), or refuse. */
+export type McpQuotaGrant =
+  | { readonly ok: true; readonly release?: () => void }
+  | { readonly ok: false; readonly retryAfterSeconds?: number }
+
+/**
+ * The host's quota: asked once per request, from the head, with the caller's principal (the
+ * key http-admission's `principal` gives it; `undefined` for a caller without one). A grant's
+ * `release` is called once the request is answered.
+ */
+export interface McpQuota {
+  acquire(principal: string | undefined, head: McpHead): McpQuotaGrant
+}
+
+/** An audit event: a refusal from the head, or a header that disagrees with the body. */
+export type McpHeadAuditEvent =
+  | {
+      readonly type: 'method-not-served' | 'unknown-name' | 'over-tool-cap' | 'over-quota'
+      readonly era: 'modern' | 'legacy'
+    }
+  | {
+      readonly type: 'header-mismatch'
+      readonly header: string
+      readonly kind: 'missing' | 'mismatch' | 'encoding'
+    }
+
+/** Options of {@link mcpRouteHead}. */
+export interface McpRouteHeadOptions {
+  /**
+   * The tools the route serves, by name: the surface an `Mcp-Name` on a `tools/call` must be
+   * on. Default: any name (the server decides).
+   */
+  readonly tools?: Readonly<Record<string, McpRouteTool>>
+  /**
+   * The JSON-RPC methods the route serves; an `Mcp-Method` outside them is 404 `-32601`.
+   * Default: any method (the server decides).
+   */
+  readonly methods?: readonly string[]
+  /**
+   * Largest declared `Content-Length` of a 2026-07-28 `tools/call` whose tool sets no cap of
+   * its own, in bytes. Default: none (the body control's cap alone).
+   */
+  readonly maxBodyBytes?: number
+  /** The host's quota, asked for every request of either era. Default: none. */
+  readonly quota?: McpQuota
+  /** Receives an event per refusal this control causes (fixed fields only). Default: none. */
+  readonly audit?: (event: McpHeadAuditEvent) => void
+}
+
+/** The answer to a refused head: status, JSON-RPC error, extra headers. */
+export interface McpHeadRefusal {
+  readonly ok: false
+  readonly status: number
+  readonly error: JsonRpcErrorObject
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** What {@link McpRouteHead.admit} decides. */
+export type McpHeadDecision = { readonly ok: true; readonly release: () => void } | McpHeadRefusal
+
+/** The route's head-admission control (frozen). */
+export interface McpRouteHead {
+  /**
+   * Judges a request from its head: on the 2026-07-28 path the method, the tool name and the
+   * declared length; on both eras the quota. Call `release` once the request is answered.
+   */
+  admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision
+  /** The `x-mcp-header` declarations of a tool on the surface (empty when none). */
+  paramHeadersOf(tool: string): readonly McpParamHeader[]
+  /** Reports an event to the `audit` option, if any; a throwing sink is ignored. */
+  report(event: McpHeadAuditEvent): void
+}
+
+const OWN = new Set(['tools', 'methods', 'maxBodyBytes', 'quota', 'audit'])
+const NONE: readonly McpParamHeader[] = Object.freeze([])
+const noop = (): void => {}
+
+function positiveInteger(value: unknown, name: string): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) {
+    throw new TypeError(`${name} must be a positive integer`)
+  }
+}
+
+/**
+ * Builds the head-admission control of one route, once, at start-up.
+ * @throws TypeError on an unknown option, a byte cap that is not a positive integer, a
+ *   `methods` that is not an array of strings, a `quota` without `acquire`, an `audit` that is
+ *   not a function, or an `x-mcp-header` declaration the spec does not allow.
+ */
+export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
+  for (const key of Object.keys(options)) {
+    if (!OWN.has(key)) throw new TypeError(`mcpRouteHead: unknown option ${key}`)
+  }
+  positiveInteger(options.maxBodyBytes, 'maxBodyBytes')
+  const methods = options.methods
+  if (
+    methods !== undefined &&
+    !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
+  ) {
+    throw new TypeError('methods must be an array of strings')
+  }
+  if (options.quota !== undefined && typeof options.quota?.acquire !== 'function') {
+    throw new TypeError('quota must be an object with acquire(principal, head)')
+  }
+  if (options.audit !== undefined && typeof options.audit !== 'function') {
+    throw new TypeError('audit must be a function')
+  }
+  const served = methods === undefined ? undefined : new Set(methods)
+  const tools = new Map<string, { cap: number | undefined; params: readonly McpParamHeader[] }>()
+  for (const [name, tool] of Object.entries(options.tools ?? {})) {
+    positiveInteger(tool?.maxBodyBytes, `tools.${name}.maxBodyBytes`)
+    tools.set(name, {
+      cap: tool.maxBodyBytes ?? options.maxBodyBytes,
+      params: paramHeadersOf(name, tool.inputSchema),
+    })
+  }
+  const surface = options.tools === undefined ? undefined : tools
+  const quota = options.quota
+  const audit = options.audit
+  const report = (event: McpHeadAuditEvent): void => {
+    try {
+      audit?.(event)
+    } catch {
+      // An audit sink's failure never changes an answer.
+    }
+  }
+  const refuse = (
+    event: McpHeadAuditEvent,
+    status: number,
+    error: JsonRpcErrorObject,
+    headers: Readonly<Record<string, string>> = {},
+  ): McpHeadRefusal => {
+    report(event)
+    return { ok: false, status, error, headers }
+  }
+  return Object.freeze({
+    admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision {
+      const era = head.era
+      if (era === 'modern' && head.method !== undefined) {
+        if (served !== undefined && !served.has(head.method)) {
+          return refuse({ type: 'method-not-served', era }, 404, METHOD_NOT_FOUND_ERROR)
+        }
+        if (head.method === 'tools/call' && typeof head.name === 'string') {
+          const tool = surface?.get(head.name)
+          if (surface !== undefined && tool === undefined) {
+            return refuse({ type: 'unknown-name', era }, 400, UNKNOWN_NAME_ERROR)
+          }
+          const cap = tool?.cap ?? (surface === undefined ? options.maxBodyBytes : undefined)
+          if (cap !== undefined && head.declaredBytes !== undefined && head.declaredBytes > cap) {
+            return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap))
+          }
+        }
+      }
+      if (quota === undefined) return GRANTED
+      const grant = quota.acquire(call.principal, head)
+      if (grant.ok) return { ok: true, release: once(grant.release ?? noop) }
+      const retry = grant.retryAfterSeconds
+      return refuse(
+        { type: 'over-quota', era },
+        429,
+        QUOTA_ERROR,
+        Number.isSafeInteger(retry) && (retry as number) >= 0
+          ? { 'Retry-After': String(retry) }
+          : {},
+      )
+    },
+    paramHeadersOf(tool: string): readonly McpParamHeader[] {
+      return tools.get(tool)?.params ?? NONE
+    },
+    report,
+  })
+}
+
+const GRANTED: McpHeadDecision = Object.freeze({ ok: true, release: noop })
+
+function once(release: () => void): () => void {
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    release()
+  }
+}
+
+function toolCapError(limit: number): JsonRpcErrorObject {
+  return {
+    code: -32000,
+    message: 'Payload Too Large: body exceeds the byte limit of this tool',
+    data: { code: 'ERR_BODY_TOO_LARGE', limit },
+  }
+}
