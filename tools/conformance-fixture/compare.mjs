@@ -270,7 +270,9 @@ for (const set of SETS) {
     `### \`--requirements ${set}\``,
     '',
     `${MODES.map((m, i) => `${m}: ${tally(runs[i])}`).join('; ')}. ${
-      diffs === 0 ? 'Every verdict is the same.' : `**${diffs} verdicts differ.**`
+      diffs === 0
+        ? 'Every verdict is the same.'
+        : `**${diffs} ${diffs === 1 ? 'verdict differs' : 'verdicts differ'}.**`
     }`,
     '',
     ...table(['scenario', 'set', ...MODES, 'verdicts', 'why it fails bare'], rows),
