@@ -1,1 +1,81 @@
-export {}
+export { type ChildUpstreamOptions, childUpstream } from './child-upstream.js'
+export {
+  GATEWAY_CLI_OPTIONS,
+  type GatewayCliOptions,
+  GatewayUsageError,
+  gatewayHelp,
+  isLoopback,
+  parseGatewayArgs,
+} from './cli-options.js'
+export {
+  defaultGatewayConfig,
+  type GatewayConfig,
+  GatewayConfigError,
+  type GatewayConfigIssue,
+  type GatewayCredential,
+  type GatewayLimits,
+  type GatewayRoute,
+  type GatewayToolOptions,
+  hashBearerToken,
+  loadGatewayConfig,
+  parseGatewayConfig,
+} from './config.js'
+export { dispatchMessage, META_PROTOCOL_VERSION, requestVersion } from './dispatch.js'
+export {
+  type GatewayControls,
+  gatewayControls,
+  type RunningGateway,
+  startGateway,
+} from './gateway.js'
+export {
+  GATEWAY_CODES,
+  type GatewayCode,
+  type GatewayRpcError,
+  gatewayRpcError,
+} from './gateway-errors.js'
+export { type HttpFront, type HttpFrontOptions, serveHttp } from './http-front.js'
+export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
+export { type GatewayLog, gatewayLog } from './log.js'
+export {
+  canonicalJson,
+  type DriftReason,
+  PINS_FILE_ERROR,
+  type PinJudgment,
+  type PinStore,
+  PinsFileError,
+  pinStore,
+  toolDigest,
+} from './pins.js'
+export {
+  type CallContext,
+  type GatewayResponse,
+  MessagePipeline,
+  SESSION_ERA_VERSIONS,
+  STATELESS_VERSION,
+} from './pipeline.js'
+export {
+  type RpcErrorObject,
+  type RpcNotification,
+  type RpcReply,
+  RpcSession,
+} from './rpc-session.js'
+export { type StdioFrontOptions, serveStdio } from './stdio-front.js'
+export { ToolCatalog } from './tool-catalog.js'
+export {
+  type QuarantinedTool,
+  type QuarantineReason,
+  type ToolGuard,
+  type ToolGuardLoad,
+  type ToolGuardOptions,
+  type ToolRefusal,
+  toolGuard,
+  type UpstreamTool,
+} from './tool-guard.js'
+export { DEFAULT_ALLOWED_EXTRA_KEYS, TOOL_GUARD_DEFAULTS } from './tool-guard-options.js'
+export { MAX_REFUSAL_TEXT, UNKNOWN_TOOL_TEXT } from './tool-refusal.js'
+export {
+  readHandshake,
+  type Upstream,
+  type UpstreamEvent,
+  type UpstreamHandshake,
+} from './upstream.js'

@@ -1,0 +1,302 @@
+import { isAdmissionError } from '@tollgate/json-budget'
+import { preflight } from '@tollgate/lexical-preflight'
+import { type GatewayCode, gatewayRpcError } from './gateway-errors.js'
+import type { GatewayLog } from './log.js'
+import type { RpcReply } from './rpc-session.js'
+import { readSseMessages } from './sse-reader.js'
+import {
+  GATEWAY_CLIENT_INFO,
+  readHandshake,
+  UPSTREAM_PROTOCOL_VERSION,
+  type Upstream,
+  type UpstreamEvent,
+  type UpstreamHandshake,
+} from './upstream.js'
+
+/** Options of {@link httpUpstream} (the CLI's names). */
+export interface HttpUpstreamOptions {
+  readonly url: string
+  /** Largest answer read from the upstream, in bytes (`--max-line-bytes`). */
+  readonly maxLineBytes: number
+  readonly maxConcurrentCalls: number
+  readonly callTimeoutMs: number
+  readonly log: GatewayLog
+}
+
+const STATELESS = '2026-07-28'
+const CONNECT_TIMEOUT_MS = 60_000
+const RETRY_MS = 5000
+
+type Era =
+  | { readonly kind: 'stateless' }
+  | { readonly kind: 'session'; readonly id: string | undefined; readonly version: string }
+
+/**
+ * A Streamable HTTP upstream as an {@link Upstream}, either era, detected at start: a
+ * `server/discover` that lists `2026-07-28` makes it stateless (every request carries the
+ * version in `_meta` and the mirrored `MCP-Protocol-Version` / `Mcp-Method` headers);
+ * otherwise the gateway runs `initialize` and keeps the upstream's `Mcp-Session-Id`. Answers
+ * (JSON, or an event stream) are read under `maxLineBytes` and preflighted before parsing; an
+ * answer past the cap is cut off and refused `ERR_UPSTREAM_LINE_TOO_LARGE`. The gateway holds
+ * no GET stream, so the upstream's `list_changed` reaches it only inside a POST's stream.
+ */
+export function httpUpstream(options: HttpUpstreamOptions): Upstream {
+  const { log } = options
+  let listener: ((event: UpstreamEvent) => void) | undefined
+  let era: Era | undefined
+  let handshake: UpstreamHandshake | undefined
+  let inFlight = 0
+  let nextId = 1
+  let stopped = false
+  let retry: NodeJS.Timeout | undefined
+  const controllers = new Set<AbortController>()
+
+  async function exchange(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    timeoutMs: number,
+    notification = false,
+  ): Promise<{ reply: RpcReply; headers?: Headers }> {
+    const id = nextId++
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    }
+    let body: Record<string, unknown> = { jsonrpc: '2.0', method }
+    if (!notification) body.id = id
+    let p = params
+    if (era?.kind === 'stateless' || method === 'server/discover') {
+      p = {
+        ...(p ?? {}),
+        _meta: {
+          ...((p?._meta as Record<string, unknown> | undefined) ?? {}),
+          'io.modelcontextprotocol/protocolVersion': STATELESS,
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': GATEWAY_CLIENT_INFO,
+        },
+      }
+      headers['mcp-protocol-version'] = STATELESS
+      headers['mcp-method'] = method
+      const name = mirroredName(method, p)
+      if (name !== undefined) headers['mcp-name'] = name
+    } else if (era?.kind === 'session') {
+      headers['mcp-protocol-version'] = era.version
+      if (era.id !== undefined) headers['mcp-session-id'] = era.id
+    }
+    if (p !== undefined) body = { ...body, params: p }
+    const controller = new AbortController()
+    controllers.add(controller)
+    const timer = setTimeout(() => controller.abort(), timeoutMs)
+    try {
+      const res = await fetch(options.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        redirect: 'error',
+      })
+      if (notification || res.status === 202) {
+        await res.body?.cancel()
+        return { reply: { ok: true, result: {} }, headers: res.headers }
+      }
+      if (res.status === 404 && era?.kind === 'session') {
+        await res.body?.cancel()
+        lost('session_expired')
+        return { reply: fail('ERR_UPSTREAM_UNAVAILABLE') }
+      }
+      const type = res.headers.get('content-type') ?? ''
+      let answer: unknown
+      if (type.startsWith('text/event-stream')) {
+        answer = await readSseMessages(res, options.maxLineBytes, id, (note) => {
+          if (typeof note.method === 'string') {
+            listener?.({
+              kind: 'notification',
+              notification: { method: note.method, params: note.params },
+            })
+          }
+        })
+      } else answer = await readJson(res, options.maxLineBytes)
+      return { reply: toReply(answer, id), headers: res.headers }
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_UPSTREAM_LINE_TOO_LARGE') {
+        return { reply: fail('ERR_UPSTREAM_LINE_TOO_LARGE', options.maxLineBytes) }
+      }
+      if (isAdmissionError(error)) return { reply: fail('ERR_UPSTREAM_INVALID') }
+      if (controller.signal.aborted) {
+        return {
+          reply: stopped ? fail('ERR_GATEWAY_DRAINING') : fail('ERR_UPSTREAM_TIMEOUT', timeoutMs),
+        }
+      }
+      return { reply: fail('ERR_UPSTREAM_EXITED') }
+    } finally {
+      clearTimeout(timer)
+      controllers.delete(controller)
+    }
+  }
+
+  async function connect(): Promise<void> {
+    era = undefined
+    const discover = await exchange('server/discover', undefined, CONNECT_TIMEOUT_MS)
+    const result = discover.reply.ok
+      ? (discover.reply.result as { supportedVersions?: unknown })
+      : undefined
+    if (
+      result !== undefined &&
+      Array.isArray(result.supportedVersions) &&
+      result.supportedVersions.includes(STATELESS)
+    ) {
+      era = { kind: 'stateless' }
+      ready(readHandshake({ ...(result as object), protocolVersion: STATELESS }))
+      return
+    }
+    era = { kind: 'session', id: undefined, version: UPSTREAM_PROTOCOL_VERSION }
+    const init = await exchange(
+      'initialize',
+      {
+        protocolVersion: UPSTREAM_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: GATEWAY_CLIENT_INFO,
+      },
+      CONNECT_TIMEOUT_MS,
+    )
+    const found = init.reply.ok ? readHandshake(init.reply.result) : undefined
+    if (found === undefined) {
+      lost('initialize_failed')
+      return
+    }
+    era = {
+      kind: 'session',
+      id: init.headers?.get('mcp-session-id') ?? undefined,
+      version: found.protocolVersion,
+    }
+    await exchange('notifications/initialized', undefined, CONNECT_TIMEOUT_MS, true)
+    ready(found)
+  }
+
+  function ready(found: UpstreamHandshake | undefined): void {
+    if (found === undefined) {
+      lost('discover_invalid')
+      return
+    }
+    handshake = found
+    log('upstream_ready', { era: era?.kind, protocolVersion: found.protocolVersion })
+    listener?.({ kind: 'ready', handshake: found })
+  }
+
+  function lost(reason: string): void {
+    const was = handshake !== undefined
+    handshake = undefined
+    log('upstream_unavailable', { reason })
+    if (was) listener?.({ kind: 'down' })
+    if (stopped || retry !== undefined) return
+    retry = setTimeout(() => {
+      retry = undefined
+      void connect()
+    }, RETRY_MS)
+    retry.unref()
+  }
+
+  return Object.freeze({
+    get handshake() {
+      return handshake
+    },
+    async request(method: string, params: unknown, own = false): Promise<RpcReply> {
+      if (handshake === undefined) return fail('ERR_UPSTREAM_UNAVAILABLE')
+      if (!own && inFlight >= options.maxConcurrentCalls)
+        return fail('ERR_UPSTREAM_BUSY', options.maxConcurrentCalls)
+      inFlight++
+      try {
+        const p = params as Record<string, unknown> | undefined
+        return (await exchange(method, p, own ? CONNECT_TIMEOUT_MS : options.callTimeoutMs)).reply
+      } finally {
+        inFlight--
+      }
+    },
+    notify(method: string, params?: unknown): void {
+      if (handshake !== undefined)
+        void exchange(
+          method,
+          params as Record<string, unknown> | undefined,
+          options.callTimeoutMs,
+          true,
+        )
+    },
+    listen(l: (event: UpstreamEvent) => void): void {
+      listener = l
+    },
+    start: connect,
+    async close(): Promise<void> {
+      stopped = true
+      if (retry !== undefined) clearTimeout(retry)
+      for (const c of controllers) c.abort()
+    },
+  })
+}
+
+function fail(code: GatewayCode, limit?: number): RpcReply {
+  return { ok: false, error: gatewayRpcError(code, limit) }
+}
+
+/** The `Mcp-Name` a 2026-07-28 request mirrors: the tool or prompt name, or the resource URI. */
+function mirroredName(
+  method: string,
+  params: Record<string, unknown> | undefined,
+): string | undefined {
+  const value =
+    method === 'resources/read'
+      ? params?.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? params?.name
+        : undefined
+  if (typeof value !== 'string') return undefined
+  return /^[\x21-\x7e]*$/.test(value)
+    ? value
+    : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`
+}
+
+function toReply(answer: unknown, id: number): RpcReply {
+  const m = answer as { id?: unknown; result?: unknown; error?: unknown } | null
+  if (m === null || typeof m !== 'object' || m.id !== id) return fail('ERR_UPSTREAM_INVALID')
+  if (m.error !== undefined) {
+    const e = m.error as { code?: unknown; message?: unknown; data?: unknown }
+    if (!Number.isSafeInteger(e?.code) || typeof e.message !== 'string')
+      return fail('ERR_UPSTREAM_INVALID')
+    return {
+      ok: false,
+      error:
+        e.data === undefined
+          ? { code: e.code as number, message: e.message }
+          : { code: e.code as number, message: e.message, data: e.data },
+    }
+  }
+  if (m.result === null || typeof m.result !== 'object') return fail('ERR_UPSTREAM_INVALID')
+  return { ok: true, result: m.result }
+}
+
+/** Reads a JSON body under `maxBytes`, preflighted (UTF-8, grammar, nodes, depth) before parsing. */
+async function readJson(res: Response, maxBytes: number): Promise<unknown> {
+  const bytes = await readCapped(res, maxBytes)
+  preflight(bytes, { maxBytes })
+  return JSON.parse(new TextDecoder().decode(bytes))
+}
+
+/** The body's bytes, cut off (and the request aborted) past `maxBytes`. */
+export async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  let total = 0
+  if (res.body === null) return new Uint8Array()
+  const reader = res.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel()
+      throw Object.assign(new Error('upstream answer too large'), {
+        code: 'ERR_UPSTREAM_LINE_TOO_LARGE',
+      })
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks)
+}

@@ -1,0 +1,271 @@
+import { createHash, randomBytes } from 'node:crypto'
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
+import type { UpstreamTool } from './tool-guard.js'
+
+// Tool pinning against a rug pull: an upstream that changes what a tool says it does (its
+// description is read by the model), what it takes or how it is annotated after the operator
+// trusted it. Every field of every tool is hashed, not a chosen few (a new field such as an
+// `x-mcp-header` annotation or an icon is a change too), and the set of names is hashed on its
+// own, so a rename is seen as a removal and an addition rather than as two unrelated tools.
+//
+// The pin file (JSON, mode 0600, written to a temporary file and renamed over the old one, so
+// a reader never sees half of it):
+//   { "version": 1,
+//     "names": "<sha-256 hex of the sorted tool names>",
+//     "tools": { "<tool name>": "<sha-256 hex of the tool's canonical JSON>" } }
+// It is read again on every judgment, so an approval written by another process (the
+// `pins approve` command) takes effect at the next `tools/list` without a restart. Deleting
+// the file re-pins everything on the next judgment (first sight again).
+
+/** The code of a pin file that cannot be read or is not a pin file. */
+export const PINS_FILE_ERROR = 'ERR_PINS_FILE'
+
+/** A pin file that cannot be read, parsed or written (`code` is `ERR_PINS_FILE`). */
+export class PinsFileError extends Error {
+  readonly code = PINS_FILE_ERROR
+  constructor(message: string) {
+    super(message)
+    this.name = 'PinsFileError'
+  }
+}
+
+/** Why a tool is not approved. */
+export type DriftReason = 'changed' | 'new' | 'removed'
+
+/** The verdict of {@link PinStore.judge}. */
+export interface PinJudgment {
+  /** Tools whose every field hashes as pinned (all of them at first sight). */
+  readonly approved: readonly UpstreamTool[]
+  /** Tools to quarantine (`removed`: pinned, no longer listed; nothing to serve). */
+  readonly drifted: readonly { readonly name: string; readonly reason: DriftReason }[]
+  /** Whether the set of names differs from the pinned one (a rename, an addition, a removal). */
+  readonly namesChanged: boolean
+  /** True when this judgment pinned the tools (nothing was pinned before). */
+  readonly firstSight: boolean
+  /**
+   * `ERR_PINS_FILE` when the pin file became unreadable or invalid since construction: then
+   * nothing is approved and every listed tool is drifted as `changed` (fail closed).
+   */
+  readonly error?: typeof PINS_FILE_ERROR
+}
+
+/** Pins of one upstream's tool definitions, in a file or in memory. */
+export interface PinStore {
+  /**
+   * Pins on first sight (nothing pinned yet: the canonical hash of every field of every tool
+   * and of the name set; an empty list is pinned too); afterwards a changed, new (a rename's new name included) or removed
+   * tool is returned as drifted, to be quarantined until {@link PinStore.approve}.
+   * @throws PinsFileError when the pin file cannot be written at first sight.
+   */
+  judge(tools: readonly UpstreamTool[]): PinJudgment
+  /**
+   * Operator approval of the current definitions: all of them (the pins become exactly
+   * `tools`), or only the named tools (a named tool no longer listed loses its pin).
+   * @throws PinsFileError when the pin file cannot be read or written, or when a name is
+   *   neither listed nor pinned (a typo must not pass for an approval).
+   */
+  approve(tools: readonly UpstreamTool[], names?: readonly string[]): void
+}
+
+interface Pins {
+  readonly tools: Map<string, string>
+}
+
+/**
+ * A pin store: `file` keeps the pins across restarts (and lets another process approve);
+ * without it they live in memory for the life of the process.
+ * @throws PinsFileError when `file` exists and is not a valid pin file.
+ */
+export function pinStore(options: { readonly file?: string }): PinStore {
+  const file = options?.file
+  if (file !== undefined && (typeof file !== 'string' || file === '')) {
+    throw new TypeError('pinStore: file must be a non-empty path')
+  }
+  let memory: Pins | undefined
+  const read = (): Pins | undefined => (file === undefined ? memory : readPins(file))
+  const write = (pins: Pins): void => {
+    if (file === undefined) memory = pins
+    else writePins(file, pins)
+  }
+  read()
+
+  return Object.freeze({
+    judge(tools: readonly UpstreamTool[]): PinJudgment {
+      const current = digests(tools)
+      let pinned: Pins | undefined
+      try {
+        pinned = read()
+      } catch (error) {
+        if (!(error instanceof PinsFileError)) throw error
+        // Fail closed: a pin file that became unreadable approves nothing.
+        const drifted = [...current.keys()].map((name) => ({ name, reason: 'changed' as const }))
+        return {
+          approved: [],
+          drifted,
+          namesChanged: true,
+          firstSight: false,
+          error: PINS_FILE_ERROR,
+        }
+      }
+      if (pinned === undefined) {
+        write({ tools: current })
+        return { approved: [...tools], drifted: [], namesChanged: false, firstSight: true }
+      }
+      const approved: UpstreamTool[] = []
+      const drifted: { name: string; reason: DriftReason }[] = []
+      const seen = new Set<string>()
+      for (const tool of tools) {
+        const name = tool.name
+        const digest = current.get(name)
+        const pin = pinned.tools.get(name)
+        if (pin === undefined) {
+          if (!seen.has(name)) drifted.push({ name, reason: 'new' })
+        } else if (pin !== digest) {
+          if (!seen.has(name)) drifted.push({ name, reason: 'changed' })
+        } else approved.push(tool)
+        seen.add(name)
+      }
+      for (const name of pinned.tools.keys()) {
+        if (!current.has(name)) drifted.push({ name, reason: 'removed' })
+      }
+      const namesChanged = namesDigest(current.keys()) !== namesDigest(pinned.tools.keys())
+      return { approved, drifted, namesChanged, firstSight: false }
+    },
+    approve(tools: readonly UpstreamTool[], names?: readonly string[]): void {
+      const current = digests(tools)
+      if (names === undefined) {
+        write({ tools: current })
+        return
+      }
+      const next = new Map(read()?.tools ?? [])
+      for (const name of names) {
+        const digest = current.get(name)
+        if (digest !== undefined) next.set(name, digest)
+        else if (next.has(name)) next.delete(name)
+        else
+          throw new PinsFileError(`no tool of that name is listed or pinned (${name.length} chars)`)
+      }
+      write({ tools: next })
+    },
+  })
+}
+
+/**
+ * The canonical JSON of a value: object keys sorted by code unit at every depth, no spacing,
+ * `JSON.stringify`'s escaping. Two values that differ only in key order have the same text.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>
+    const keys = Object.keys(record)
+      .filter((k) => record[k] !== undefined)
+      .sort()
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}
+
+/** The pin of one tool: sha-256 (hex) of the canonical JSON of every field it has. */
+export function toolDigest(tool: UpstreamTool): string {
+  return sha256(canonicalJson(tool))
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+// Two tools listed under one name pin as one digest of both definitions, in list order.
+function digests(tools: readonly UpstreamTool[]): Map<string, string> {
+  const byName = new Map<string, string[]>()
+  for (const tool of tools) {
+    const list = byName.get(tool.name) ?? []
+    list.push(canonicalJson(tool))
+    byName.set(tool.name, list)
+  }
+  const out = new Map<string, string>()
+  for (const [name, list] of byName)
+    out.set(name, sha256(list.length === 1 ? list[0]! : `[${list.join(',')}]`))
+  return out
+}
+
+function namesDigest(names: Iterable<string>): string {
+  return sha256(canonicalJson([...names].sort()))
+}
+
+const HEX64 = /^[0-9a-f]{64}$/
+
+function readPins(file: string): Pins | undefined {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined
+    throw new PinsFileError(`pin file cannot be read (${(error as { code?: unknown }).code})`)
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw new PinsFileError('pin file is not JSON')
+  }
+  const doc = parsed as { version?: unknown; names?: unknown; tools?: unknown }
+  if (typeof parsed !== 'object' || parsed === null || doc.version !== 1) {
+    throw new PinsFileError('pin file is not a version 1 pin file')
+  }
+  const entries = doc.tools
+  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) {
+    throw new PinsFileError('pin file has no tools object')
+  }
+  const tools = new Map<string, string>()
+  for (const [name, digest] of Object.entries(entries)) {
+    if (typeof digest !== 'string' || !HEX64.test(digest)) {
+      throw new PinsFileError('pin file holds a pin that is not a sha-256 hex digest')
+    }
+    tools.set(name, digest)
+  }
+  // `names` is derived from the entries (rewritten on every write, for whoever reads the
+  // file); the entries are what is judged, so a hand edit of one digest is an approval.
+  if (doc.names !== undefined && typeof doc.names !== 'string') {
+    throw new PinsFileError('pin file names digest is not a string')
+  }
+  return { tools }
+}
+
+function writePins(file: string, pins: Pins): void {
+  const names = [...pins.tools.keys()].sort()
+  const tools: Record<string, string> = {}
+  for (const name of names) {
+    Object.defineProperty(tools, name, {
+      value: pins.tools.get(name),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  const text = `${JSON.stringify({ version: 1, names: namesDigest(names), tools }, null, 2)}\n`
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+  try {
+    const fd = openSync(temp, 'wx', 0o600)
+    try {
+      writeSync(fd, text)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temp, file)
+  } catch (error) {
+    try {
+      unlinkSync(temp)
+    } catch {}
+    throw new PinsFileError(`pin file cannot be written (${(error as { code?: unknown }).code})`)
+  }
+}

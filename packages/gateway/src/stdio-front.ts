@@ -1,0 +1,43 @@
+import type { Readable, Writable } from 'node:stream'
+import { BoundedStdioServerTransport, type JsonRpcMessage } from '@tollgate/mcp-transport'
+import { dispatchMessage } from './dispatch.js'
+import type { MessagePipeline } from './pipeline.js'
+
+/** Host-only options of {@link serveStdio}. */
+export interface StdioFrontOptions {
+  readonly input: Readable
+  readonly output: Writable
+  readonly maxLineBytes: number
+  readonly pipeline: MessagePipeline
+}
+
+/**
+ * Serves one client over stdio with the bounded stdio transport of `@tollgate/mcp-transport`
+ * (lines capped at `maxLineBytes` before decoding, the lexical preflight with duplicate keys and
+ * `__proto__` refused). While the output is backed up (the client is not reading), the input is
+ * paused, so a client that never reads cannot make the gateway hold its answers.
+ * @returns a promise that settles when the input has ended and every answer is written.
+ */
+export async function serveStdio(options: StdioFrontOptions): Promise<void> {
+  const transport = new BoundedStdioServerTransport(options.input, options.output, {
+    maxLineBytes: options.maxLineBytes,
+    duplicateKeys: 'refuse',
+    protoKeys: 'refuse',
+  })
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve
+  })
+  transport.onerror = () => {}
+  transport.onmessage = (message: JsonRpcMessage) => {
+    void dispatchMessage(message, options.pipeline, {}).then((response) => {
+      if (response === undefined) return
+      const sent = transport.send(response as unknown as JsonRpcMessage)
+      if (options.output.writableNeedDrain) {
+        options.input.pause()
+        void sent.then(() => options.input.resume())
+      }
+    })
+  }
+  await transport.start()
+  await closed
+}

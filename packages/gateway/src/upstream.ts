@@ -1,0 +1,58 @@
+import type { RpcNotification, RpcReply } from './rpc-session.js'
+
+/** What the gateway learnt from the upstream's `initialize` on the current connection. */
+export interface UpstreamHandshake {
+  readonly protocolVersion: string
+  readonly capabilities: Readonly<Record<string, unknown>>
+  readonly serverInfo: Readonly<Record<string, unknown>>
+  readonly instructions?: string
+}
+
+/** What an upstream tells the gateway: a new connection is ready, a notification, a loss. */
+export type UpstreamEvent =
+  | { readonly kind: 'ready'; readonly handshake: UpstreamHandshake }
+  | { readonly kind: 'notification'; readonly notification: RpcNotification }
+  | { readonly kind: 'down' }
+
+/**
+ * One upstream MCP server as the gateway holds it (a supervised stdio child, or an HTTP server):
+ * it runs its own `initialize` per connection and forwards requests with the gateway's ids.
+ */
+export interface Upstream {
+  /**
+   * Sends one request; never rejects (failures are bounded gateway errors). `own` marks the
+   * gateway's own requests (its `tools/list` reads): outside the cap on calls in flight, with
+   * the initialize deadline.
+   */
+  request(method: string, params: unknown, own?: boolean): Promise<RpcReply>
+  /** Sends one notification. */
+  notify(method: string, params?: unknown): void
+  /** The current connection's handshake, or `undefined` while none is ready. */
+  readonly handshake: UpstreamHandshake | undefined
+  /** Registers the listener of upstream events (one). */
+  listen(listener: (event: UpstreamEvent) => void): void
+  /** Connects (or spawns) for the first time; resolves once the first attempt is settled. */
+  start(): Promise<void>
+  /** Stops for good (the child and its process group are gone when it resolves). */
+  close(): Promise<void>
+}
+
+/** The handshake fields of an `initialize` result, or `undefined` when it is malformed. */
+export function readHandshake(result: unknown): UpstreamHandshake | undefined {
+  const r = result as Record<string, unknown> | null
+  if (r === null || typeof r !== 'object' || typeof r.protocolVersion !== 'string') return undefined
+  const object = (v: unknown): Readonly<Record<string, unknown>> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+  return Object.freeze({
+    protocolVersion: r.protocolVersion,
+    capabilities: object(r.capabilities),
+    serverInfo: object(r.serverInfo),
+    ...(typeof r.instructions === 'string' ? { instructions: r.instructions } : {}),
+  })
+}
+
+/** The `initialize` the gateway sends as a client, per upstream connection. */
+export const GATEWAY_CLIENT_INFO = Object.freeze({ name: 'tollgate-gateway', version: '0.0.0' })
+
+/** The protocol version the gateway asks a 2025-era upstream for. */
+export const UPSTREAM_PROTOCOL_VERSION = '2025-06-18'
