@@ -73,7 +73,7 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
     try {
       proc = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     } catch {
-      log('child_spawn_failed', { code: 'ERR_SPAWN' })
+      log('child_spawn_failed', { code: 'ERR_UPSTREAM_UNAVAILABLE' })
       crashed(gen, 'ERR_UPSTREAM_UNAVAILABLE')
       return
     }
@@ -82,7 +82,7 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
     proc.on('error', (error: NodeJS.ErrnoException) => {
       if (proc.pid === undefined) {
         log('child_spawn_failed', {
-          code: typeof error.code === 'string' ? error.code : 'ERR_SPAWN',
+          code: typeof error.code === 'string' ? error.code : 'ERR_UPSTREAM_UNAVAILABLE',
         })
         crashed(gen, 'ERR_UPSTREAM_UNAVAILABLE')
       }

@@ -47,7 +47,7 @@ export const GATEWAY_CLI_OPTIONS: readonly OptionSpec[] = Object.freeze([
     key: 'host',
     kind: 'string',
     value: '127.0.0.1',
-    doc: 'address to listen on; a non-loopback address needs --config',
+    doc: 'address to listen on (loopback only until credentials are enforced)',
   },
   {
     flag: '--port',
@@ -200,7 +200,7 @@ export class GatewayUsageError extends Error {
  * Parses `tollgate-gateway [options] -- <command> [args…]` (or `--upstream <url>`).
  * @returns the options, or `'help'` when `--help` was given.
  * @throws GatewayUsageError on an unknown option, a bad value, neither or both of a command and
- *   `--upstream`, or a non-loopback `--host` without `--config`.
+ *   `--upstream`, or a non-loopback `--host` (callers are anonymous).
  */
 export function parseGatewayArgs(argv: readonly string[]): GatewayCliOptions | 'help' {
   const values: Record<string, unknown> = {}
@@ -252,9 +252,11 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliOptions | '
       throw new GatewayUsageError('--upstream must be an http: or https: URL')
     }
   }
-  if (!options.stdio && options.config === undefined && !isLoopback(options.host)) {
+  // Credentials are not enforced by this version yet, so no config makes a non-loopback
+  // address safe: it is refused whatever the config says.
+  if (!options.stdio && !isLoopback(options.host)) {
     throw new GatewayUsageError(
-      '--host is not a loopback address: without --config the gateway serves anonymous callers, so it listens on loopback only',
+      '--host is not a loopback address: the gateway serves anonymous callers, so it listens on loopback only',
     )
   }
   if (options.maxRestartBackoffMs < options.restartBackoffMs) {

@@ -1,5 +1,5 @@
 import { childUpstream } from './child-upstream.js'
-import type { GatewayCliOptions } from './cli-options.js'
+import { type GatewayCliOptions, GatewayUsageError } from './cli-options.js'
 import { defaultGatewayConfig, type GatewayConfig, loadGatewayConfig } from './config.js'
 import { serveHttp } from './http-front.js'
 import { httpUpstream } from './http-upstream.js'
@@ -37,6 +37,13 @@ export interface GatewayControls {
  */
 export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>): GatewayControls {
   const config = cli.config === undefined ? defaultGatewayConfig() : loadGatewayConfig(cli.config)
+  const unenforced = unenforcedSections(config)
+  if (unenforced.length > 0) {
+    // A control the host does not apply yet must not look applied: fail at start-up.
+    throw new GatewayUsageError(
+      `--config sets ${unenforced.join(', ')}, which this version does not enforce yet; remove them`,
+    )
+  }
   return Object.freeze({
     config,
     guard: toolGuard(config.tools),
@@ -112,4 +119,23 @@ export async function startGateway(
       await upstream.close()
     },
   })
+}
+
+/**
+ * The config sections this host does not apply yet: credentials, routes other than the
+ * anonymous `/mcp`, route tool lists, and per-principal limits.
+ */
+function unenforcedSections(config: GatewayConfig): string[] {
+  const out: string[] = []
+  if (config.credentials.length > 0) out.push('credentials')
+  const routes = config.routes
+  const plain =
+    routes.length === 1 &&
+    routes[0]?.path === '/mcp' &&
+    routes[0].anonymous &&
+    routes[0].allow === undefined &&
+    routes[0].deny.length === 0
+  if (!plain) out.push('routes (only one anonymous /mcp route without tool lists)')
+  if (Object.keys(config.limits).length > 0) out.push('limits')
+  return out
 }

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GATEWAY_CLI_OPTIONS } from '../src/cli-options.js'
 import { CLI } from './fixtures/run-gateway.js'
@@ -30,6 +33,26 @@ describe('tollgate-gateway (the CLI)', () => {
     expect(run([]).status).toBe(2)
     expect(run(['--no-such-option', '--', 'x']).status).toBe(2)
     expect(run(['--port', '70000', '--', 'x']).status).toBe(2)
+  })
+
+  it('refuses a non-loopback --host even with a config, while credentials are not enforced', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-cli-'))
+    const config = join(dir, 'config.json')
+    writeFileSync(config, JSON.stringify({ routes: [{ path: '/mcp', anonymous: true }] }))
+    const result = run(['--host', '0.0.0.0', '--config', config, '--', process.execPath, '-e', ''])
+    expect(result.status).toBe(2)
+  })
+
+  it('fails at start-up on a config whose credentials or route lists it would not enforce', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-cli-'))
+    const config = join(dir, 'config.json')
+    writeFileSync(
+      config,
+      JSON.stringify({ routes: [{ path: '/mcp', anonymous: true, deny: ['echo'] }] }),
+    )
+    const result = run(['--config', config, '--', process.execPath, '-e', ''])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('routes')
   })
 
   it('fails at start-up on a config file that fails its schema, naming the path', () => {

@@ -33,7 +33,7 @@ describe('serveHttp (tollgate-gateway in front of @modelcontextprotocol/server-e
   it('serves a session-era client with a gateway-issued Mcp-Session-Id', async () => {
     const call = await session(shared.url)
     const list = await call('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
-    const tools = (list.body?.result as { tools: { name: string }[] }).tools
+    const tools = (list.body?.result as { tools?: { name: string }[] } | undefined)?.tools ?? []
     expect(tools.map((t) => t.name)).toContain('echo')
     const echo = await call(callBody(2, 'echo', { message: 'hello' }))
     expect(echo.body?.result).toMatchObject({ content: [{ type: 'text', text: 'Echo: hello' }] })

@@ -95,6 +95,6 @@ describe('httpUpstream (tollgate-gateway --upstream <url>)', () => {
     expect(refused.body?.result).toMatchObject({ isError: true })
     const calls = recorded(file).filter((m) => m.method === 'tools/call')
     expect(calls).toHaveLength(1)
-    expect((calls[0]?.params as { arguments?: unknown }).arguments).toEqual({ message: 'to 2026' })
+    expect(calls[0]?.params).toMatchObject({ arguments: { message: 'to 2026' } })
   })
 })
