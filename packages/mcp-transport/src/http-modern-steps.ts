@@ -57,25 +57,34 @@ const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d])
  * The first-byte step of the 2026-07-28 path: reads the first chunk of the body, puts it back
  * for the body step, and refuses a JSON array (a batch) there, 400 `-32600`, closing unread; the
  * rest of the array is never read. `true` to go on: a 2025-era request, another first byte, an
- * encoded body (its first byte is compressed) or a first chunk of whitespace alone (the
- * agreement step still refuses an array once parsed).
+ * encoded body (its first byte is compressed), a first chunk of whitespace alone (the agreement
+ * step still refuses an array once parsed), or no chunk within `waitMs` (the body step's own
+ * deadlines then judge the silent sender; the composed handler passes the body control's
+ * `idleTimeoutMs`). Default `waitMs`: 10,000.
  */
 export async function guardModernFirstByte(
   req: IncomingMessage,
   res: ServerResponse,
   head: McpHead,
+  waitMs = 10_000,
 ): Promise<boolean> {
   if (head.era !== 'modern' || req.headers['content-encoding'] !== undefined) return true
-  const first = await peekFirstByte(req)
+  const first = await peekFirstByte(req, waitMs)
   if (first !== 0x5b) return true
   refuseJsonRpcUnread(res, 400, MODERN_BATCH_ERROR)
   return false
 }
 
-function peekFirstByte(req: IncomingMessage): Promise<number | undefined> {
+function peekFirstByte(req: IncomingMessage, waitMs: number): Promise<number | undefined> {
   if (req.readableEnded || req.destroyed) return Promise.resolve(undefined)
   return new Promise((resolve) => {
+    // A sender that holds its first byte back must not hold this step forever.
+    const timer = setTimeout(() => {
+      req.pause()
+      done(undefined)
+    }, waitMs)
     const done = (value: number | undefined) => {
+      clearTimeout(timer)
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('close', onEnd)

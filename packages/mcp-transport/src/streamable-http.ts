@@ -91,7 +91,8 @@ export function mcpHttpHandler(
       if (head.httpMethod !== 'POST') {
         return await handleMcpRequest(await transportFor(req), req, res, undefined, resolved)
       }
-      if (!(await guardModernFirstByte(req, res, head))) return
+      const waitMs = resolved.admission.idleTimeoutMs
+      if (!(await guardModernFirstByte(req, res, head, waitMs))) return
       const body = await admitMcpBody(req, res, resolved)
       if (!body.ok) return
       if (!guardHeaderAgreement(req, res, head, body.value, eras, route)) return

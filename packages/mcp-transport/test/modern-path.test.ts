@@ -4,6 +4,7 @@
 // DELETE there answered 405. Each refusal with its step left out reaches the server.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { createInFlightBudget } from '@tollgate/http-admission'
+import { head, RawClient } from '@tollgate/test-kit/http-client'
 import type { Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -181,6 +182,22 @@ describe('guardModernFirstByte', () => {
     const one = await send(server.port, 'POST', modernHeaders('echo'), modernCall('echo', {}))
     expect(one.status).toBe(200)
     expect(reached).toHaveLength(1)
+  })
+
+  it('waits for a first byte no longer than the body idle deadline: a silent sender gets 408', async () => {
+    const { reached, target } = recordingTarget()
+    const quick = { ...options(), idleTimeoutMs: 300, timeoutMs: 2000 }
+    const server = await serveHandler(mcpHttpHandler(target, quick))
+    running.push(server)
+    const client = new RawClient(server.port)
+    const lines = ['POST /mcp HTTP/1.1', `host: 127.0.0.1:${server.port}`, 'content-length: 64']
+    for (const [name, value] of Object.entries(modernHeaders('echo')))
+      lines.push(`${name}: ${value}`)
+    await client.write(head(lines))
+    const answer = await client.response()
+    client.destroy()
+    expect(answer.status).toBe(408)
+    expect(reached).toHaveLength(0)
   })
 
   it('keeps 2025 batches on the 2025 path', async () => {

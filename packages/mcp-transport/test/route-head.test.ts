@@ -4,12 +4,14 @@
 // runs; with the head step left out, the same requests reach the server.
 import type { IncomingMessage } from 'node:http'
 import { createInFlightBudget } from '@tollgate/http-admission'
-import type { Running } from '@tollgate/test-kit/listen'
+import { listen, type Running } from '@tollgate/test-kit/listen'
+import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   type McpHead,
   type McpHeadAuditEvent,
   type McpQuota,
+  mcpExpressHandler,
   mcpHttpHandler,
   mcpRouteHead,
   UNKNOWN_NAME_ERROR,
@@ -229,6 +231,24 @@ describe('mcpRouteHead', () => {
       expect(answer.status, c.what).toBe(200)
     }
     expect(reached).toHaveLength(PRE_BODY.length)
+  })
+})
+
+describe('mcpExpressHandler with a route head', () => {
+  it('holds the same controls behind Express: an off-surface name refused unread, a tool served', async () => {
+    const { reached, target } = recordingTarget()
+    const { quota } = countingQuota()
+    const app = express()
+    app.all('/mcp', mcpExpressHandler(target, options(), { route: guardedRoute(quota) }))
+    const server = await listen(app)
+    running.push(server)
+    const refused = await sendEndless(server.port, modernHeaders('admin_reset'), '{')
+    expect(refused.answer.status).toBe(400)
+    expect(errorOf(refused.answer)).toEqual(UNKNOWN_NAME_ERROR)
+    expect(refused.closedByServer).toBe(true)
+    const body = modernCall('echo', { text: 'hi' })
+    expect((await send(server.port, 'POST', modernHeaders('echo'), body)).status).toBe(200)
+    expect(reached).toHaveLength(1)
   })
 })
 

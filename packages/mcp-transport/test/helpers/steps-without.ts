@@ -44,7 +44,11 @@ export function stepsWithout(
       if (head.httpMethod !== 'POST') {
         return await handleMcpRequest(target, req, res, undefined, resolved)
       }
-      if (!without.has('first-byte') && !(await guardModernFirstByte(req, res, head))) return
+      if (
+        !without.has('first-byte') &&
+        !(await guardModernFirstByte(req, res, head, resolved.admission.idleTimeoutMs))
+      )
+        return
       const body = await admitMcpBody(req, res, resolved)
       if (!body.ok) return
       if (
