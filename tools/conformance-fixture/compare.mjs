@@ -21,6 +21,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { compareRuns, parseSummary } from './verdicts.mjs'
 
 const SUITE = '@modelcontextprotocol/conformance@0.2.0-alpha.12'
 const SETS = ['2026-07-28', '2025-11-25']
@@ -163,25 +164,7 @@ function runSuite(node, url, set, outDir) {
     },
   )
   const stdout = run.stdout ?? ''
-  const scenarios = new Map()
-  const summary = stdout.indexOf('=== SUMMARY ===')
-  for (const line of stdout.slice(Math.max(summary, 0)).split('\n')) {
-    const m = /^([✓✗]) ([\w/-]+): (\d+) passed, (\d+) failed/.exec(line)
-    if (m) {
-      const [passed, failed] = [Number(m[3]), Number(m[4])]
-      scenarios.set(m[2], {
-        pass: m[1] === '✓',
-        checks: `${passed}/${passed + failed}`,
-        scored: true,
-        failures: [],
-      })
-    }
-    const unscored = /^ {2}[✓✗] ([\w/-]+) \(([\w -]+)\)$/.exec(line)
-    if (unscored && scenarios.has(unscored[1])) {
-      scenarios.get(unscored[1]).scored = false
-      scenarios.get(unscored[1]).category = unscored[2]
-    }
-  }
+  const scenarios = parseSummary(stdout)
   for (const dir of existsSync(outDir) ? readdirSync(outDir) : []) {
     const file = join(outDir, dir, 'checks.json')
     if (!existsSync(file)) continue
@@ -193,7 +176,7 @@ function runSuite(node, url, set, outDir) {
       }
     }
   }
-  return { scenarios, status: run.status, output: summary < 0 ? stdout + (run.stderr ?? '') : '' }
+  return { scenarios, status: run.status, output: stdout + (run.stderr ?? '') }
 }
 
 const node = suiteNode()
@@ -227,41 +210,10 @@ const sections = []
 let differing = 0
 for (const set of SETS) {
   const runs = MODES.map((mode) => results[`${mode} ${set}`])
-  const names = [...new Set(runs.flatMap((run) => [...run.keys()]))]
-  const cell = (r) => (r === undefined ? 'missing' : `${r.pass ? 'pass' : 'fail'} ${r.checks}`)
-  const rows = []
-  for (const name of names) {
-    const [b, ...others] = runs.map((run) => run.get(name))
-    const same = b !== undefined && others.every((o) => o !== undefined && o.pass === b.pass)
-    const any = [b, ...others].find((r) => r !== undefined)
-    const reason = BARE_FAILURES[set][name]
-    if (!same) {
-      differing++
-      problems.push(
-        `${set} ${name}: ${MODES.map((m, i) => `${m} ${cell(runs[i].get(name))}`).join(', ')}`,
-      )
-      MODES.forEach((mode, i) => {
-        const r = runs[i].get(name)
-        if (i > 0 && r !== undefined && r.pass !== b?.pass) {
-          for (const f of r.failures.slice(0, 5)) problems.push(`    ${mode} ${f}`)
-        }
-      })
-    }
-    if (any.scored && b !== undefined && !b.pass && reason === undefined) {
-      problems.push(`${set} ${name}: fails bare with no reason listed in BARE_FAILURES`)
-      for (const f of b.failures.slice(0, 5)) problems.push(`    bare ${f}`)
-    }
-    if (reason !== undefined && b?.pass) {
-      problems.push(`${set} ${name}: passes bare now; remove it from BARE_FAILURES`)
-    }
-    rows.push([
-      `\`${name}\``,
-      any.scored ? 'scored' : (any.category ?? 'not scored'),
-      ...runs.map((run) => cell(run.get(name))),
-      same ? 'same' : '**differs**',
-      reason ?? '',
-    ])
-  }
+  const compared = compareRuns(set, MODES, runs, BARE_FAILURES[set])
+  differing += compared.differing
+  problems.push(...compared.problems)
+  const rows = compared.rows
   const count = (m, pred) => [...m.values()].filter(pred).length
   const tally = (m) =>
     `${count(m, (r) => r.scored && r.pass)}/${count(m, (r) => r.scored)} scored scenarios pass`
