@@ -21,7 +21,12 @@ import { connect } from 'node:net'
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server'
 import { createInFlightBudget } from '@tollgate/http-admission'
-import { mcpHttpHandler, mcpProtocolEras, mcpRouteHead } from '@tollgate/mcp-transport'
+import {
+  mcpBodyAdmission,
+  mcpHttpHandler,
+  mcpProtocolEras,
+  mcpRouteHead,
+} from '@tollgate/mcp-transport'
 import { machine, printTable } from './lib.mjs'
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200)
@@ -62,7 +67,7 @@ const route = mcpRouteHead({
 })
 const guarded = mcpHttpHandler(
   { handleRequest: (req, res, body) => guardedSdk.node(req, res, body) },
-  { budget: createInFlightBudget(256 * 1024 * 1024) },
+  { body: mcpBodyAdmission({ budget: createInFlightBudget(256 * 1024 * 1024) }) },
   { eras: mcpProtocolEras(), route },
 )
 const anchor = await listen((req, res) => {

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import {
   admission,
+  bodyAdmission,
   defaultInFlightBudget,
   type InFlightBudget,
+  nodeRequestHead,
   type PrincipalOf,
   refuseUnread,
 } from '@tollgate/http-admission'
@@ -41,12 +43,6 @@ function refuse(
   headers: Record<string, string> = {},
 ) {
   refuseUnread(res, status, JSON.stringify({ error }), { ...JSON_TYPE, ...headers })
-}
-
-/** Whether the request says a body follows (chunked, or a non-zero length). */
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length']
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }
 
 /** A client error of the app's own (validation, not found). */
@@ -97,41 +93,43 @@ function tagsField(body: unknown): string[] {
 
 /**
  * The notes API: `POST /notes`, `GET /notes/:id`, `GET /notes?q=`, `PUT /notes/:id/tags`.
- * Every JSON route admits its body with `admission()` (the tags route with a 1 KiB cap);
- * answers go through `normalizeResult`; errors are JSON.
+ * Every JSON route admits its body with `admission()` holding that route's body control (the
+ * tags route with a 1 KiB cap); answers go through `normalizeResult`; errors are JSON.
  */
 export function createApp(options: AppOptions = {}): express.Express {
   const store = new NoteStore()
   const app = express()
   app.disable('x-powered-by')
-  const fair = {
-    budget: options.budget ?? defaultInFlightBudget,
-    ...((options.principal ?? 'address') === 'address' ? { principal: byAddress } : {}),
-  }
+  const budget = options.budget ?? defaultInFlightBudget
+  // The middleware's own option: whose share a body counts against, per request.
+  const host = (options.principal ?? 'address') === 'address' ? { principal: byAddress } : {}
+  // One body control per route, built once here: bad figures fail at start-up.
+  const notesBody = bodyAdmission({ budget, maxBytes: options.notesMaxBytes ?? 1024 * 1024 })
+  const tagsBody = bodyAdmission({ budget, maxBytes: options.tagsMaxBytes ?? 1024, maxDepth: 4 })
+  // Whether a request carries a body, decided as the body routes decide it (chunked, a
+  // non-zero or malformed Content-Length), for the routes that take none.
+  const anyBody = bodyAdmission({ passMethods: [], types: ['*/*'] })
 
   // A body sent to a route that takes none (every GET here) is answered from the head and
   // the connection closed unread; otherwise Node would read and discard it for as long as the
   // client sends.
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && hasBody(req)) {
+    const bodiless = req.method === 'GET' || req.method === 'HEAD'
+    if (bodiless && anyBody.classify(nodeRequestHead(req)).action !== 'skip') {
       refuse(res, 400, 'body_not_allowed')
     } else {
       next()
     }
   })
 
-  app.post(
-    '/notes',
-    admission({ ...fair, maxBytes: options.notesMaxBytes ?? 1024 * 1024 }),
-    (req, res) => {
-      const note = store.create({
-        title: stringField(req.body, 'title', 200, true),
-        body: stringField(req.body, 'body', 100_000, false),
-        tags: tagsField(req.body),
-      })
-      send(res, 201, view(note))
-    },
-  )
+  app.post('/notes', admission(notesBody, host), (req, res) => {
+    const note = store.create({
+      title: stringField(req.body, 'title', 200, true),
+      body: stringField(req.body, 'body', 100_000, false),
+      tags: tagsField(req.body),
+    })
+    send(res, 201, view(note))
+  })
 
   app.get('/notes/:id', (req, res) => {
     const note = store.get(req.params.id)
@@ -144,15 +142,11 @@ export function createApp(options: AppOptions = {}): express.Express {
     send(res, 200, { notes: store.search(q, 50).map(view) })
   })
 
-  app.put(
-    '/notes/:id/tags',
-    admission({ ...fair, maxBytes: options.tagsMaxBytes ?? 1024, maxDepth: 4 }),
-    (req, res) => {
-      const note = store.retag(req.params.id, tagsField(req.body))
-      if (note === undefined) throw new HttpError(404, 'not_found')
-      send(res, 200, view(note))
-    },
-  )
+  app.put('/notes/:id/tags', admission(tagsBody, host), (req, res) => {
+    const note = store.retag(req.params.id, tagsField(req.body))
+    if (note === undefined) throw new HttpError(404, 'not_found')
+    send(res, 200, view(note))
+  })
 
   // A known path with another method, and an unknown route: answered unread (405 with
   // Allow, 404), closing the connection.

@@ -8,6 +8,7 @@ import {
   guardProtocolVersion,
   handleMcpRequest,
   isInitializeBody,
+  mcpBodyAdmission,
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
   SessionPool,
@@ -66,11 +67,9 @@ export async function startHttpServer(
   // Each body also counts against its principal's share of the in-flight budget (at most 8
   // bodies and a quarter of the budget per credential; all anonymous callers share one key),
   // so one credential sending many bodies at once cannot take the budget from the others.
-  const principalKeys = new WeakMap<IncomingMessage, string>()
   const http = resolveMcpHttpOptions({
-    maxBytes: options.maxBodyBytes,
+    body: mcpBodyAdmission({ maxBytes: options.maxBodyBytes }),
     host: options.host,
-    principal: (req) => principalKeys.get(req as IncomingMessage),
   })
   const pool = new SessionPool<Session>({
     maxSessions: options.sessions?.maxSessions,
@@ -102,7 +101,6 @@ export async function startHttpServer(
         { 'WWW-Authenticate': 'Bearer' },
       )
     }
-    principalKeys.set(req, principal.quotaKey)
     const sessionHeader = req.headers['mcp-session-id']
     if (typeof sessionHeader === 'string') {
       const use = pool.use(sessionHeader)
@@ -120,7 +118,7 @@ export async function startHttpServer(
       if (req.method !== 'POST') {
         return handleMcpRequest(use.value.transport, req, res, undefined, http)
       }
-      const body = await admitMcpBody(req, res, http)
+      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
       if (!body.ok) return
       return handleMcpRequest(use.value.transport, req, res, body.value, http)
     }
@@ -143,7 +141,7 @@ export async function startHttpServer(
     const { slot } = reserved
     let mcp: McpServer | undefined
     try {
-      const body = await admitMcpBody(req, res, http)
+      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
       if (!body.ok) return
       if (!isInitializeBody(body.value)) {
         return refuseJsonRpcUnread(res, 400, {

@@ -1,7 +1,7 @@
 import * as nodeBuffer from 'node:buffer'
 import { createPreflight, type Preflight } from '@tollgate/lexical-preflight'
+import type { BodyPolicy } from './body-options.js'
 import { admissionError } from './codes.js'
-import type { ResolvedHttpAdmissionOptions } from './options.js'
 
 /** A JSON.parse reviver, as `express.json()` takes one. */
 export type JsonReviver = (this: unknown, key: string, value: unknown) => unknown
@@ -16,7 +16,7 @@ const OPEN_ARRAY = 0x5b // [
  * is not `{` or `[` is then refused with `ERR_JSON_NOT_OBJECT_OR_ARRAY` in the chunk that
  * carries that byte, so a 64 MiB top-level string costs one chunk, not 64 MiB.
  */
-export function createBodyScanner(o: ResolvedHttpAdmissionOptions): Preflight {
+export function createBodyScanner(o: BodyPolicy): Preflight {
   const preflight = createPreflight(o.preflight)
   if (!o.strict) return preflight
   let decided = false
@@ -68,7 +68,7 @@ export function decodeText(bytes: Buffer): string {
  * the application's and propagates as it is, except a thrown value that is not an object, which
  * propagates as an `Error` whose `cause` is that value.
  */
-export function decodeBody(text: string, o: ResolvedHttpAdmissionOptions): unknown {
+export function decodeBody(text: string, o: BodyPolicy): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   if (o.reviver !== undefined) {
     try {

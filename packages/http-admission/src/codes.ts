@@ -5,11 +5,14 @@ import {
   type RefusalCodeSpec,
 } from '@tollgate/json-budget'
 import { PREFLIGHT_CODES, type PreflightCode } from '@tollgate/lexical-preflight'
-import type { HttpAdmissionOptions } from './options.js'
+import type { BodyAdmissionOptions } from './body-options.js'
+import type { AdmissionHostOptions } from './middleware-options.js'
 
 // Names an option of this package, so a hint naming an option that does not exist (or was
 // renamed) fails to compile.
-function option<K extends keyof HttpAdmissionOptions & string>(name: K): K {
+function option<K extends keyof (BodyAdmissionOptions & AdmissionHostOptions) & string>(
+  name: K,
+): K {
   return name
 }
 

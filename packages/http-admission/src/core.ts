@@ -1,28 +1,13 @@
 import { type AdmissionError, isAdmissionError } from '@tollgate/json-budget'
+import type { AdmitCall } from './body-admission.js'
+import type { BodyPolicy } from './body-options.js'
 import { createBodyScanner, decodeBody, decodeText } from './body-scanner.js'
 import { type BodyStore, createBodyStore } from './body-store.js'
 import { admissionError } from './codes.js'
-import { createInflater, type Inflater, parseContentEncoding } from './inflate.js'
-import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
+import { type BodyEncoding, createInflater, type Inflater } from './inflate.js'
 import { openPrincipalShare, type PrincipalShare } from './principal-shares.js'
 import { type BodySource, readSource, type SourceRead } from './read-source.js'
-import { resolveHttpAdmissionOptions } from './resolve-options.js'
 import { collectDeadChunks } from './young-collection.js'
-
-/** What the transport says about the body, besides its bytes. */
-export interface AdmitContext {
-  /** The parsed `Content-Length`, if one was sent: refused early when above `maxBytes`, and a body that ends short of it is refused. */
-  readonly declaredLength?: number
-  /** The raw `Content-Encoding` header, if any. */
-  readonly contentEncoding?: string
-  /** Aborting it stops the read with `ERR_BODY_ABORTED` (for example when the client disconnects). */
-  readonly signal?: AbortSignal
-  /**
-   * The key this body is counted under for per-principal shares (the adapters set it from the
-   * `principal` option); unset, no share applies.
-   */
-  readonly principal?: string
-}
 
 /** An admitted body. */
 export interface AdmitSuccess {
@@ -59,29 +44,29 @@ export interface AdmitFailure {
   readonly error: AdmissionError
 }
 
-/** The outcome of {@link admitBody}: never throws for anything the client can cause. */
+/** The outcome of an admission (`BodyAdmission.admit`): never a rejection for anything the client can cause. */
 export type AdmitResult = AdmitSuccess | AdmitFailure
 
 /**
- * The framework-free core: admits a JSON body from a byte stream. It counts the bytes actually
- * received (never trusting `Content-Length`, but refusing a declared length above the cap
- * before reading), inflates `Content-Encoding` with the cap counted on inflated bytes plus a
- * ratio cap, runs the incremental preflight on each chunk so a bad body is refused while it is
- * still arriving, enforces the total and idle deadlines and the minimum data rate, reserves
- * the bytes it actually holds in the in-flight budget and its principal's share (a declared
- * length is never reserved before bytes arrive; both are released before it settles), and
- * decodes once at the end.
- *
- * On refusal a `Readable` source is paused, not drained: the caller answers (see
- * `sendRefusal`) and closes the connection. Resolves to a result; never rejects for anything
- * the client sends.
+ * The framework-free core of `BodyAdmission.admit`: admits a JSON body from a byte stream
+ * under a resolved policy. It counts the bytes actually received (never trusting the declared
+ * length, but refusing a body that ends short of it or runs past it), inflates the decided
+ * encoding with the cap counted on inflated bytes plus a ratio cap, runs the incremental
+ * preflight on each chunk so a bad body is refused while it is still arriving, enforces the
+ * total and idle deadlines and the minimum data rate, reserves the bytes it actually holds in
+ * the in-flight budget and its principal's share (a declared length is never reserved before
+ * bytes arrive; both are released before it settles), and decodes once at the end.
+ * @internal
  */
-export async function admitBody(
+export async function readBody(
   source: BodySource,
-  options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
-  context: AdmitContext = {},
+  o: BodyPolicy,
+  decision: {
+    readonly declaredLength: number | undefined
+    readonly encoding: BodyEncoding | undefined
+  },
+  call: AdmitCall,
 ): Promise<AdmitResult> {
-  const o = resolveHttpAdmissionOptions(options)
   const budget = o.budget
   let reserved = 0
   let share: PrincipalShare | undefined
@@ -94,14 +79,14 @@ export async function admitBody(
   // Set once the bytes are handed on (keepRaw): then they are the caller's and stay intact.
   let keep = false
   try {
-    const encoding = parseContentEncoding(context.contentEncoding, o.inflate)
-    const declared = context.declaredLength
+    const encoding = decision.encoding
+    const declared = decision.declaredLength
     if (declared !== undefined && declared > o.maxBytes) {
       throw admissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: declared })
     }
-    if (context.signal?.aborted) throw admissionError('ERR_BODY_ABORTED')
-    if (context.principal !== undefined) {
-      share = openPrincipalShare(budget, context.principal, o)
+    if (call.signal?.aborted) throw admissionError('ERR_BODY_ABORTED')
+    if (call.principal !== undefined) {
+      share = openPrincipalShare(budget, call.principal, o)
     }
     // The budget holds bytes, not promises: `reserved` is what this body actually holds (the
     // bytes received, or inflated, so far; the pre-sized buffer once it exists). A declared
@@ -216,9 +201,9 @@ export async function admitBody(
     // check() measures every deadline from startedAt: it stops a read whose deadline passed
     // while the loop was busy, and otherwise arms the timer at the nearest one.
     arming = armDeadlines(check)
-    if (context.signal) {
+    if (call.signal) {
       onAbort = () => current.stop(admissionError('ERR_BODY_ABORTED'))
-      context.signal.addEventListener('abort', onAbort, { once: true })
+      call.signal.addEventListener('abort', onAbort, { once: true })
     }
     await current.done
     if (inflater !== undefined) await inflater.end()
@@ -232,7 +217,7 @@ export async function admitBody(
     const counts = preflight.end()
     if (held.spilled) collectDeadChunks()
     let buffer: Buffer | undefined = held.take()
-    const raw = o.keepRaw ? buffer : undefined
+    const raw = o.keepRaw || call.keepRaw === true ? buffer : undefined
     keep = raw !== undefined
     const text = decodeText(buffer)
     // Nothing but the store keeps the bytes alive now. A body past the store's spill point
@@ -257,7 +242,7 @@ export async function admitBody(
   } finally {
     if (arming !== undefined) disarm(arming)
     if (timer !== undefined) clearTimeout(timer)
-    if (onAbort !== undefined) context.signal?.removeEventListener('abort', onAbort)
+    if (onAbort !== undefined) call.signal?.removeEventListener('abort', onAbort)
     inflater?.destroy()
     budget.release(reserved)
     share?.close()

@@ -1,25 +1,41 @@
+export {
+  type AdmitCall,
+  type BodyAdmission,
+  type BodyDecision,
+  bodyAdmission,
+  type RequestHead,
+} from './body-admission.js'
+export {
+  BODY_ADMISSION_DEFAULTS,
+  BODY_ADMISSION_OPTIONS,
+  type BodyAdmissionOptions,
+  type BodyPolicy,
+  REST_BODY_BYTES,
+  REST_BODY_BYTES_CEILING,
+} from './body-options.js'
 export type { JsonReviver } from './body-scanner.js'
 export { createInFlightBudget, defaultInFlightBudget, type InFlightBudget } from './budget.js'
 export { HTTP_ADMISSION_CODES, type HttpAdmissionCode } from './codes.js'
-export {
-  type AdmitContext,
-  type AdmitFailure,
-  type AdmitResult,
-  type AdmitSuccess,
-  admitBody,
-  type SkipReason,
-} from './core.js'
+export type { AdmitFailure, AdmitResult, AdmitSuccess, SkipReason } from './core.js'
 export type { HttpAdmissionError } from './http-error.js'
-export { JSON_DEFAULTS, type JsonOptions, json, resolveJsonOptions } from './json.js'
-export { type AdmissionMiddleware, type AdmittedRequest, admission } from './middleware.js'
-export { admitNodeRequest } from './node.js'
 export {
-  HTTP_ADMISSION_DEFAULTS,
-  type HttpAdmissionOptions,
+  JSON_DEFAULTS,
+  JSON_OPTIONS,
+  type JsonOptions,
+  json,
+  type ResolvedJsonOptions,
+  resolveJsonOptions,
+} from './json.js'
+export { type AdmissionMiddleware, type AdmittedRequest, admission } from './middleware.js'
+export {
+  type AcceptRequest,
+  ADMISSION_HOST_OPTIONS,
+  type AdmissionHost,
+  type AdmissionHostOptions,
   type OnRefusal,
-  type ResolvedHttpAdmissionOptions,
   type VerifyBody,
-} from './options.js'
+} from './middleware-options.js'
+export { admitNodeRequest, nodeRequestHead } from './node.js'
 export { type PrincipalOf, principalUsage } from './principal-shares.js'
 export {
   type AdmissionProblem,
@@ -29,7 +45,6 @@ export {
   toProblem,
 } from './problem.js'
 export type { BodySource } from './read-source.js'
-export { resolveHttpAdmissionOptions } from './resolve-options.js'
 export {
   closeAfterResponse,
   refuseUnread,
@@ -39,6 +54,7 @@ export {
 export {
   admitWebRequest,
   refusalResponse,
+  type WebAdmitCall,
   type WebAdmitFailure,
   type WebAdmitResult,
 } from './web.js'

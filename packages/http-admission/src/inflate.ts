@@ -2,7 +2,9 @@ import type { Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { isAdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
-import type { BodyEncoding } from './options.js'
+
+/** A `Content-Encoding` this package can inflate. */
+export type BodyEncoding = 'gzip' | 'deflate' | 'br'
 
 /**
  * Parses `Content-Encoding` against the policy.

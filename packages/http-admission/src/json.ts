@@ -1,40 +1,67 @@
+import { booleanOption, defineOptions, type OptionsOf, option } from '@tollgate/json-budget'
+import { type BodyAdmission, bodyAdmission } from './body-admission.js'
+import { BODY_ADMISSION_OPTIONS, typeShorthand } from './body-options.js'
 import {
-  booleanOption,
-  checkOptions,
-  createResolvedBrand,
-  type OptionValidators,
-} from '@tollgate/json-budget'
-import { type AdmissionMiddleware, createAdmissionMiddleware } from './middleware.js'
-import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
-import { HTTP_ADMISSION_VALIDATORS, resolveHttpAdmissionOptions } from './resolve-options.js'
+  type AdmissionMiddleware,
+  BODY_PARSER_STYLE,
+  createAdmissionMiddleware,
+} from './middleware.js'
+import {
+  type AcceptRequest,
+  ADMISSION_HOST_OPTIONS,
+  type AdmissionHost,
+} from './middleware-options.js'
+
+// The options json() fixes itself: what express.json() does with a request it does not parse.
+const BODY_ROWS = BODY_ADMISSION_OPTIONS.without('json', 'types', 'otherTypes', 'passMethods').rows
 
 /**
- * Options of {@link json}: body-parser's (`inflate`, `limit`, `reviver`, `strict`, `type`,
- * `verify`, `defaultCharset`, `experimentalZstd`) with body-parser's defaults
- * ({@link JSON_DEFAULTS}), plus tollgate's own (`maxNodes`, `maxDepth`, the preflight policies
- * `duplicateKeys`, `protoKeys`, `maxStringBytes`, `maxNumberLength` and `bom`,
- * `maxInflationRatio`, `timeoutMs`, `idleTimeoutMs`, `budget`, `retryAfterSeconds`, `keepRaw`,
- * the fair-admission options, or `maxBytes` instead of `limit`). The options that would change
- * what `express.json()` does with a request it does not parse (`types`, `otherTypes`,
- * `passMethods`, `onRefusal`, `renderRefusal`) belong to `admission()`.
+ * The options of {@link json}, declared once: body-parser's (`inflate`, `limit`, `reviver`,
+ * `strict`, `type`, `verify`, `defaultCharset`, `experimentalZstd`) with body-parser's defaults
+ * ({@link JSON_DEFAULTS}), plus tollgate's body options (`maxNodes`, `maxDepth`, the preflight
+ * policies, `maxInflationRatio`, the deadlines, `budget`, `retryAfterSeconds`, `keepRaw`, the
+ * fair-admission options, or `maxBytes` instead of `limit`) and the middleware's `principal`.
+ * The options that would change what `express.json()` does with a request it does not parse
+ * (`types`, `otherTypes`, `passMethods`, `onRefusal`, `renderRefusal`) belong to `admission()`.
  */
-export interface JsonOptions
-  extends Omit<
-    HttpAdmissionOptions,
-    'types' | 'otherTypes' | 'passMethods' | 'onRefusal' | 'renderRefusal'
-  > {
-  /**
-   * The charset of a body sent without one. JSON is UTF-8 (RFC 8259 §8.1), so only `'utf-8'`
-   * is taken. Default: `'utf-8'`.
-   */
-  readonly defaultCharset?: string
-  /**
-   * Accepted so `express.json()` options carry over; a `zstd` body is refused with 415
-   * `encoding.unsupported` whatever it says (tollgate inflates gzip, deflate and br).
-   * Default: false.
-   */
-  readonly experimentalZstd?: boolean
-}
+export const JSON_OPTIONS = defineOptions('json', {
+  ...BODY_ROWS,
+  limit: option({ ...BODY_ROWS.limit, shown: "`'100kb'`" }),
+  type: option<string | readonly string[] | AcceptRequest | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof value === 'function') return
+      const list: unknown = typeof value === 'string' ? [value] : value
+      if (!Array.isArray(list)) {
+        throw new TypeError(`${name} must be a string, an array or a function`)
+      }
+      for (const t of list) typeShorthand(t)
+    },
+    shown: "`'application/json'`",
+    doc: "media types read (`'json'`, `'+json'`, media types), or a function `(req) => boolean` deciding per request (it may admit a body sent without `Content-Type`)",
+  }),
+  verify: ADMISSION_HOST_OPTIONS.rows.verify,
+  principal: ADMISSION_HOST_OPTIONS.rows.principal,
+  defaultCharset: option<string | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof value !== 'string' || !/^utf-?8$/i.test(value)) {
+        throw new TypeError(`${name} must be utf-8: JSON is UTF-8 (RFC 8259)`)
+      }
+    },
+    shown: "`'utf-8'`",
+    doc: 'the charset of a body sent without one; JSON is UTF-8 (RFC 8259 §8.1), so only UTF-8 is taken',
+  }),
+  experimentalZstd: option<boolean | undefined>({
+    default: undefined,
+    check: booleanOption,
+    shown: '`false`',
+    doc: 'accepted so `express.json()` options carry over; a `zstd` body is refused with 415 whatever it says',
+  }),
+})
+
+/** Options of {@link json} (see {@link JSON_OPTIONS}). */
+export type JsonOptions = OptionsOf<typeof JSON_OPTIONS.rows>
 
 /** body-parser's defaults, which {@link json} takes where `admission()` takes tollgate's. */
 export const JSON_DEFAULTS = Object.freeze({
@@ -45,43 +72,49 @@ export const JSON_DEFAULTS = Object.freeze({
   inflate: true,
 })
 
-const {
-  types: _types,
-  otherTypes: _otherTypes,
-  passMethods: _passMethods,
-  onRefusal: _onRefusal,
-  renderRefusal: _renderRefusal,
-  ...SHARED_VALIDATORS
-} = HTTP_ADMISSION_VALIDATORS
-
-const VALIDATORS: OptionValidators<JsonOptions> = {
-  ...SHARED_VALIDATORS,
-  defaultCharset: (value, name) => {
-    if (typeof value !== 'string' || !/^utf-?8$/i.test(value)) {
-      throw new TypeError(`${name} must be utf-8: JSON is UTF-8 (RFC 8259)`)
-    }
-  },
-  experimentalZstd: booleanOption,
+/**
+ * A drop-in for `express.json()` / `bodyParser.json()`: `app.use(express.json())` becomes
+ * `app.use(json())`. Same option names and defaults (100 KiB, `strict`, `application/json`
+ * only, inflation on), same `req.body` (`undefined` without a body, `{}` for an empty one,
+ * left alone for another media type, any method), and refusals handed to `next(err)` with
+ * body-parser's `status`, `type` and, where it is fixed text, `message` (400
+ * `entity.parse.failed` for a parse or strict failure, 413 `entity.too.large`, 415, 403
+ * `entity.verify.failed`...). Underneath is a `bodyAdmission()` control built here from the
+ * body options: bytes counted as they arrive, the preflight on every chunk (depth 64, 100,000
+ * nodes, strict UTF-8), inflation capped by bytes and ratio, deadlines, the in-flight budget,
+ * and the connection closed after a refusal. The differences are deliberate: only UTF-8, no
+ * `err.body`, and messages that never quote the caller's bytes or header values.
+ * @throws TypeError at construction naming the option: an unknown or bad option, a
+ *   `defaultCharset` other than UTF-8, or an `admission()`-only option (even set to
+ *   `undefined`).
+ */
+export function json(options: JsonOptions = {}): AdmissionMiddleware {
+  const { body, host } = resolveJsonOptions(options)
+  return createAdmissionMiddleware(body, host, BODY_PARSER_STYLE)
 }
 
-const brand = createResolvedBrand<ResolvedHttpAdmissionOptions>()
+/** What {@link json} holds: the body control built from its options, and the middleware's. */
+export interface ResolvedJsonOptions {
+  /** The body admission, with body-parser's defaults and what `express.json()` fixes. */
+  readonly body: BodyAdmission
+  /** The middleware's options: refusals to `next(err)`, `verify`, `principal`, a `type` function. */
+  readonly host: AdmissionHost
+}
 
 /**
- * Validates {@link JsonOptions} once and resolves them to what {@link json} runs with:
- * body-parser's defaults filled in, other media types passed through unread
- * (`otherTypes: 'pass'`), every method read (`passMethods: []`) and refusals handed to
- * `next(err)` (`onRefusal: 'next'`). An object this function returned is returned as it is.
- * @throws TypeError naming the option: an unknown or bad option, a `defaultCharset` other than
- * UTF-8, or an `admission()`-only option (even set to `undefined`).
+ * Validates {@link JsonOptions} once and splits them into what {@link json} holds: a body
+ * control (body-parser's defaults filled in, other media types passed through unread, every
+ * method read) and the middleware's options (refusals handed to `next(err)`).
+ * @throws TypeError as {@link json} does.
  */
-export function resolveJsonOptions(
-  options: JsonOptions | ResolvedHttpAdmissionOptions = {},
-): ResolvedHttpAdmissionOptions {
-  if (brand.has(options)) return options
+export function resolveJsonOptions(options: JsonOptions = {}): ResolvedJsonOptions {
   let input: unknown = options
   if (typeof options === 'object' && options !== null) {
     for (const key of Object.keys(options)) {
-      if (Object.hasOwn(HTTP_ADMISSION_VALIDATORS, key) && !Object.hasOwn(VALIDATORS, key)) {
+      const elsewhere =
+        Object.hasOwn(BODY_ADMISSION_OPTIONS.rows, key) ||
+        Object.hasOwn(ADMISSION_HOST_OPTIONS.rows, key)
+      if (elsewhere && !Object.hasOwn(JSON_OPTIONS.rows, key)) {
         throw new TypeError(`${key} is an option of admission(), not json()`)
       }
     }
@@ -90,36 +123,31 @@ export function resolveJsonOptions(
     const { type, limit } = options as { type?: unknown; limit?: unknown }
     input = { ...options, type: type || undefined, limit: limit ?? undefined }
   }
-  checkOptions<JsonOptions>(input, VALIDATORS, 'json')
-  const { defaultCharset: _charset, experimentalZstd: _zstd, ...rest } = input ?? {}
-  return brand.mark(
-    resolveHttpAdmissionOptions({
-      ...rest,
-      limit: rest.limit ?? (rest.maxBytes === undefined ? JSON_DEFAULTS.limit : undefined),
-      type: rest.type ?? JSON_DEFAULTS.type,
-      strict: rest.strict ?? JSON_DEFAULTS.strict,
-      inflate: rest.inflate ?? JSON_DEFAULTS.inflate,
-      otherTypes: 'pass',
-      passMethods: [],
-      onRefusal: 'next',
-    }),
-  )
-}
-
-/**
- * A drop-in for `express.json()` / `bodyParser.json()`: `app.use(express.json())` becomes
- * `app.use(json())`. Same option names and defaults (100 KiB, `strict`, `application/json`
- * only, inflation on), same `req.body` (`undefined` without a body, `{}` for an empty one,
- * left alone for another media type, any method), and refusals handed to `next(err)` with
- * body-parser's `status`, `type` and, where it is fixed text, `message` (400
- * `entity.parse.failed` for a parse or strict failure, 413 `entity.too.large`, 415, 403
- * `entity.verify.failed`...). Underneath is `admission()`: bytes counted as they arrive, the
- * preflight on every chunk (depth 64, 100,000 nodes, strict UTF-8), inflation capped by bytes
- * and ratio, deadlines, the in-flight budget, and the connection closed after a refusal. The
- * differences are deliberate: only UTF-8, no `err.body`, and messages that never quote the
- * caller's bytes or header values.
- * @throws TypeError at construction, as {@link resolveJsonOptions} does.
- */
-export function json(options: JsonOptions = {}): AdmissionMiddleware {
-  return createAdmissionMiddleware(options, resolveJsonOptions, true)
+  const o = JSON_OPTIONS.resolve(input)
+  const {
+    type,
+    verify,
+    principal,
+    defaultCharset: _charset,
+    experimentalZstd: _zstd,
+    ...rest
+  } = input === undefined ? {} : (input as JsonOptions)
+  const body = bodyAdmission({
+    ...rest,
+    limit: rest.limit ?? (rest.maxBytes === undefined ? JSON_DEFAULTS.limit : undefined),
+    type: typeof type === 'function' ? undefined : (type ?? JSON_DEFAULTS.type),
+    strict: o.strict,
+    inflate: o.inflate,
+    otherTypes: 'pass',
+    passMethods: [],
+  })
+  const accept = typeof type === 'function' ? type : undefined
+  const host = Object.freeze({
+    ...ADMISSION_HOST_OPTIONS.defaults,
+    onRefusal: 'next' as const,
+    verify,
+    principal,
+    accept,
+  })
+  return Object.freeze({ body, host })
 }

@@ -1,12 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
+import type { BodyAdmission } from './body-admission.js'
 import { isReviverError } from './body-scanner.js'
 import { admissionError } from './codes.js'
 import { toBodyParserError, toHttpError } from './http-error.js'
 import { matchMediaType } from './media-type.js'
-import { admitNodeRequest } from './node.js'
-import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
-import { resolveHttpAdmissionOptions } from './resolve-options.js'
+import {
+  ADMISSION_HOST_OPTIONS,
+  type AdmissionHost,
+  type AdmissionHostOptions,
+} from './middleware-options.js'
+import { nodeRequestHead } from './node.js'
+import { principalKeyOf } from './principal-shares.js'
 import { closeAfterResponse, sendRefusal } from './respond.js'
 
 /** The request fields the middleware sets, as `express.json()` and body-parser set them. */
@@ -27,39 +32,67 @@ export type AdmissionMiddleware = (
 ) => void
 
 /**
- * JSON body admission as Express 5 / Connect middleware (no import of Express). Mount it per
- * route to give each route its own limits. An admitted body lands in `req.body` (and
- * `req._body = true`, so a later body parser skips it); a refusal is answered with its status
- * and a problem+json body and the connection is closed without reading the rest, or, with
- * `onRefusal: 'next'`, handed to `next(err)` with tollgate's status (422 for a parse or
- * structure refusal) and body-parser's `type`, `statusCode` and `expose`. `verify` and a
- * `type` function are applied here. For `express.json()`'s statuses and defaults, use `json()`.
- * @throws TypeError at construction on bad options (see `resolveHttpAdmissionOptions`).
+ * JSON body admission as Express 5 / Connect middleware (no import of Express), holding
+ * `body`, a control built once by `bodyAdmission()` (one per route gives each route its own
+ * limits), plus the middleware's own options ({@link ADMISSION_HOST_OPTIONS}). An admitted body
+ * lands in `req.body` (and `req._body = true`, so a later body parser skips it); a refusal is
+ * answered with its status and a problem+json body and the connection is closed without
+ * reading the rest, or, with `onRefusal: 'next'`, handed to `next(err)` with tollgate's status
+ * (422 for a parse or structure refusal) and body-parser's `type`, `statusCode` and `expose`.
+ * For `express.json()`'s statuses and defaults, use `json()`.
+ * @throws TypeError at construction on bad host options, or a `body` that is not a control.
  */
-export function admission(options?: HttpAdmissionOptions): AdmissionMiddleware {
-  return createAdmissionMiddleware(options ?? {}, resolveHttpAdmissionOptions, false)
+export function admission(
+  body: BodyAdmission,
+  options?: AdmissionHostOptions,
+): AdmissionMiddleware {
+  return createAdmissionMiddleware(body, ADMISSION_HOST_OPTIONS.resolve(options), TOLLGATE_STYLE)
 }
 
 const EMPTY = Buffer.alloc(0)
 
 /**
- * The middleware of {@link admission} and of `json()`, built from the options `resolve` turns
- * `options` into. With `bodyParser` it behaves as `express.json()` around the same admission:
- * `req.body` starts `undefined`, an empty body of the accepted type is `{}`, and refusals carry
- * body-parser's statuses and messages.
+ * How a middleware answers around the same admission: tollgate's own way ({@link admission})
+ * or `express.json()`'s (`json()`), where `req.body` starts `undefined`, an empty body of the
+ * accepted type is `{}`, and refusals carry body-parser's statuses and messages.
  * @internal
  */
-export function createAdmissionMiddleware<O extends HttpAdmissionOptions>(
-  options: O,
-  resolve: (options: O) => ResolvedHttpAdmissionOptions,
-  bodyParser: boolean,
+export interface MiddlewareStyle {
+  /** Sets `req.body = undefined` before reading, and answers an empty body as `{}`. */
+  readonly bodyParser: boolean
+}
+
+/** tollgate's answers (see {@link MiddlewareStyle}). @internal */
+export const TOLLGATE_STYLE: MiddlewareStyle = Object.freeze({ bodyParser: false })
+
+/** `express.json()`'s answers (see {@link MiddlewareStyle}). @internal */
+export const BODY_PARSER_STYLE: MiddlewareStyle = Object.freeze({ bodyParser: true })
+
+/**
+ * The middleware of {@link admission} and of `json()`: `body` admits, `host` holds the
+ * middleware's resolved options, `style` says how it answers.
+ * @internal
+ */
+export function createAdmissionMiddleware(
+  body: BodyAdmission,
+  host: AdmissionHost,
+  style: MiddlewareStyle,
 ): AdmissionMiddleware {
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    typeof body.classify !== 'function' ||
+    typeof body.admit !== 'function'
+  ) {
+    throw new TypeError('admission takes a control built by bodyAdmission()')
+  }
+  const o = body.policy
+  const bodyParser = style.bodyParser
   // verify needs the bytes; they are handed to it and kept as req.rawBody only with keepRaw.
-  const exposeRaw = options?.keepRaw === true
-  const o = resolve(
-    options?.verify !== undefined && !exposeRaw ? { ...options, keepRaw: true } : options,
-  )
+  const exposeRaw = o.keepRaw
+  const keepRaw = host.verify !== undefined && !exposeRaw
   const retryAfterSeconds = o.retryAfterSeconds
+  const accept = host.accept
 
   return function admissionMiddleware(req, res, next) {
     const request = req as AdmittedRequest
@@ -72,7 +105,7 @@ export function createAdmissionMiddleware<O extends HttpAdmissionOptions>(
     if (bodyParser && !('body' in request)) request.body = undefined
 
     const refuse = (error: AdmissionError): void => {
-      if (o.onRefusal === 'next') {
+      if (host.onRefusal === 'next') {
         // The unread rest of the body must never be parsed as a next request, whatever the
         // app's error handler does with the headers.
         closeAfterResponse(res)
@@ -82,13 +115,13 @@ export function createAdmissionMiddleware<O extends HttpAdmissionOptions>(
             : toHttpError(error, retryAfterSeconds),
         )
       } else {
-        sendRefusal(res, error, { render: o.renderRefusal, retryAfterSeconds })
+        sendRefusal(res, error, { render: host.renderRefusal, retryAfterSeconds })
       }
     }
     const admit = (value: unknown, raw: Buffer): void => {
-      if (o.verify !== undefined) {
+      if (host.verify !== undefined) {
         try {
-          o.verify(request, res, raw, 'utf-8')
+          host.verify(request, res, raw, 'utf-8')
         } catch (thrown) {
           if (bodyParser && typeof thrown === 'object' && thrown !== null) {
             closeAfterResponse(res)
@@ -105,13 +138,13 @@ export function createAdmissionMiddleware<O extends HttpAdmissionOptions>(
       next()
     }
 
-    const hasBody =
-      req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined
+    const head = nodeRequestHead(req)
+    const hasBody = head.hasBody
     const passed = o.passMethods.includes((req.method ?? 'GET').toUpperCase())
-    if (o.typeFilter !== undefined && hasBody && !passed) {
+    if (accept !== undefined && hasBody && !passed) {
       let accepted: unknown
       try {
-        accepted = o.typeFilter(req)
+        accepted = accept(req)
       } catch (error) {
         next(error)
         return
@@ -123,7 +156,17 @@ export function createAdmissionMiddleware<O extends HttpAdmissionOptions>(
       }
     }
 
-    admitNodeRequest(request, o).then(
+    const decision = body.classify(accept === undefined ? head : { ...head, typeAccepted: true })
+    let principal: string | undefined
+    if (decision.action === 'admit') {
+      try {
+        principal = principalKeyOf(host.principal, req)
+      } catch (error) {
+        next(error)
+        return
+      }
+    }
+    body.admit(req, decision, { principal, keepRaw }).then(
       (result) => {
         if (!result.ok) {
           refuse(result.error)
@@ -137,7 +180,7 @@ export function createAdmissionMiddleware<O extends HttpAdmissionOptions>(
           let matched: boolean
           try {
             matched =
-              o.typeFilter !== undefined ||
+              accept !== undefined ||
               matchMediaType(req.headers['content-type'], o.types) === 'match'
           } catch (error) {
             refuse(error as AdmissionError)

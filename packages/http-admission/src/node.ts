@@ -1,52 +1,36 @@
 import type { IncomingMessage } from 'node:http'
-import { isAdmissionError } from '@tollgate/json-budget'
-import { type AdmitResult, admitBody, skippedResult } from './core.js'
-import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
-import { principalKeyOf } from './principal-shares.js'
-import { classifyHead } from './request-head.js'
-import { resolveHttpAdmissionOptions } from './resolve-options.js'
+import type { AdmitCall, BodyAdmission, RequestHead } from './body-admission.js'
+import type { AdmitResult } from './core.js'
+
+/** The head of a `node:http` request, as a body admission decides on it. */
+export function nodeRequestHead(req: IncomingMessage): RequestHead {
+  const headers = req.headers
+  return {
+    method: req.method,
+    contentType: headers['content-type'],
+    contentLength: headers['content-length'],
+    contentEncoding: headers['content-encoding'],
+    hasBody: headers['transfer-encoding'] !== undefined || headers['content-length'] !== undefined,
+  }
+}
 
 /**
- * Admits the JSON body of a `node:http` request. Methods in `passMethods`, requests without a
- * body and (with `otherTypes: 'pass'`) other media types come back `{ ok: true, skipped }` with
- * the body unread. A refusal leaves the request paused, not drained: answer it with
- * `sendRefusal(res, result.error)`, which closes the connection.
+ * Admits the JSON body of a `node:http` request with `body`, the control built once by
+ * `bodyAdmission()`; `call` holds the per-request facts (the principal, a signal). Methods in
+ * `passMethods`, requests without a body and (with `otherTypes: 'pass'`) other media types come
+ * back `{ ok: true, skipped }` with the body unread. A refusal leaves the request paused, not
+ * drained: answer it with `sendRefusal(res, result.error)`, which closes the connection.
  */
 export function admitNodeRequest(
   req: IncomingMessage,
-  options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
+  body: BodyAdmission,
+  call?: AdmitCall,
 ): Promise<AdmitResult> {
   // Not an async function: the body's own promise is handed back as it is, one promise and
   // its microtask hops fewer per request. Whatever throws here still comes back as a rejection.
   try {
-    return admitHead(req, resolveHttpAdmissionOptions(options))
+    return body.admit(req, body.classify(nodeRequestHead(req)), call)
   } catch (error) {
     return Promise.reject(error)
   }
-}
-
-function admitHead(req: IncomingMessage, o: ResolvedHttpAdmissionOptions): Promise<AdmitResult> {
-  const headers = req.headers
-  let plan: ReturnType<typeof classifyHead>
-  try {
-    plan = classifyHead(
-      {
-        method: req.method,
-        contentType: headers['content-type'],
-        contentLength: headers['content-length'],
-        contentEncoding: headers['content-encoding'],
-        hasBody:
-          headers['transfer-encoding'] !== undefined || headers['content-length'] !== undefined,
-      },
-      o,
-    )
-  } catch (error) {
-    if (isAdmissionError(error)) return Promise.resolve({ ok: false, error })
-    throw error
-  }
-  if ('skip' in plan) {
-    return Promise.resolve(skippedResult(plan.skip))
-  }
-  const principal = principalKeyOf(o.principal, req)
-  return admitBody(req, o, principal === undefined ? plan.context : { ...plan.context, principal })
 }

@@ -18,7 +18,7 @@ interface PrincipalEntry {
   bytes: number
 }
 
-/** The per-principal limits of one admission, as {@link resolveHttpAdmissionOptions} resolved them. */
+/** The per-principal limits of one admission, as a body admission's policy holds them. */
 export interface PrincipalLimits {
   /** Most bodies of one principal read at the same time, or `false` for no cap. */
   readonly maxBodiesPerPrincipal: number | false

@@ -1,11 +1,7 @@
 import type { AdmissionError } from '@tollgate/json-budget'
-import { isAdmissionError } from '@tollgate/json-budget'
-import { type AdmitResult, admitBody, skippedResult } from './core.js'
-import type { HttpAdmissionOptions, ResolvedHttpAdmissionOptions } from './options.js'
-import { principalKeyOf } from './principal-shares.js'
+import type { BodyAdmission } from './body-admission.js'
+import { type AdmitResult, skippedResult } from './core.js'
 import { isBusyCode, type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
-import { classifyHead } from './request-head.js'
-import { resolveHttpAdmissionOptions } from './resolve-options.js'
 
 /** A refused web request: the error and a ready `Response` to return. */
 export interface WebAdmitFailure {
@@ -18,19 +14,28 @@ export interface WebAdmitFailure {
 /** The outcome of {@link admitWebRequest}. */
 export type WebAdmitResult = Extract<AdmitResult, { ok: true }> | WebAdmitFailure
 
+/** The per-request facts and host choices of {@link admitWebRequest}. */
+export interface WebAdmitCall {
+  /** The key this body is counted under for per-principal shares (see `AdmitCall`). */
+  readonly principal?: string | undefined
+  /** Renders a refusal's body; the status and headers stay the same. Default: problem+json. */
+  readonly renderRefusal?: RenderRefusal | undefined
+}
+
 /**
- * Admits the JSON body of a web `Request` (undici, Node's global `Request`, Hono, workers),
- * with the same policy as the other adapters. The request's `signal` aborts the read. A
- * refusal carries a ready `Response` with `Connection: close`; the body stream is cancelled,
- * not drained.
+ * Admits the JSON body of a web `Request` (undici, Node's global `Request`, Hono, workers)
+ * with `body`, the control built once by `bodyAdmission()`. The request's `signal` aborts the
+ * read. A refusal carries a ready `Response` with `Connection: close`; the body stream is
+ * cancelled, not drained.
  */
 export async function admitWebRequest(
   request: Request,
-  options?: HttpAdmissionOptions | ResolvedHttpAdmissionOptions,
+  body: BodyAdmission,
+  call: WebAdmitCall = {},
 ): Promise<WebAdmitResult> {
-  const o = resolveHttpAdmissionOptions(options)
+  const stream = request.body
   let cancel = () => {
-    request.body?.cancel().catch(() => {})
+    stream?.cancel().catch(() => {})
   }
   const fail = (error: AdmissionError): WebAdmitFailure => {
     cancel()
@@ -38,48 +43,32 @@ export async function admitWebRequest(
       ok: false,
       error,
       response: refusalResponse(error, {
-        render: o.renderRefusal,
-        retryAfterSeconds: o.retryAfterSeconds,
+        render: call.renderRefusal,
+        retryAfterSeconds: body.policy.retryAfterSeconds,
       }),
     }
   }
   const headers = request.headers
-  let plan: ReturnType<typeof classifyHead>
-  try {
-    plan = classifyHead(
-      {
-        method: request.method,
-        contentType: headers.get('content-type'),
-        contentLength: headers.get('content-length'),
-        contentEncoding: headers.get('content-encoding'),
-        hasBody: request.body !== null,
-      },
-      o,
-    )
-  } catch (error) {
-    if (isAdmissionError(error)) return fail(error)
-    throw error
-  }
-  if ('skip' in plan) {
-    return skippedResult(plan.skip)
-  }
-  const body = request.body
-  if (body === null) {
-    return skippedResult('no-body')
-  }
-  const reader = body.getReader()
+  const decision = body.classify({
+    method: request.method,
+    contentType: headers.get('content-type'),
+    contentLength: headers.get('content-length'),
+    contentEncoding: headers.get('content-encoding'),
+    hasBody: stream !== null,
+  })
+  if (decision.action === 'refuse') return fail(decision.error)
+  if (decision.action === 'skip') return skippedResult(decision.reason)
+  if (stream === null) return skippedResult('no-body')
+  const reader = stream.getReader()
   // Cancelled directly on refusal: a generator's return() would wait behind a pending read
   // of a stalled stream and never run.
   cancel = () => {
     reader.cancel().catch(() => {})
   }
-  const principal = principalKeyOf(o.principal, request)
-  const context = { ...plan.context, signal: request.signal }
-  const result = await admitBody(
-    chunksOf(reader),
-    o,
-    principal === undefined ? context : { ...context, principal },
-  )
+  const result = await body.admit(chunksOf(reader), decision, {
+    principal: call.principal,
+    signal: request.signal,
+  })
   return result.ok ? result : fail(result.error)
 }
 

@@ -8,12 +8,13 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  type AdmissionHostOptions,
   admission,
-  admitBody,
+  type BodyAdmissionOptions,
+  bodyAdmission,
   createInFlightBudget,
-  type HttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
 } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 let running: Running | undefined
 afterEach(async () => {
@@ -21,11 +22,11 @@ afterEach(async () => {
   running = undefined
 })
 
-function appWith(options: HttpAdmissionOptions = {}) {
+function appWith(options: BodyAdmissionOptions = {}, host: AdmissionHostOptions = {}) {
   const reached: unknown[] = []
   const errors: Record<string, unknown>[] = []
   const app = express()
-  app.post('/', admission(options), (req: Request, res: Response) => {
+  app.post('/', admission(bodyAdmission(options), host), (req: Request, res: Response) => {
     reached.push(req.body)
     // What a handler written for express.json() does with its body.
     res.json({ user: (req.body as { user?: unknown }).user ?? null })
@@ -90,13 +91,16 @@ describe('admission(): strict', () => {
   })
 
   it('reports a syntax error as ERR_JSON_SYNTAX before strictness, and looks past a stripped BOM', async () => {
-    const syntax = await admitBody(chunks('x'), {})
+    const syntax = await admitStream(chunks('x'), {})
     expect(syntax.ok ? undefined : syntax.error.code).toBe('ERR_JSON_SYNTAX')
-    const options = resolveHttpAdmissionOptions({ bom: 'strip' })
+    const options = bodyAdmission({ bom: 'strip' })
     const bom = Buffer.from([0xef, 0xbb, 0xbf])
-    const object = await admitBody(chunks(bom.subarray(0, 1), bom.subarray(1), '{"a":1}'), options)
+    const object = await admitStream(
+      chunks(bom.subarray(0, 1), bom.subarray(1), '{"a":1}'),
+      options,
+    )
     expect(object).toMatchObject({ ok: true, value: { a: 1 } })
-    const scalar = await admitBody(chunks(bom, ' 7'), options)
+    const scalar = await admitStream(chunks(bom, ' 7'), options)
     expect(scalar.ok ? undefined : scalar.error).toMatchObject({
       code: 'ERR_JSON_NOT_OBJECT_OR_ARRAY',
       offset: 4,
@@ -104,13 +108,13 @@ describe('admission(): strict', () => {
   })
 
   it('admits an empty body as undefined whatever strict says', async () => {
-    expect(await admitBody(chunks(), {})).toMatchObject({ ok: true, value: undefined })
+    expect(await admitStream(chunks(), {})).toMatchObject({ ok: true, value: undefined })
   })
 })
 
 describe('admission(): reviver', () => {
   it('passes the reviver to JSON.parse', async () => {
-    const result = await admitBody(chunks('{"d":"2020-01-02"}'), {
+    const result = await admitStream(chunks('{"d":"2020-01-02"}'), {
       reviver: (key, value) => (key === 'd' ? `day ${String(value)}` : value),
     })
     expect(result).toMatchObject({ ok: true, value: { d: 'day 2020-01-02' } })
@@ -118,7 +122,7 @@ describe('admission(): reviver', () => {
 
   it('never calls the reviver on a body the preflight refuses (depth 65)', async () => {
     let calls = 0
-    const result = await admitBody(chunks(`${'['.repeat(65)}${']'.repeat(65)}`), {
+    const result = await admitStream(chunks(`${'['.repeat(65)}${']'.repeat(65)}`), {
       reviver: (_key, value) => {
         calls++
         return value
@@ -150,7 +154,7 @@ describe('admission(): verify', () => {
   }
 
   it('answers 403 ERR_BODY_VERIFY_FAILED when verify throws, honours a thrown 4xx status, and the handler does not run', async () => {
-    const { app, reached } = appWith({ verify: signed })
+    const { app, reached } = appWith({}, { verify: signed })
     const refused = await request(app).post('/').type('application/json').send('{"user":"u"}')
     expect(refused.status).toBe(403)
     expect(refused.body).toMatchObject({ code: 'ERR_BODY_VERIFY_FAILED', status: 403 })
@@ -169,8 +173,7 @@ describe('admission(): verify', () => {
       const app = express()
       app.post(
         '/',
-        admission({
-          keepRaw,
+        admission(bodyAdmission({ keepRaw }), {
           verify: (req, res, buf, encoding) => {
             seen.push([typeof req.headers, typeof res.setHeader, buf.toString('utf8'), encoding])
           },
@@ -190,7 +193,7 @@ describe('admission(): verify', () => {
   })
 
   it("routes a verify refusal to next(err) with onRefusal: 'next', the thrown error as its cause", async () => {
-    const { app, errors } = appWith({ verify: signed, onRefusal: 'next' })
+    const { app, errors } = appWith({}, { verify: signed, onRefusal: 'next' })
     const res = await request(app).post('/').type('application/json').send('{"user":"u"}')
     expect(res.status).toBe(403)
     expect(res.body).toEqual({ code: 'ERR_BODY_VERIFY_FAILED', type: 'entity.verify.failed' })
@@ -201,7 +204,7 @@ describe('admission(): verify', () => {
 describe('admission(): type and limit', () => {
   it('admits a body without Content-Type when a type function accepts it, and refuses (or passes) what it rejects', async () => {
     const accept = (req: { headers: Record<string, unknown> }) => req.headers['x-json'] === '1'
-    const { app, reached } = appWith({ type: accept })
+    const { app, reached } = appWith({}, { accept })
     running = await listen(app)
     const untyped = new RawClient(running.port)
     await untyped.write(head(['POST / HTTP/1.1', 'Host: x', 'X-Json: 1', 'Content-Length: 12']))
@@ -212,7 +215,7 @@ describe('admission(): type and limit', () => {
     expect(rejected.status).toBe(415)
     expect(reached).toEqual([{ user: 'u' }])
     const passing = express()
-    passing.post('/', admission({ type: accept, otherTypes: 'pass' }), (req, res) => {
+    passing.post('/', admission(bodyAdmission({ otherTypes: 'pass' }), { accept }), (req, res) => {
       res.json({ parsed: req.body !== undefined, unread: !req.readableEnded })
     })
     const passed = await request(passing).post('/').type('application/json').send('{}')
@@ -245,18 +248,22 @@ describe('admission(): type and limit', () => {
   })
 
   it('refuses both spellings of one option, and a bad type, at construction', () => {
-    expect(() => admission({ limit: 10, maxBytes: 10 })).toThrow(/limit and maxBytes/)
-    expect(() => admission({ type: 'json', types: ['application/json'] })).toThrow(/type and types/)
-    expect(() => admission({ type: 'html' })).toThrow(/type must/)
-    expect(() => admission({ type: 5 as never })).toThrow(/type must/)
-    expect(() => admission({ strict: 'yes' as never })).toThrow(/strict/)
-    expect(() => admission({ reviver: {} as never })).toThrow(/reviver/)
+    expect(() => admission(bodyAdmission({ limit: 10, maxBytes: 10 }))).toThrow(
+      /limit and maxBytes/,
+    )
+    expect(() => admission(bodyAdmission({ type: 'json', types: ['application/json'] }))).toThrow(
+      /type and types/,
+    )
+    expect(() => admission(bodyAdmission({ type: 'html' }))).toThrow(/type must/)
+    expect(() => admission(bodyAdmission({ type: 5 as never }))).toThrow(/type must/)
+    expect(() => admission(bodyAdmission({ strict: 'yes' as never }))).toThrow(/strict/)
+    expect(() => admission(bodyAdmission({ reviver: {} as never }))).toThrow(/reviver/)
   })
 })
 
 describe("admission() in 'next' mode keeps tollgate's statuses", () => {
   it('hands a parse refusal to next(err) as 422 with type entity.parse.failed (json() gives 400)', async () => {
-    const { app } = appWith({ onRefusal: 'next' })
+    const { app } = appWith({}, { onRefusal: 'next' })
     const res = await request(app).post('/').type('application/json').send('{"user"')
     expect(res.status).toBe(422)
     expect(res.body).toEqual({ code: 'ERR_JSON_SYNTAX', type: 'entity.parse.failed' })

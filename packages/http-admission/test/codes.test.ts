@@ -2,21 +2,28 @@
 // it must name an option a caller of this package can actually set.
 import { AdmissionError } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
-import { HTTP_ADMISSION_CODES, HTTP_ADMISSION_DEFAULTS } from '../src/index.js'
-import { HTTP_ADMISSION_VALIDATORS } from '../src/resolve-options.js'
+import {
+  ADMISSION_HOST_OPTIONS,
+  BODY_ADMISSION_DEFAULTS,
+  BODY_ADMISSION_OPTIONS,
+  HTTP_ADMISSION_CODES,
+} from '../src/index.js'
 
-// The option names: the validator table is typed against HttpAdmissionOptions (a key without a
-// validator does not compile), so its keys are the interface's keys.
-const OPTION_NAMES = new Set(Object.keys(HTTP_ADMISSION_VALIDATORS))
+// The option names: the options tables of the body control and of the middleware, from which
+// their types are derived.
+const OPTION_NAMES = new Set<string>([
+  ...BODY_ADMISSION_OPTIONS.names,
+  ...ADMISSION_HOST_OPTIONS.names,
+])
 
 describe('HTTP_ADMISSION_CODES', () => {
-  it('names, for every code, an option of HttpAdmissionOptions or none', () => {
+  it('names, for every code, an option of bodyAdmission() or admission(), or none', () => {
     for (const [code, spec] of Object.entries(HTTP_ADMISSION_CODES)) {
       if (spec.option === undefined) continue
       expect(OPTION_NAMES.has(spec.option), `${code} names ${spec.option}`).toBe(true)
     }
     // Every default is an option too, so the names above are not a stale list.
-    for (const name of Object.keys(HTTP_ADMISSION_DEFAULTS))
+    for (const name of Object.keys(BODY_ADMISSION_DEFAULTS))
       expect(OPTION_NAMES.has(name), name).toBe(true)
   })
 

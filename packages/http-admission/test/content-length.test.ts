@@ -4,7 +4,8 @@ import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
 import { parseContentLength } from '../src/content-length.js'
-import { admitBody, createInFlightBudget } from '../src/index.js'
+import { createInFlightBudget } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield Buffer.from(part)
@@ -36,7 +37,7 @@ describe('Content-Length messages', () => {
   })
 
   it('says a declared length over the cap exceeds the byte limit and names the limit and the option', async () => {
-    const result = await admitBody(chunks('[]'), { maxBytes: 10 }, { declaredLength: 11 })
+    const result = await admitStream(chunks('[]'), { maxBytes: 10 }, { declaredLength: 11 })
     expectRefused(result, 'ERR_BODY_TOO_LARGE')
     expect(result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', status: 413, limit: 10 })
     expect(result.error.message).toMatch(/exceeds the byte limit \(limit 10\); raise maxBytes/)
@@ -44,7 +45,7 @@ describe('Content-Length messages', () => {
 
   it('says a well-formed length with a body that ends short ended before it, not that the header is malformed', async () => {
     const budget = createInFlightBudget(1024)
-    const result = await admitBody(chunks('{"k":', '1'), { budget }, { declaredLength: 20 })
+    const result = await admitStream(chunks('{"k":', '1'), { budget }, { declaredLength: 20 })
     expectRefused(result, 'ERR_BODY_INCOMPLETE')
     expect(result.error).toMatchObject({ code: 'ERR_BODY_INCOMPLETE', status: 400, observed: 6 })
     expect(result.error.message).toMatch(/ended before its declared Content-Length/)

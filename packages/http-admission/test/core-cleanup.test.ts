@@ -3,7 +3,7 @@
 // on a signal that outlives the request, and no harm to another read's deadlines.
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { admitBody } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 async function* chunks(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield Buffer.from(part)
@@ -24,7 +24,7 @@ describe('a settled admission', () => {
   it('leaves no deadline timer behind once a body that was still arriving is admitted', async () => {
     const before = timers()
     for (let i = 0; i < 5; i++) {
-      const result = await admitBody(slowly('[1,', '2]'))
+      const result = await admitStream(slowly('[1,', '2]'))
       expect(result).toMatchObject({ ok: true, value: [1, 2] })
     }
     await turn()
@@ -35,7 +35,7 @@ describe('a settled admission', () => {
   it('leaves no deadline timer behind for bodies admitted before the loop turned', async () => {
     const before = timers()
     const results = await Promise.all(
-      ['[1]', '{}', '[2]', '{"a":3}', '[4]'].map((body) => admitBody(chunks(body))),
+      ['[1]', '{}', '[2]', '{"a":3}', '[4]'].map((body) => admitStream(chunks(body))),
     )
     expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true])
     await turn()
@@ -44,8 +44,8 @@ describe('a settled admission', () => {
   })
 
   it('still times out a stalled body started in the same turn as one that settled at once', async () => {
-    const fast = admitBody(chunks('[1]'))
-    const stalled = admitBody(
+    const fast = admitStream(chunks('[1]'))
+    const stalled = admitStream(
       {
         [Symbol.asyncIterator]: () => ({
           next: () => new Promise<IteratorResult<Uint8Array>>(() => {}),
@@ -70,7 +70,7 @@ describe('a settled admission', () => {
   it('removes its abort listener from a signal that outlives the request', async () => {
     const controller = new AbortController()
     for (const body of ['[1]', '{"a":2}', '[']) {
-      await admitBody(slowly(body), {}, { signal: controller.signal })
+      await admitStream(slowly(body), {}, { signal: controller.signal })
     }
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })

@@ -5,7 +5,8 @@
 import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setSpillBytesForTests } from '../src/body-store.js'
-import { admitBody, createInFlightBudget } from '../src/index.js'
+import { createInFlightBudget } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield typeof part === 'string' ? Buffer.from(part) : part
@@ -24,7 +25,7 @@ describe('admitBody and the declared length', () => {
         yield Buffer.from('0,0,0,0,')
       }
     }
-    const result = await admitBody(liar(), { maxBytes: 1_000 }, { declaredLength: 10 })
+    const result = await admitStream(liar(), { maxBytes: 1_000 }, { declaredLength: 10 })
     expect(result).toMatchObject({
       ok: false,
       error: { code: 'ERR_BODY_INVALID_LENGTH', status: 400, observed: 15 },
@@ -34,7 +35,7 @@ describe('admitBody and the declared length', () => {
 
   it('refuses an encoded body whose wire bytes run past its declared length with ERR_BODY_INVALID_LENGTH', async () => {
     const wire = gzipSync('{"a":[1,2,3]}')
-    const result = await admitBody(
+    const result = await admitStream(
       chunks(wire),
       {},
       { contentEncoding: 'gzip', declaredLength: wire.byteLength - 1 },
@@ -52,7 +53,7 @@ describe('admitBody and the declared length', () => {
     )
     const wire = gzipSync(inflated)
     const budget = createInFlightBudget(80_000)
-    const refused = await admitBody(
+    const refused = await admitStream(
       chunks(wire),
       { budget },
       { contentEncoding: 'gzip', declaredLength: wire.byteLength },
@@ -64,7 +65,7 @@ describe('admitBody and the declared length', () => {
     expect(budget.inFlight).toBe(0)
     // Control: with room for the inflated bytes the same body is admitted.
     const roomy = createInFlightBudget(400_000)
-    const admitted = await admitBody(
+    const admitted = await admitStream(
       chunks(wire),
       { budget: roomy },
       { contentEncoding: 'gzip', declaredLength: wire.byteLength },
@@ -76,7 +77,7 @@ describe('admitBody and the declared length', () => {
     setSpillBytesForTests(1_024)
     const parts = Array.from({ length: 8 }, (_, i) => `${i === 0 ? '[' : ','}"${'x'.repeat(500)}"`)
     const text = `${parts.join('')}]`
-    const result = await admitBody(chunks(...parts, ']'), { keepRaw: true })
+    const result = await admitStream(chunks(...parts, ']'), { keepRaw: true })
     expect(result).toMatchObject({ ok: true, bytes: text.length })
     expect(result.ok && result.raw?.toString()).toBe(text)
     expect(result.ok && (result.value as string[]).length).toBe(8)

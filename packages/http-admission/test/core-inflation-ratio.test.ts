@@ -2,7 +2,7 @@
 // is admitted under ratio N and refused under N - 1 with the ratio it reached.
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { admitBody } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 async function* chunks(...parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield part
@@ -23,13 +23,13 @@ function exactBody(): { text: string; wire: Buffer; ratio: number } {
 describe('maxInflationRatio', () => {
   it('admits a body inflating to exactly maxInflationRatio times its wire bytes and refuses it under one less', async () => {
     const { text, wire, ratio } = exactBody()
-    const at = await admitBody(
+    const at = await admitStream(
       chunks(wire),
       { maxInflationRatio: ratio },
       { contentEncoding: 'gzip' },
     )
     expect(at).toMatchObject({ ok: true, bytes: text.length, wireBytes: wire.byteLength })
-    const past = await admitBody(
+    const past = await admitStream(
       chunks(wire),
       { maxInflationRatio: ratio - 1 },
       { contentEncoding: 'gzip' },

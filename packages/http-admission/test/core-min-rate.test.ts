@@ -2,11 +2,11 @@
 // average since admission began, so a body that sent enough early may pause, and the refusal
 // reports the rate it measured. No timing is asserted: each case waits on the outcome.
 import { describe, expect, it } from 'vitest'
-import { admitBody } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-describe('minBytesPerSecond in admitBody', () => {
+describe('minBytesPerSecond in bodyAdmission().admit', () => {
   it('admits a body that paused past the grace period while its average stayed above the minimum', async () => {
     async function* body(): AsyncGenerator<Uint8Array> {
       // 5,000 bytes at once keep a 1,000 B/s average for five seconds.
@@ -14,7 +14,7 @@ describe('minBytesPerSecond in admitBody', () => {
       await pause(300)
       yield Buffer.from('0]')
     }
-    const result = await admitBody(body(), {
+    const result = await admitStream(body(), {
       minBytesPerSecond: 1_000,
       minRateGraceMs: 100,
       idleTimeoutMs: 10_000,
@@ -27,7 +27,7 @@ describe('minBytesPerSecond in admitBody', () => {
       yield Buffer.from(`[${'0,'.repeat(99)}`)
       await new Promise(() => {})
     }
-    const result = await admitBody(body(), {
+    const result = await admitStream(body(), {
       minBytesPerSecond: 100_000,
       minRateGraceMs: 50,
       idleTimeoutMs: 10_000,

@@ -1,10 +1,11 @@
 import { fc, test } from '@fast-check/vitest'
 import { strictJsonParse } from '@tollgate/test-kit/strict-json'
 import { describe, expect } from 'vitest'
-import { admitBody, resolveHttpAdmissionOptions } from '../src/index.js'
+import { bodyAdmission } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 // Any JSON text, a top-level scalar included: strict (an object or array only) is off here.
-const options = resolveHttpAdmissionOptions({ strict: false })
+const options = bodyAdmission({ strict: false })
 
 async function* split(bytes: Buffer, cuts: number[]): AsyncGenerator<Uint8Array> {
   let at = 0
@@ -15,12 +16,12 @@ async function* split(bytes: Buffer, cuts: number[]): AsyncGenerator<Uint8Array>
   yield bytes.subarray(at)
 }
 
-describe('admitBody', () => {
+describe('bodyAdmission().admit', () => {
   test.prop([fc.jsonValue({ maxDepth: 6 }), fc.array(fc.nat(), { maxLength: 8 })], {
     numRuns: 200,
   })('decodes any JSON text split anywhere to what JSON.parse gives', async (value, cuts) => {
     const text = JSON.stringify(value)
-    const result = await admitBody(split(Buffer.from(text), cuts), options)
+    const result = await admitStream(split(Buffer.from(text), cuts), options)
     expect(result.ok).toBe(true)
     if (result.ok) expect(result.value).toStrictEqual(JSON.parse(text))
   })
@@ -31,7 +32,7 @@ describe('admitBody', () => {
     'admits arbitrary bytes exactly when a strict UTF-8 decode and JSON.parse accept them',
     async (bytes, cuts) => {
       const expected = strictJsonParse(bytes)
-      const result = await admitBody(split(Buffer.from(bytes), cuts), options)
+      const result = await admitStream(split(Buffer.from(bytes), cuts), options)
       if (bytes.length === 0) return // an empty body admits as undefined
       expect(result.ok).toBe(expected.ok)
       if (result.ok && expected.ok) expect(result.value).toStrictEqual(expected.value)

@@ -1,7 +1,8 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { describe, expect, it } from 'vitest'
-import { admitBody, createInFlightBudget, resolveHttpAdmissionOptions } from '../src/index.js'
+import { bodyAdmission, createInFlightBudget } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield typeof part === 'string' ? Buffer.from(part) : part
@@ -34,49 +35,49 @@ function stalling(parts: (string | Uint8Array)[]) {
 
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`
 
-describe('admitBody', () => {
+describe('bodyAdmission().admit', () => {
   it('admits a JSON body and decodes it once', async () => {
-    const result = await admitBody(chunks('{"a":', '[1,2]}'), {
+    const result = await admitStream(chunks('{"a":', '[1,2]}'), {
       budget: createInFlightBudget(1024),
     })
     expect(result).toMatchObject({ ok: true, value: { a: [1, 2] }, bytes: 11, wireBytes: 11 })
   })
 
   it('admits a body of exactly maxBytes and refuses maxBytes + 1 with ERR_BODY_TOO_LARGE', async () => {
-    const options = resolveHttpAdmissionOptions({
+    const options = bodyAdmission({
       maxBytes: 10,
       budget: createInFlightBudget(1024),
       strict: false,
     })
-    const at = await admitBody(chunks('"12345', '678"'), options)
+    const at = await admitStream(chunks('"12345', '678"'), options)
     expect(at).toMatchObject({ ok: true, value: '12345678', bytes: 10 })
-    const past = await admitBody(chunks('"12345', '6789"'), options)
+    const past = await admitStream(chunks('"12345', '6789"'), options)
     expectRefused(past, 'ERR_BODY_TOO_LARGE')
     expect(past.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 10, status: 413 })
   })
 
   it('refuses a declared length above maxBytes before reading a byte', async () => {
     const { iterable, state } = stalling(['[]'])
-    const result = await admitBody(iterable, { maxBytes: 100 }, { declaredLength: 101 })
+    const result = await admitStream(iterable, { maxBytes: 100 }, { declaredLength: 101 })
     expectRefused(result, 'ERR_BODY_TOO_LARGE')
     expect(result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 100, observed: 101 })
     expect(state.pulled).toBe(0)
   })
 
   it('refuses a body that ends short of its declared length with ERR_BODY_INCOMPLETE', async () => {
-    const result = await admitBody(chunks('[1,2]'), {}, { declaredLength: 10 })
+    const result = await admitStream(chunks('[1,2]'), {}, { declaredLength: 10 })
     expectRefused(result, 'ERR_BODY_INCOMPLETE')
     expect(result.error).toMatchObject({ code: 'ERR_BODY_INCOMPLETE', status: 400, observed: 5 })
   })
 
   it('refuses a body longer than its declared length with ERR_BODY_INVALID_LENGTH', async () => {
-    const result = await admitBody(chunks('[1,', '2]'), {}, { declaredLength: 3 })
+    const result = await admitStream(chunks('[1,', '2]'), {}, { declaredLength: 3 })
     expectRefused(result, 'ERR_BODY_INVALID_LENGTH')
   })
 
   it('refuses depth 65 with ERR_JSON_TOO_DEEP before the body ends', async () => {
     const { iterable, state } = stalling(['['.repeat(65)])
-    const result = await admitBody(iterable, {})
+    const result = await admitStream(iterable, {})
     expectRefused(result, 'ERR_JSON_TOO_DEEP')
     expect(result.error).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64, status: 422 })
     expect(state.pulled).toBe(1)
@@ -84,21 +85,21 @@ describe('admitBody', () => {
   })
 
   it('admits depth 64', async () => {
-    const result = await admitBody(chunks(deep(64)), {})
+    const result = await admitStream(chunks(deep(64)), {})
     expect(result).toMatchObject({ ok: true, depth: 64 })
   })
 
   it('refuses the 100,001st node with ERR_JSON_TOO_MANY_NODES and admits 100,000', async () => {
     const body = (n: number) => `[${Array.from({ length: n - 1 }, () => '0').join(',')}]`
-    const at = await admitBody(chunks(body(100_000)), {})
+    const at = await admitStream(chunks(body(100_000)), {})
     expect(at).toMatchObject({ ok: true, nodes: 100_000 })
-    const past = await admitBody(chunks(body(100_001)), {})
+    const past = await admitStream(chunks(body(100_001)), {})
     expectRefused(past, 'ERR_JSON_TOO_MANY_NODES')
     expect(past.error).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 100_000 })
   })
 
   it('refuses invalid UTF-8 with ERR_JSON_INVALID_UTF8 even when split across chunks', async () => {
-    const result = await admitBody(
+    const result = await admitStream(
       chunks(Buffer.from('["a'), Buffer.from([0xe2, 0x82]), Buffer.from([0x41, 0x22, 0x5d])),
       {},
     )
@@ -108,22 +109,22 @@ describe('admitBody', () => {
 
   it('admits a UTF-8 sequence split across chunks', async () => {
     const euro = Buffer.from('["€"]')
-    const result = await admitBody(chunks(euro.subarray(0, 3), euro.subarray(3)), {})
+    const result = await admitStream(chunks(euro.subarray(0, 3), euro.subarray(3)), {})
     expect(result).toMatchObject({ ok: true, value: ['€'] })
   })
 
   it('refuses a syntax error with ERR_JSON_SYNTAX', async () => {
-    const result = await admitBody(chunks('{"a":1,}'), {})
+    const result = await admitStream(chunks('{"a":1,}'), {})
     expectRefused(result, 'ERR_JSON_SYNTAX')
     expect(result.error).toMatchObject({ code: 'ERR_JSON_SYNTAX', status: 422 })
   })
 
   it('resolves an empty body to undefined', async () => {
-    expect(await admitBody(chunks(), {})).toMatchObject({ ok: true, value: undefined, bytes: 0 })
+    expect(await admitStream(chunks(), {})).toMatchObject({ ok: true, value: undefined, bytes: 0 })
   })
 
   it('hands on the admitted bytes with keepRaw', async () => {
-    const result = await admitBody(chunks('[1]'), { keepRaw: true })
+    const result = await admitStream(chunks('[1]'), { keepRaw: true })
     expect(result.ok && result.raw?.toString()).toBe('[1]')
   })
 
@@ -134,13 +135,13 @@ describe('admitBody', () => {
   ] as const) {
     it(`inflates Content-Encoding ${encoding} and counts the cap on inflated bytes`, async () => {
       const text = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => i) })
-      const ok = await admitBody(
+      const ok = await admitStream(
         chunks(compress(Buffer.from(text))),
         {},
         { contentEncoding: encoding },
       )
       expect(ok).toMatchObject({ ok: true, bytes: text.length })
-      const past = await admitBody(
+      const past = await admitStream(
         chunks(compress(Buffer.from(text))),
         { maxBytes: text.length - 1 },
         { contentEncoding: encoding },
@@ -152,7 +153,7 @@ describe('admitBody', () => {
 
   it('refuses an inflation ratio above maxInflationRatio with ERR_BODY_INFLATION_RATIO', async () => {
     const bomb = gzipSync(Buffer.from(`[${' '.repeat(1_000_000)}]`))
-    const result = await admitBody(
+    const result = await admitStream(
       chunks(bomb),
       { maxInflationRatio: 100 },
       { contentEncoding: 'gzip' },
@@ -166,7 +167,7 @@ describe('admitBody', () => {
   })
 
   it('refuses corrupt gzip with ERR_JSON_SYNTAX', async () => {
-    const result = await admitBody(
+    const result = await admitStream(
       chunks(Buffer.from('not gzip at all')),
       {},
       { contentEncoding: 'gzip' },
@@ -175,15 +176,15 @@ describe('admitBody', () => {
   })
 
   it('refuses any Content-Encoding with inflate: false, and an unknown one always, with ERR_BODY_ENCODING', async () => {
-    const off = await admitBody(
+    const off = await admitStream(
       chunks(gzipSync('[]')),
       { inflate: false },
       { contentEncoding: 'gzip' },
     )
     expect(!off.ok && off.error).toMatchObject({ code: 'ERR_BODY_ENCODING', status: 415 })
-    const unknown = await admitBody(chunks('[]'), {}, { contentEncoding: 'compress' })
+    const unknown = await admitStream(chunks('[]'), {}, { contentEncoding: 'compress' })
     expect(!unknown.ok && unknown.error.code).toBe('ERR_BODY_ENCODING')
-    const identity = await admitBody(
+    const identity = await admitStream(
       chunks('[]'),
       { inflate: false },
       { contentEncoding: 'identity' },
@@ -193,7 +194,7 @@ describe('admitBody', () => {
 
   it('refuses a stalled body with ERR_BODY_TIMEOUT after idleTimeoutMs', async () => {
     const { iterable } = stalling(['[1,'])
-    const result = await admitBody(iterable, { idleTimeoutMs: 20 })
+    const result = await admitStream(iterable, { idleTimeoutMs: 20 })
     expect(!result.ok && result.error).toMatchObject({
       code: 'ERR_BODY_TIMEOUT',
       limit: 20,
@@ -209,14 +210,14 @@ describe('admitBody', () => {
         yield Buffer.from('0,')
       }
     }
-    const result = await admitBody(drip(), { timeoutMs: 50, idleTimeoutMs: 10_000 })
+    const result = await admitStream(drip(), { timeoutMs: 50, idleTimeoutMs: 10_000 })
     expect(!result.ok && result.error).toMatchObject({ code: 'ERR_BODY_TIMEOUT', limit: 50 })
   })
 
   it('stops with ERR_BODY_ABORTED when the signal aborts', async () => {
     const { iterable } = stalling(['[1,'])
     const controller = new AbortController()
-    const pending = admitBody(iterable, {}, { signal: controller.signal })
+    const pending = admitStream(iterable, {}, { signal: controller.signal })
     setTimeout(() => controller.abort(), 5)
     const result = await pending
     expect(!result.ok && result.error.code).toBe('ERR_BODY_ABORTED')
@@ -226,13 +227,13 @@ describe('admitBody', () => {
     const budget = createInFlightBudget(100)
     // Counted on bytes received: a declared 101 is refused once the 101st byte arrives.
     const body = `"${'a'.repeat(99)}"`
-    const declared = await admitBody(chunks(body), { budget }, { declaredLength: 101 })
+    const declared = await admitStream(chunks(body), { budget }, { declaredLength: 101 })
     expect(!declared.ok && declared.error).toMatchObject({
       code: 'ERR_ADMISSION_BUSY',
       status: 503,
       limit: 100,
     })
-    const counted = await admitBody(chunks(`"${'a'.repeat(120)}"`), { budget })
+    const counted = await admitStream(chunks(`"${'a'.repeat(120)}"`), { budget })
     expect(!counted.ok && counted.error.code).toBe('ERR_ADMISSION_BUSY')
   })
 
@@ -246,12 +247,12 @@ describe('admitBody', () => {
         seen.push(budget.inFlight)
       }
     }
-    await admitBody(watch(['[1,', '2]']), o, { declaredLength: 5 })
+    await admitStream(watch(['[1,', '2]']), o, { declaredLength: 5 })
     expect(budget.inFlight).toBe(0)
-    await admitBody(watch(['[[[', ']]']), { ...o, maxDepth: 2 })
+    await admitStream(watch(['[[[', ']]']), { ...o, maxDepth: 2 })
     expect(budget.inFlight).toBe(0)
     const controller = new AbortController()
-    const aborted = admitBody(stalling(['[1,']).iterable, o, {
+    const aborted = admitStream(stalling(['[1,']).iterable, o, {
       signal: controller.signal,
       declaredLength: 500,
     })
@@ -261,7 +262,7 @@ describe('admitBody', () => {
     controller.abort()
     await aborted
     expect(budget.inFlight).toBe(0)
-    await admitBody(stalling(['[1,']).iterable, { ...o, idleTimeoutMs: 10 })
+    await admitStream(stalling(['[1,']).iterable, { ...o, idleTimeoutMs: 10 })
     expect(budget.inFlight).toBe(0)
     expect(Math.max(...seen)).toBeGreaterThan(0)
   })
@@ -271,7 +272,7 @@ describe('admitBody', () => {
     const controller = new AbortController()
     controller.abort()
     const budget = createInFlightBudget(1024)
-    const result = await admitBody(iterable, { budget }, { signal: controller.signal })
+    const result = await admitStream(iterable, { budget }, { signal: controller.signal })
     expect(!result.ok && result.error.code).toBe('ERR_BODY_ABORTED')
     expect(state.pulled).toBe(0)
     expect(budget.inFlight).toBe(0)
@@ -280,7 +281,7 @@ describe('admitBody', () => {
   it('admits a body of exactly its declared length in several chunks, kept whole with keepRaw', async () => {
     const text = '{"a":[1,2,3],"b":"xyz"}'
     const parts = [text.slice(0, 4), text.slice(4, 9), text.slice(9, 15), text.slice(15)]
-    const result = await admitBody(
+    const result = await admitStream(
       chunks(...parts),
       { keepRaw: true, budget: createInFlightBudget(1024) },
       { declaredLength: text.length },
@@ -298,11 +299,11 @@ describe('admitBody', () => {
 
   it('admits a body of plain Uint8Array chunks (not Buffers), one chunk or several', async () => {
     const bytes = (text: string) => new Uint8Array(Buffer.from(text))
-    expect(await admitBody(chunks(bytes('[1,2]')), {})).toMatchObject({
+    expect(await admitStream(chunks(bytes('[1,2]')), {})).toMatchObject({
       ok: true,
       value: [1, 2],
     })
-    expect(await admitBody(chunks(bytes('{"a"'), bytes(':true}')), {})).toMatchObject({
+    expect(await admitStream(chunks(bytes('{"a"'), bytes(':true}')), {})).toMatchObject({
       ok: true,
       value: { a: true },
     })
@@ -310,16 +311,16 @@ describe('admitBody', () => {
 
   it('decodes a body whose BOM the bom: strip policy admits', async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')])
-    const stripped = await admitBody(chunks(body), { bom: 'strip' })
+    const stripped = await admitStream(chunks(body), { bom: 'strip' })
     expect(stripped).toMatchObject({ ok: true, value: { a: 1 }, bytes: 10 })
-    const refused = await admitBody(chunks(body), {})
+    const refused = await admitStream(chunks(body), {})
     expect(!refused.ok && refused.error.code).toBe('ERR_JSON_BOM')
   })
 
   it('counts wire bytes and inflated bytes apart for an encoded body', async () => {
     const text = JSON.stringify(Array.from({ length: 200 }, () => 'same'))
     const wire = gzipSync(Buffer.from(text))
-    const result = await admitBody(
+    const result = await admitStream(
       chunks(wire.subarray(0, 10), wire.subarray(10)),
       { keepRaw: true },
       { contentEncoding: 'gzip' },
@@ -330,9 +331,13 @@ describe('admitBody', () => {
 
   it('refuses wire bytes above maxBytes with ERR_BODY_TOO_LARGE even when they inflate to less', async () => {
     const wire = gzipSync(Buffer.from('[]'))
-    const at = await admitBody(chunks(wire), { maxBytes: wire.length }, { contentEncoding: 'gzip' })
+    const at = await admitStream(
+      chunks(wire),
+      { maxBytes: wire.length },
+      { contentEncoding: 'gzip' },
+    )
     expect(at.ok).toBe(true)
-    const past = await admitBody(
+    const past = await admitStream(
       chunks(wire),
       { maxBytes: wire.length - 1 },
       { contentEncoding: 'gzip' },
@@ -348,13 +353,13 @@ describe('admitBody', () => {
     const text = `[${' '.repeat(4000)}]`
     const wire = gzipSync(Buffer.from(text))
     const ratio = Math.ceil(text.length / wire.length)
-    const at = await admitBody(
+    const at = await admitStream(
       chunks(wire),
       { maxInflationRatio: ratio },
       { contentEncoding: 'gzip' },
     )
     expect(at).toMatchObject({ ok: true, bytes: text.length })
-    const past = await admitBody(
+    const past = await admitStream(
       chunks(wire),
       { maxInflationRatio: Math.floor(text.length / wire.length) },
       { contentEncoding: 'gzip' },
@@ -363,7 +368,7 @@ describe('admitBody', () => {
   })
 
   it('admits a declared length of exactly maxBytes', async () => {
-    const result = await admitBody(chunks('[1,', '2]'), { maxBytes: 5 }, { declaredLength: 5 })
+    const result = await admitStream(chunks('[1,', '2]'), { maxBytes: 5 }, { declaredLength: 5 })
     expect(result).toMatchObject({ ok: true, value: [1, 2], bytes: 5 })
   })
 })

@@ -3,7 +3,7 @@
 // by the time the loop gets there is stopped at once with the same refusal, and many reads
 // started in the same iteration are each armed.
 import { describe, expect, it } from 'vitest'
-import { admitBody } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 /** A source that yields `first` and then never yields again. */
 function stalled(first: string): AsyncIterable<Uint8Array> {
@@ -24,7 +24,7 @@ function stalled(first: string): AsyncIterable<Uint8Array> {
 
 describe('lazily armed deadlines', () => {
   it('refuses with ERR_BODY_TIMEOUT and its limit a read whose deadline passed while the loop was blocked before the timer was armed', async () => {
-    const pending = admitBody(stalled('[1,'), { timeoutMs: 20, idleTimeoutMs: 10_000 })
+    const pending = admitStream(stalled('[1,'), { timeoutMs: 20, idleTimeoutMs: 10_000 })
     // Hold the loop past the deadline before it reaches the check phase.
     const until = Date.now() + 60
     while (Date.now() < until) {}
@@ -38,7 +38,7 @@ describe('lazily armed deadlines', () => {
 
   it('arms every one of many reads started in the same loop iteration', async () => {
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => admitBody(stalled('{"a":'), { idleTimeoutMs: 20 })),
+      Array.from({ length: 50 }, () => admitStream(stalled('{"a":'), { idleTimeoutMs: 20 })),
     )
     for (const result of results) {
       expect(!result.ok && result.error).toMatchObject({ code: 'ERR_BODY_TIMEOUT', limit: 20 })

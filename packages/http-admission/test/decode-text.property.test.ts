@@ -3,7 +3,8 @@
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { decodeText } from '../src/body-scanner.js'
-import { admitBody, resolveHttpAdmissionOptions } from '../src/index.js'
+import { bodyAdmission } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes
@@ -39,9 +40,9 @@ describe('decodeText', () => {
   })
 
   it('admits the same value whether the body is all ASCII or has one byte past it', async () => {
-    const options = resolveHttpAdmissionOptions({})
-    const ascii = await admitBody(once(Buffer.from('{"k":"caf\\u00e9"}')), options)
-    const utf8 = await admitBody(once(Buffer.from('{"k":"café"}')), options)
+    const options = bodyAdmission({})
+    const ascii = await admitStream(once(Buffer.from('{"k":"caf\\u00e9"}')), options)
+    const utf8 = await admitStream(once(Buffer.from('{"k":"café"}')), options)
     expect(ascii).toMatchObject({ ok: true, value: { k: 'café' } })
     expect(utf8).toMatchObject({ ok: true, value: { k: 'café' } })
   })

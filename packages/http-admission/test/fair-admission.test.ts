@@ -10,9 +10,9 @@ import { toHttpError } from '../src/http-error.js'
 import {
   type AdmitResult,
   admitNodeRequest,
+  type BodyAdmissionOptions,
+  bodyAdmission,
   createInFlightBudget,
-  type HttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
   sendRefusal,
 } from '../src/index.js'
 import { sleep, until } from './helpers/wait.js'
@@ -26,12 +26,15 @@ afterEach(async () => {
 })
 
 /** A server whose handler (the sentinel) runs only for admitted bodies. */
-async function serve(options: HttpAdmissionOptions) {
-  const o = resolveHttpAdmissionOptions(options)
+async function serve(
+  options: BodyAdmissionOptions,
+  principalOf?: (req: IncomingMessage) => string | undefined,
+) {
+  const body = bodyAdmission(options)
   const state = { handled: 0, started: 0, results: [] as AdmitResult[] }
   running = await listen(async (req: IncomingMessage, res: ServerResponse) => {
     state.started++
-    const result = await admitNodeRequest(req, o)
+    const result = await admitNodeRequest(req, body, { principal: principalOf?.(req) })
     state.results.push(result)
     if (!result.ok) return sendRefusal(res, result.error)
     state.handled++
@@ -156,12 +159,11 @@ describe('minBytesPerSecond', () => {
 })
 
 describe('per-principal shares', () => {
-  const byHeader = (req: IncomingMessage | Request) =>
-    'socket' in req ? (req.headers['x-principal'] as string | undefined) : undefined
+  const byHeader = (req: IncomingMessage) => req.headers['x-principal'] as string | undefined
 
   it('refuses the greedy key with 503 ERR_ADMISSION_PRINCIPAL_BUSY and Retry-After while another key is served', async () => {
     const budget = createInFlightBudget(64 * 1024)
-    const { state, port } = await serve({ budget, principal: byHeader })
+    const { state, port } = await serve({ budget }, byHeader)
     // Key "a" holds 12 KiB; a second body of its would pass its 16 KiB share (1/4 of 64 KiB).
     await open(port, 30 * 1024, prefix(12 * 1024), ['X-Principal: a'])
     await until(() => budget.inFlight === 12 * 1024)
@@ -180,7 +182,7 @@ describe('per-principal shares', () => {
 
   it('refuses a key past maxBodiesPerPrincipal while another key is served', async () => {
     const budget = createInFlightBudget(1 << 20)
-    const { state, port } = await serve({ budget, principal: byHeader, maxBodiesPerPrincipal: 2 })
+    const { state, port } = await serve({ budget, maxBodiesPerPrincipal: 2 }, byHeader)
     await open(port, 1000, '[', ['X-Principal: a'])
     await open(port, 1000, '[', ['X-Principal: a'])
     await until(() => state.started === 2)
@@ -200,12 +202,10 @@ describe('per-principal shares', () => {
 
   it('control: with the share off, one key takes the whole budget and another key gets 503', async () => {
     const budget = createInFlightBudget(64 * 1024)
-    const { state, port } = await serve({
-      budget,
-      principal: byHeader,
-      principalShare: false,
-      maxBodiesPerPrincipal: false,
-    })
+    const { state, port } = await serve(
+      { budget, principalShare: false, maxBodiesPerPrincipal: false },
+      byHeader,
+    )
     for (let i = 0; i < 4; i++) {
       await open(port, 40 * 1024, prefix(16 * 1024), ['X-Principal: a'])
     }

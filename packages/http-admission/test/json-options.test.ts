@@ -8,7 +8,8 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import {
   admission,
-  type HttpAdmissionOptions,
+  type BodyAdmissionOptions,
+  bodyAdmission,
   type JsonOptions,
   json,
   resolveJsonOptions,
@@ -31,7 +32,7 @@ describe('json(): configuration', () => {
   })
 
   it('takes maxBytes in place of limit and answers 413 one byte past it', async () => {
-    expect(resolveJsonOptions({ maxBytes: 10 }).maxBytes).toBe(10)
+    expect(resolveJsonOptions({ maxBytes: 10 }).body.policy.maxBytes).toBe(10)
     const parser = json({ maxBytes: 10 })
     const reached: unknown[] = []
     const server = createServer((req, res) => {
@@ -125,12 +126,12 @@ describe('a reviver that throws', () => {
   it.each(primitives)(
     "hands admission()'s reviver throwing %s to the error handler as an Error with that cause, and the route never runs",
     async (_name, value) => {
-      const options: HttpAdmissionOptions = {
+      const options: BodyAdmissionOptions = {
         reviver: () => {
           throw value
         },
       }
-      const { app, reached, errors } = appWith(admission(options))
+      const { app, reached, errors } = appWith(admission(bodyAdmission(options)))
       const res = await request(app).post('/').type('application/json').send('{"a":1}')
       expect(res.status).toBe(500)
       expect(reached).toEqual([])

@@ -13,13 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SPILL_BYTES, setSpillBytesForTests } from '../src/body-store.js'
 import {
   type AdmitResult,
-  admitBody,
   admitNodeRequest,
+  bodyAdmission,
   createInFlightBudget,
   type InFlightBudget,
-  resolveHttpAdmissionOptions,
   sendRefusal,
 } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 const MiB = 1024 * 1024
 
@@ -135,8 +135,8 @@ describe('admitBody (large bodies)', () => {
       const { budget, watch, inner } = watchedBudget(() =>
         mode === 'gzip' ? text.length : allowance(received, declared),
       )
-      const options = resolveHttpAdmissionOptions({ budget, keepRaw: true })
-      const result = await admitBody(source(), options, {
+      const options = bodyAdmission({ budget, keepRaw: true })
+      const result = await admitStream(source(), options, {
         declaredLength: declared,
         contentEncoding: mode === 'gzip' ? 'gzip' : undefined,
       })
@@ -175,7 +175,7 @@ describe('admitNodeRequest (large bodies through a socket)', () => {
         gzip ? Number(req.headers['x-inflated']) : allowance(received, declared),
       )
       const keepRaw = req.headers['x-keep-raw'] === '1'
-      const result = await admitNodeRequest(req, resolveHttpAdmissionOptions({ budget, keepRaw }))
+      const result = await admitNodeRequest(req, bodyAdmission({ budget, keepRaw }))
       seen.set(id, { worst: watch.worst, result })
       if (!result.ok) return sendRefusal(res, result.error)
       res.setHeader('content-type', 'application/json')

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { head, RawClient } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
-import { admission, type HttpAdmissionOptions } from '../src/index.js'
+import { admission, type BodyAdmissionOptions, bodyAdmission } from '../src/index.js'
 import { matchMediaType } from '../src/media-type.js'
 
 let running: Running | undefined
@@ -16,9 +16,9 @@ afterEach(async () => {
 
 const BODY = '{"a":1}'
 
-async function serve(options: HttpAdmissionOptions = {}) {
+async function serve(options: BodyAdmissionOptions = {}) {
   const handled: unknown[] = []
-  const middleware = admission(options)
+  const middleware = admission(bodyAdmission(options))
   running = await listen((req: IncomingMessage, res: ServerResponse) => {
     middleware(req, res, (error?: unknown) => {
       if (error !== undefined) {

@@ -8,10 +8,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import {
+  type AdmissionHostOptions,
   type AdmissionMiddleware,
   admission,
+  bodyAdmission,
   createInFlightBudget,
-  type HttpAdmissionOptions,
   type JsonOptions,
   json,
 } from '../src/index.js'
@@ -105,7 +106,9 @@ describe('admission(): a throwing verify', () => {
   it.each(THROWN)(
     'answers a verify that throws %s with %i ERR_BODY_VERIFY_FAILED',
     async (_name, status, make) => {
-      const served = serve(admission({ verify: throwing(make) } as HttpAdmissionOptions))
+      const served = serve(
+        admission(bodyAdmission(), { verify: throwing(make) } as AdmissionHostOptions),
+      )
       const response = await post(served, '{"a":1}')
       expect(response.status).toBe(status)
       expect(JSON.parse(response.text)).toMatchObject({ code: 'ERR_BODY_VERIFY_FAILED', status })
@@ -130,7 +133,7 @@ describe('an empty body (Content-Length: 0)', () => {
   })
 
   it('leaves req.body undefined for admission(), of the accepted type or not', async () => {
-    const served = serve(admission())
+    const served = serve(admission(bodyAdmission()))
     await post(served, '').expect(200, 'undefined')
     await post(served, '', 'text/plain').expect(200, 'undefined')
     expect(served.reached).toEqual([undefined, undefined])
@@ -156,7 +159,7 @@ describe('json() with a type function and a malformed Content-Type', () => {
 
 describe('admission(): what it leaves to others', () => {
   it('passes a request an earlier parser marked as read (req._body) through, its body kept', async () => {
-    const served = serve(admission({ maxBytes: 4 }), (req) => {
+    const served = serve(admission(bodyAdmission({ maxBytes: 4 })), (req) => {
       Object.assign(req, { _body: true, body: { parsed: 'earlier' } })
     })
     await post(served, '{"a":"far more than four bytes"}').expect(200, '{"parsed":"earlier"}')
@@ -166,8 +169,8 @@ describe('admission(): what it leaves to others', () => {
   it('passes a GET with a body through unread without asking the type function', async () => {
     const asked: unknown[] = []
     const served = serve(
-      admission({
-        type: (req: IncomingMessage) => {
+      admission(bodyAdmission(), {
+        accept: (req: IncomingMessage) => {
           asked.push(req.method)
           return false
         },
@@ -185,8 +188,8 @@ describe('admission(): what it leaves to others', () => {
   it("hands a type function's exception to next(err), and the route does not run", async () => {
     const boom = new Error('type function failed')
     const served = serve(
-      admission({
-        type: () => {
+      admission(bodyAdmission(), {
+        accept: () => {
           throw boom
         },
       }),
@@ -200,8 +203,7 @@ describe('admission(): what it leaves to others', () => {
 describe('admission(): the refusal options', () => {
   it('answers a refusal with its renderRefusal body and a 503 with its retryAfterSeconds', async () => {
     const served = serve(
-      admission({
-        maxBytes: 4,
+      admission(bodyAdmission({ maxBytes: 4 }), {
         renderRefusal: (error) => ({ contentType: 'text/plain', body: `refused ${error.code}` }),
       }),
     )
@@ -209,7 +211,9 @@ describe('admission(): the refusal options', () => {
     expect(large.status).toBe(413)
     expect(large.headers['content-type']).toBe('text/plain')
     expect(large.text).toBe('refused ERR_BODY_TOO_LARGE')
-    const busy = serve(admission({ budget: createInFlightBudget(4), retryAfterSeconds: 7 }))
+    const busy = serve(
+      admission(bodyAdmission({ budget: createInFlightBudget(4), retryAfterSeconds: 7 })),
+    )
     const response = await post(busy, `"${'a'.repeat(20)}"`)
     expect(response.status).toBe(503)
     expect(response.headers['retry-after']).toBe('7')

@@ -3,7 +3,12 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
-import { admission, createInFlightBudget, type HttpAdmissionError } from '../src/index.js'
+import {
+  admission,
+  bodyAdmission,
+  createInFlightBudget,
+  type HttpAdmissionError,
+} from '../src/index.js'
 
 const MARKER = 'MARKER-5c1e-secret-token'
 const DEPTH_65 = `${'['.repeat(65)}${']'.repeat(65)}`
@@ -51,7 +56,7 @@ describe('admission', () => {
   it('sets req.body and req._body like express.json()', async () => {
     const seen: unknown[] = []
     const app = express()
-    app.post('/', admission(), (req, res) => {
+    app.post('/', admission(bodyAdmission()), (req, res) => {
       seen.push((req as { _body?: boolean })._body)
       res.json(req.body)
     })
@@ -66,13 +71,15 @@ describe('admission', () => {
 
   it('leaves a body alone for a later parser when req._body is already set', async () => {
     const app = express()
-    app.post('/', express.json(), admission({ maxBytes: 1 }), (req, res) => res.json(req.body))
+    app.post('/', express.json(), admission(bodyAdmission({ maxBytes: 1 })), (req, res) =>
+      res.json(req.body),
+    )
     const response = await request(app).post('/').send({ a: 1 })
     expect(response.body).toEqual({ a: 1 })
   })
 
   it('answers 413 problem+json and the handler does not run', async () => {
-    const { app, reached } = appWith(admission({ maxBytes: 100 }))
+    const { app, reached } = appWith(admission(bodyAdmission({ maxBytes: 100 })))
     const response = await request(app)
       .post('/echo')
       .set('content-type', 'application/json')
@@ -93,7 +100,7 @@ describe('admission', () => {
   })
 
   it('answers 422 to depth 65 and invalid UTF-8 and the handler does not run', async () => {
-    const { app, reached } = appWith(admission())
+    const { app, reached } = appWith(admission(bodyAdmission()))
     const deep = await request(app)
       .post('/echo')
       .set('content-type', 'application/json')
@@ -124,7 +131,10 @@ describe('admission', () => {
   })
 
   it('routes a refusal to the app error handler with status, statusCode, type and expose when onRefusal is next', async () => {
-    const { app, reached } = appWith(admission({ maxBytes: 50, onRefusal: 'next' }), true)
+    const { app, reached } = appWith(
+      admission(bodyAdmission({ maxBytes: 50 }), { onRefusal: 'next' }),
+      true,
+    )
     const large = await request(app)
       .post('/echo')
       .set('content-type', 'application/json')
@@ -158,7 +168,9 @@ describe('admission', () => {
 
   it("sets Connection: close on Express's default error handler too", async () => {
     const app = express()
-    app.post('/', admission({ maxBytes: 10, onRefusal: 'next' }), (_req, res) => res.end())
+    app.post('/', admission(bodyAdmission({ maxBytes: 10 }), { onRefusal: 'next' }), (_req, res) =>
+      res.end(),
+    )
     const response = await request(app)
       .post('/')
       .set('content-type', 'application/json')
@@ -169,7 +181,7 @@ describe('admission', () => {
   })
 
   it('passes a GET and an SSE stream through untouched', async () => {
-    const { app } = appWith(admission())
+    const { app } = appWith(admission(bodyAdmission()))
     const response = await request(app).get('/events').set('accept', 'text/event-stream')
     expect(response.status).toBe(200)
     expect(response.text).toBe('data: one\n\ndata: two\n\n')
@@ -177,8 +189,8 @@ describe('admission', () => {
 
   it('gives each mounted route its own limits', async () => {
     const app = express()
-    app.post('/small', admission({ maxBytes: 16 }), (req, res) => res.json(req.body))
-    app.post('/large', admission(), (req, res) => res.json(req.body))
+    app.post('/small', admission(bodyAdmission({ maxBytes: 16 })), (req, res) => res.json(req.body))
+    app.post('/large', admission(bodyAdmission()), (req, res) => res.json(req.body))
     const body = JSON.stringify({ text: 'x'.repeat(32) })
     expect(
       (await request(app).post('/small').set('content-type', 'application/json').send(body)).status,
@@ -190,7 +202,7 @@ describe('admission', () => {
 
   it('answers 413 over a raw socket and stops reading while the client is still sending', async () => {
     const { app, reached } = appWith(
-      admission({ maxBytes: 32 * 1024, budget: createInFlightBudget(1 << 24) }),
+      admission(bodyAdmission({ maxBytes: 32 * 1024, budget: createInFlightBudget(1 << 24) })),
     )
     running = await listen(app)
     const client = new RawClient(running.port)
@@ -213,7 +225,9 @@ describe('admission', () => {
   })
 
   it('admits a body of exactly the default 64 MiB cap and refuses one byte more', async () => {
-    const { app, reached } = appWith(admission({ budget: createInFlightBudget(1 << 28) }))
+    const { app, reached } = appWith(
+      admission(bodyAdmission({ budget: createInFlightBudget(1 << 28) })),
+    )
     const cap = 64 * 1024 * 1024
     const at = Buffer.alloc(cap, 0x61)
     at.write('["', 0)
@@ -246,7 +260,7 @@ describe('admission', () => {
       res.setHeader('access-control-allow-origin', 'https://app.example')
       next()
     })
-    app.post('/', admission({ maxBytes: 4 }), (_req, res) => res.end())
+    app.post('/', admission(bodyAdmission({ maxBytes: 4 })), (_req, res) => res.end())
     const response = await request(app)
       .post('/')
       .set('content-type', 'application/json')
@@ -257,7 +271,7 @@ describe('admission', () => {
 
   it('hands the admitted bytes on as req.rawBody with keepRaw', async () => {
     const app = express()
-    app.post('/', admission({ keepRaw: true }), (req, res) => {
+    app.post('/', admission(bodyAdmission({ keepRaw: true })), (req, res) => {
       res.json({
         raw: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? null,
         body: req.body,

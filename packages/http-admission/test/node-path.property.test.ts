@@ -10,7 +10,7 @@ import { fc, test } from '@fast-check/vitest'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { strictJsonParse } from '@tollgate/test-kit/strict-json'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import { type AdmissionMiddleware, admission, json } from '../src/index.js'
+import { type AdmissionMiddleware, admission, bodyAdmission, json } from '../src/index.js'
 
 interface Outcome {
   readonly status: number
@@ -23,7 +23,7 @@ let running: Running | undefined
 
 // One server for every run: the route's middleware is picked by path.
 const routes: Record<string, AdmissionMiddleware> = {
-  '/admission': admission({ strict: false }),
+  '/admission': admission(bodyAdmission({ strict: false })),
   '/json': json({ strict: false }),
 }
 

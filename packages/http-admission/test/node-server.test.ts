@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   type AdmitResult,
   admitNodeRequest,
+  type BodyAdmissionOptions,
+  bodyAdmission,
   createInFlightBudget,
-  type HttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
   sendRefusal,
 } from '../src/index.js'
 import { sleep, until } from './helpers/wait.js'
@@ -21,11 +21,11 @@ afterEach(async () => {
 })
 
 /** A server whose handler runs only for admitted bodies (the sentinel), recording every result. */
-async function serve(options: HttpAdmissionOptions) {
-  const o = resolveHttpAdmissionOptions(options)
+async function serve(options: BodyAdmissionOptions) {
+  const body = bodyAdmission(options)
   const state = { handled: 0, results: [] as AdmitResult[], bytesRead: [] as number[] }
   running = await listen(async (req: IncomingMessage, res: ServerResponse) => {
-    const result = await admitNodeRequest(req, o)
+    const result = await admitNodeRequest(req, body)
     state.results.push(result)
     req.socket.once('close', () => state.bytesRead.push(req.socket.bytesRead))
     if (!result.ok) {
@@ -298,7 +298,7 @@ describe('admitNodeRequest', () => {
 
   it('sends a refusal body from a custom renderer with the same status and connection closing', async () => {
     running = await listen(async (req, res) => {
-      const result = await admitNodeRequest(req, { maxBytes: 8 })
+      const result = await admitNodeRequest(req, bodyAdmission({ maxBytes: 8 }))
       if (!result.ok) {
         sendRefusal(res, result.error, {
           render: (error) => ({

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { parseContentLength } from '../src/content-length.js'
-import { type HttpAdmissionOptions, resolveHttpAdmissionOptions } from '../src/index.js'
+import { ADMISSION_HOST_OPTIONS, type BodyAdmissionOptions, bodyAdmission } from '../src/index.js'
 
 // Each construction-time guard on its own: a value that only that guard refuses, so removing
 // the guard lets the bad option through (the combined tests in test/options.test.ts pass values
 // that several guards refuse at once).
 
-describe('resolveHttpAdmissionOptions guards', () => {
+describe('bodyAdmission guards', () => {
   it.each([
     [{ budget: null }],
     [{ budget: 'budget' }],
@@ -20,17 +20,17 @@ describe('resolveHttpAdmissionOptions guards', () => {
     [{ passMethods: ['GET', 'NOT A METHOD'] }],
   ])('throws a TypeError naming the option for %j', (options) => {
     const name = Object.keys(options)[0] as string
-    expect(() => resolveHttpAdmissionOptions(options as HttpAdmissionOptions)).toThrow(TypeError)
-    expect(() => resolveHttpAdmissionOptions(options as HttpAdmissionOptions)).toThrow(name)
+    expect(() => bodyAdmission(options as BodyAdmissionOptions).policy).toThrow(TypeError)
+    expect(() => bodyAdmission(options as BodyAdmissionOptions).policy).toThrow(name)
   })
 
   it('takes 0 for maxDepth, retryAfterSeconds and minRateGraceMs, and media types of every pattern form', () => {
-    const o = resolveHttpAdmissionOptions({
+    const o = bodyAdmission({
       maxDepth: 0,
       retryAfterSeconds: 0,
       minRateGraceMs: 0,
       types: ['application/json', 'text/*', '*/*+json', '*/*', 'application/vnd.a.b+json'],
-    })
+    }).policy
     expect(o).toMatchObject({ maxDepth: 0, retryAfterSeconds: 0, minRateGraceMs: 0 })
     expect(o.types).toEqual([
       'application/json',
@@ -43,17 +43,17 @@ describe('resolveHttpAdmissionOptions guards', () => {
 
   it('takes every documented value of otherTypes and onRefusal', () => {
     for (const otherTypes of ['refuse', 'pass'] as const) {
-      expect(resolveHttpAdmissionOptions({ otherTypes }).otherTypes).toBe(otherTypes)
+      expect(bodyAdmission({ otherTypes }).policy.otherTypes).toBe(otherTypes)
     }
     for (const onRefusal of ['respond', 'next'] as const) {
-      expect(resolveHttpAdmissionOptions({ onRefusal }).onRefusal).toBe(onRefusal)
+      expect(ADMISSION_HOST_OPTIONS.resolve({ onRefusal }).onRefusal).toBe(onRefusal)
     }
   })
 
   it("takes type as one string: 'json', '+json' or a media type", () => {
-    expect(resolveHttpAdmissionOptions({ type: 'json' }).types).toEqual(['application/json'])
-    expect(resolveHttpAdmissionOptions({ type: '+json' }).types).toEqual(['*/*+json'])
-    expect(resolveHttpAdmissionOptions({ type: 'text/plain' }).types).toEqual(['text/plain'])
+    expect(bodyAdmission({ type: 'json' }).policy.types).toEqual(['application/json'])
+    expect(bodyAdmission({ type: '+json' }).policy.types).toEqual(['*/*+json'])
+    expect(bodyAdmission({ type: 'text/plain' }).policy.types).toEqual(['text/plain'])
   })
 })
 

@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import {
+  ADMISSION_HOST_OPTIONS,
   admission,
+  BODY_ADMISSION_DEFAULTS,
+  type BodyAdmissionOptions,
+  bodyAdmission,
   createInFlightBudget,
   defaultInFlightBudget,
-  HTTP_ADMISSION_DEFAULTS,
-  type HttpAdmissionOptions,
   json,
-  resolveHttpAdmissionOptions,
+  REST_BODY_BYTES_CEILING,
   resolveJsonOptions,
 } from '../src/index.js'
-import { HTTP_ADMISSION_CEILINGS } from '../src/options.js'
 
-describe('resolveHttpAdmissionOptions', () => {
+describe('bodyAdmission', () => {
   it('fills every default and freezes the result', () => {
-    const o = resolveHttpAdmissionOptions()
-    expect(o).toMatchObject({ ...HTTP_ADMISSION_DEFAULTS, budget: defaultInFlightBudget })
+    const o = bodyAdmission().policy
+    expect(o).toMatchObject({ ...BODY_ADMISSION_DEFAULTS, budget: defaultInFlightBudget })
     expect(o.maxBytes).toBe(64 * 1024 * 1024)
     expect(Object.isFrozen(o)).toBe(true)
     expect(Object.isFrozen(o.types)).toBe(true)
@@ -22,7 +23,7 @@ describe('resolveHttpAdmissionOptions', () => {
 
   it("resolves to the defaults the README's options table lists", () => {
     // Written out, not read from HTTP_ADMISSION_DEFAULTS: a changed default must fail here.
-    expect(resolveHttpAdmissionOptions()).toMatchObject({
+    expect(bodyAdmission().policy).toMatchObject({
       maxBytes: 67_108_864,
       maxNodes: 100_000,
       maxDepth: 64,
@@ -43,23 +44,20 @@ describe('resolveHttpAdmissionOptions', () => {
       principalShare: 0.25,
       retryAfterSeconds: 1,
       keepRaw: false,
-      onRefusal: 'respond',
     })
   })
 
   it('refuses a maxBytes or limit of 64 MiB + 1 (67108865, the ceiling written out) with a TypeError', () => {
-    expect(() => resolveHttpAdmissionOptions({ maxBytes: 67_108_865 })).toThrow(TypeError)
-    expect(() => resolveHttpAdmissionOptions({ limit: 67_108_865 })).toThrow(TypeError)
-    expect(resolveHttpAdmissionOptions({ limit: 67_108_864 }).maxBytes).toBe(67_108_864)
+    expect(() => bodyAdmission({ maxBytes: 67_108_865 }).policy).toThrow(TypeError)
+    expect(() => bodyAdmission({ limit: 67_108_865 }).policy).toThrow(TypeError)
+    expect(bodyAdmission({ limit: 67_108_864 }).policy.maxBytes).toBe(67_108_864)
   })
 
   it('admits maxBytes at its 64 MiB ceiling and refuses one byte more with a TypeError', () => {
-    expect(
-      resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes }).maxBytes,
-    ).toBe(64 * 1024 * 1024)
-    expect(() =>
-      resolveHttpAdmissionOptions({ maxBytes: HTTP_ADMISSION_CEILINGS.maxBytes + 1 }),
-    ).toThrow(TypeError)
+    expect(bodyAdmission({ maxBytes: REST_BODY_BYTES_CEILING }).policy.maxBytes).toBe(
+      64 * 1024 * 1024,
+    )
+    expect(() => bodyAdmission({ maxBytes: REST_BODY_BYTES_CEILING + 1 }).policy).toThrow(TypeError)
   })
 
   it.each([
@@ -74,34 +72,55 @@ describe('resolveHttpAdmissionOptions', () => {
     [{ types: ['json'] }],
     [{ passMethods: ['G E T'] }],
     [{ otherTypes: 'skip' }],
-    [{ onRefusal: 'throw' }],
     [{ inflate: 'yes' }],
     [{ budget: {} }],
-    [{ renderRefusal: 'problem' }],
     [{ duplicateKeys: 'maybe' }],
     [{ maxStringBytes: -1 }],
     [{ bom: 'keep' }],
     [{ policies: { bom: 'strip' } }],
     [{ maxbytes: 10 }],
   ])('throws a TypeError at construction for %j', (options) => {
-    expect(() => resolveHttpAdmissionOptions(options as never)).toThrow(TypeError)
+    expect(() => bodyAdmission(options as never).policy).toThrow(TypeError)
   })
 
   it('lowers limits per route and takes an isolated budget', () => {
     const budget = createInFlightBudget(1024)
-    const o = resolveHttpAdmissionOptions({
+    const o = bodyAdmission({
       maxBytes: 10,
       maxDepth: 0,
       budget,
       passMethods: ['get'],
       types: ['Application/JSON'],
-    })
+    }).policy
     expect(o).toMatchObject({
       maxBytes: 10,
       maxDepth: 0,
       budget,
       passMethods: ['GET'],
       types: ['application/json'],
+    })
+  })
+})
+
+describe('ADMISSION_HOST_OPTIONS', () => {
+  it.each([
+    [{ onRefusal: 'throw' }],
+    [{ renderRefusal: 'problem' }],
+    [{ principal: 'ip' }],
+    [{ accept: true }],
+    [{ verify: {} }],
+    [{ maxBytes: 10 }],
+  ])('makes admission() throw a TypeError at construction for %j', (options) => {
+    expect(() => admission(bodyAdmission(), options as never)).toThrow(TypeError)
+  })
+
+  it("resolves to the middleware's defaults", () => {
+    expect(ADMISSION_HOST_OPTIONS.resolve(undefined)).toEqual({
+      onRefusal: 'respond',
+      renderRefusal: undefined,
+      verify: undefined,
+      accept: undefined,
+      principal: undefined,
     })
   })
 })
@@ -134,41 +153,38 @@ describe('createInFlightBudget', () => {
   })
 })
 
-describe('resolveHttpAdmissionOptions (fair admission)', () => {
+describe('bodyAdmission (fair admission)', () => {
   it('validates minBytesPerSecond, minRateGraceMs, principal, maxBodiesPerPrincipal and principalShare', () => {
     for (const bad of [
       { minBytesPerSecond: 0 },
       { minBytesPerSecond: 1.5 },
       { minRateGraceMs: -1 },
-      { principal: 'ip' },
       { maxBodiesPerPrincipal: 0 },
       { principalShare: 0 },
       { principalShare: 1.5 },
       { principalShare: true },
     ]) {
-      expect(
-        () => resolveHttpAdmissionOptions(bad as HttpAdmissionOptions),
-        JSON.stringify(bad),
-      ).toThrow(TypeError)
+      expect(() => bodyAdmission(bad as BodyAdmissionOptions).policy, JSON.stringify(bad)).toThrow(
+        TypeError,
+      )
     }
-    const off = resolveHttpAdmissionOptions({
+    const off = bodyAdmission({
       minBytesPerSecond: false,
       minRateGraceMs: 0,
       maxBodiesPerPrincipal: false,
       principalShare: false,
-    })
+    }).policy
     expect(off).toMatchObject({
       minBytesPerSecond: false,
       minRateGraceMs: 0,
       maxBodiesPerPrincipal: false,
       principalShare: false,
-      principal: undefined,
     })
-    expect(resolveHttpAdmissionOptions({ principalShare: 1 }).principalShare).toBe(1)
+    expect(bodyAdmission({ principalShare: 1 }).policy.principalShare).toBe(1)
   })
 })
 
-describe('resolveHttpAdmissionOptions (one scheme)', () => {
+describe('bodyAdmission (one scheme)', () => {
   it.each([
     [{ maxBytes: 0 }, 'maxBytes'],
     [{ limit: 'lots' }, 'limit'],
@@ -180,25 +196,31 @@ describe('resolveHttpAdmissionOptions (one scheme)', () => {
     [{ maxbytes: 10 }, 'maxbytes'],
     [{ policies: { bom: 'strip' } }, 'policies'],
   ])('names the wrong option of %j in the TypeError of admission() and json()', (options, name) => {
-    for (const construct of [admission, json]) {
+    const admit = (options: never) => admission(bodyAdmission(options))
+    for (const construct of [admit, json]) {
       expect(() => construct(options as never)).toThrow(TypeError)
       expect(() => construct(options as never)).toThrow(name)
     }
   })
 
-  it('returns an object it resolved as it is, and validates a look-alike again', () => {
-    const resolved = resolveHttpAdmissionOptions({ maxBytes: 10 })
-    expect(resolveHttpAdmissionOptions(resolved)).toBe(resolved)
-    expect(() => resolveHttpAdmissionOptions({ ...resolved } as never)).toThrow(TypeError)
+  it('builds a frozen control once, and refuses a policy or a control handed back as options', () => {
+    const body = bodyAdmission({ maxBytes: 10 })
+    expect(Object.isFrozen(body) && Object.isFrozen(body.policy)).toBe(true)
+    expect(() => bodyAdmission(body.policy as never)).toThrow(TypeError)
+    expect(() => bodyAdmission({ ...body.policy } as never)).toThrow(TypeError)
+    expect(() => admission(body.policy as never)).toThrow(TypeError)
     const dropIn = resolveJsonOptions({ limit: '1kb' })
-    expect(resolveJsonOptions(dropIn)).toBe(dropIn)
-    expect(dropIn).toMatchObject({ maxBytes: 1024, otherTypes: 'pass', onRefusal: 'next' })
-    expect(() => resolveJsonOptions({ ...dropIn } as never)).toThrow(TypeError)
+    expect(dropIn.body.policy).toMatchObject({ maxBytes: 1024, otherTypes: 'pass' })
+    expect(dropIn.host).toMatchObject({ onRefusal: 'next' })
+    expect(() => resolveJsonOptions(dropIn as never)).toThrow(TypeError)
   })
 
   it("reads json()'s empty or false type and null limit as body-parser does: the defaults", () => {
     for (const options of [{ type: '' }, { type: false }, { limit: null }]) {
-      expect(resolveJsonOptions(options as never), JSON.stringify(options)).toMatchObject({
+      expect(
+        resolveJsonOptions(options as never).body.policy,
+        JSON.stringify(options),
+      ).toMatchObject({
         maxBytes: 102_400,
         types: ['application/json'],
       })
@@ -213,10 +235,10 @@ describe('resolveHttpAdmissionOptions (one scheme)', () => {
       maxNumberLength: 3,
       bom: 'strip',
     } as const
-    const o = resolveHttpAdmissionOptions({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 })
+    const o = bodyAdmission({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 }).policy
     expect(o).toMatchObject(policies)
     expect(o.preflight).toMatchObject({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 })
-    expect(resolveHttpAdmissionOptions().preflight).toMatchObject({
+    expect(bodyAdmission().policy.preflight).toMatchObject({
       duplicateKeys: 'allow',
       protoKeys: 'allow',
       maxStringBytes: Number.POSITIVE_INFINITY,

@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net'
 import { parseResponse, type RawResponse } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
-import { admission } from '../src/index.js'
+import { admission, bodyAdmission } from '../src/index.js'
 import { LINGER_LIMITS } from '../src/respond.js'
 import { until } from './helpers/wait.js'
 
@@ -114,7 +114,7 @@ function splitResponses(data: Buffer): RawResponse[] {
 describe('a refusal queued behind a pipelined request', () => {
   it('reaches a client still uploading the refused body: 413 with its code and limit, after the first answer', async () => {
     expect(BODY).toBeLessThan(LINGER_LIMITS.lingerBytes)
-    const middleware = admission({ maxBytes: LIMIT })
+    const middleware = admission(bodyAdmission({ maxBytes: LIMIT }))
     const { state, port } = await serve((req, res, reached) => {
       middleware(req, res, () => {
         reached()

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { httpPost } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
-import { admission, type HttpAdmissionOptions } from '../src/index.js'
+import { admission, type BodyAdmissionOptions, bodyAdmission } from '../src/index.js'
 
 let running: Running | undefined
 afterEach(async () => {
@@ -12,9 +12,9 @@ afterEach(async () => {
   running = undefined
 })
 
-async function serve(options: HttpAdmissionOptions) {
+async function serve(options: BodyAdmissionOptions) {
   const handled: unknown[] = []
-  const middleware = admission(options)
+  const middleware = admission(bodyAdmission(options))
   running = await listen((req: IncomingMessage, res: ServerResponse) => {
     middleware(req, res, () => {
       const body = (req as IncomingMessage & { body?: unknown }).body

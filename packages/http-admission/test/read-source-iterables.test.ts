@@ -2,7 +2,7 @@
 // source that fails is a client abort, and a hand-written iterator without `return()` is
 // still refused with the refusal's own code.
 import { describe, expect, it } from 'vitest'
-import { admitBody } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 describe('admitBody over an async iterable', () => {
   it('refuses a source that fails mid-body with ERR_BODY_ABORTED', async () => {
@@ -10,7 +10,7 @@ describe('admitBody over an async iterable', () => {
       yield Buffer.from('[1,')
       throw new Error('stream errored')
     }
-    const result = await admitBody(failing())
+    const result = await admitStream(failing())
     expect(result).toMatchObject({ ok: false, error: { code: 'ERR_BODY_ABORTED' } })
   })
 
@@ -24,7 +24,7 @@ describe('admitBody over an async iterable', () => {
         },
       }),
     }
-    const result = await admitBody(source, { maxBytes: 8 })
+    const result = await admitStream(source, { maxBytes: 8 })
     expect(result).toMatchObject({ ok: false, error: { code: 'ERR_BODY_TOO_LARGE', limit: 8 } })
     expect(pulled).toBe(1)
   })

@@ -6,7 +6,7 @@
 import { PassThrough, Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { admitBody } from '../src/index.js'
+import { admitStream } from './helpers/admit-stream.js'
 
 /** Settles to 'hung' when `pending` has not settled within `ms` (a generous deadline). */
 function within<T>(pending: Promise<T>, ms = 5_000): Promise<T | 'hung'> {
@@ -23,7 +23,7 @@ describe('admitBody over a Readable', () => {
     stream.resume()
     await new Promise((resolve) => stream.once('end', resolve))
     expect(stream.readableEnded).toBe(true)
-    const result = await within(admitBody(stream))
+    const result = await within(admitStream(stream))
     expect(result).toMatchObject({ ok: true, value: undefined, bytes: 0 })
   })
 
@@ -32,13 +32,13 @@ describe('admitBody over a Readable', () => {
     stream.destroy()
     // Its 'close' already emitted, as for a request whose client left before the handler ran.
     await new Promise((resolve) => stream.once('close', resolve))
-    const result = await within(admitBody(stream))
+    const result = await within(admitStream(stream))
     expect(result).toMatchObject({ ok: false, error: { code: 'ERR_BODY_ABORTED' } })
   })
 
   it('refuses a stream that closes before its end with ERR_BODY_ABORTED', async () => {
     const stream = new PassThrough()
-    const pending = within(admitBody(stream))
+    const pending = within(admitStream(stream))
     stream.write('[1,')
     setTimeout(() => stream.destroy(), 10)
     expect(await pending).toMatchObject({ ok: false, error: { code: 'ERR_BODY_ABORTED' } })
@@ -46,7 +46,7 @@ describe('admitBody over a Readable', () => {
 
   it('refuses a stream that errors mid-body with ERR_BODY_ABORTED, and the error does not escape', async () => {
     const stream = new PassThrough()
-    const pending = within(admitBody(stream))
+    const pending = within(admitStream(stream))
     stream.write('[1,')
     setTimeout(() => stream.destroy(new Error('socket reset')), 10)
     expect(await pending).toMatchObject({ ok: false, error: { code: 'ERR_BODY_ABORTED' } })
@@ -54,7 +54,7 @@ describe('admitBody over a Readable', () => {
 
   it('keeps an error listener after a refusal, so a late socket error cannot crash the process', async () => {
     const stream = new PassThrough()
-    const pending = admitBody(stream, { maxBytes: 4 })
+    const pending = admitStream(stream, { maxBytes: 4 })
     stream.write('[1,2,3]')
     const result = await within(pending)
     expect(result).toMatchObject({ ok: false, error: { code: 'ERR_BODY_TOO_LARGE', limit: 4 } })
@@ -67,7 +67,7 @@ describe('admitBody over a Readable', () => {
   it('leaves the stream paused when the read is stopped while an inflating write is pending', async () => {
     const stream = new PassThrough()
     const controller = new AbortController()
-    const pending = admitBody(stream, {}, { contentEncoding: 'gzip', signal: controller.signal })
+    const pending = admitStream(stream, {}, { contentEncoding: 'gzip', signal: controller.signal })
     // The chunk goes to zlib (a write that settles later); the abort lands before it settles.
     stream.once('pause', () => controller.abort())
     stream.write(gzipSync('[1,2,3]'))
@@ -82,7 +82,7 @@ describe('admitBody over a Readable', () => {
   it('refuses a stream set to a string encoding with a TypeError instead of miscounting its bytes', async () => {
     const stream = new PassThrough()
     stream.setEncoding('utf8')
-    const pending = admitBody(stream)
+    const pending = admitStream(stream)
     stream.end('[1,2,3]')
     await expect(pending).rejects.toThrow(TypeError)
   })

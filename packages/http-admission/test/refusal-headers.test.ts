@@ -5,11 +5,11 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   admitNodeRequest,
+  type BodyAdmissionOptions,
+  bodyAdmission,
   createInFlightBudget,
-  type HttpAdmissionOptions,
   refusalResponse,
   renderProblem,
-  resolveHttpAdmissionOptions,
   sendRefusal,
   toProblem,
 } from '../src/index.js'
@@ -26,8 +26,8 @@ afterEach(async () => {
 })
 
 /** A server that sets headers before admission (as earlier middleware would) and refuses. */
-async function serve(options: HttpAdmissionOptions, send: HttpAdmissionOptions = {}) {
-  const o = resolveHttpAdmissionOptions(options)
+async function serve(options: BodyAdmissionOptions, send: BodyAdmissionOptions = {}) {
+  const body = bodyAdmission(options)
   let handled = 0
   running = await listen(async (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('Access-Control-Allow-Origin', '*')
@@ -35,7 +35,7 @@ async function serve(options: HttpAdmissionOptions, send: HttpAdmissionOptions =
     res.setHeader('Last-Modified', 'Tue, 01 Dec 2026 00:00:00 GMT')
     res.setHeader('Content-Encoding', 'gzip')
     res.setHeader('Content-Range', 'bytes 0-1/2')
-    const result = await admitNodeRequest(req, o)
+    const result = await admitNodeRequest(req, body)
     if (!result.ok) {
       sendRefusal(
         res,

@@ -1,7 +1,12 @@
 import { gzipSync } from 'node:zlib'
 import { expectRefused } from '@tollgate/test-kit/expect-refused'
 import { describe, expect, it } from 'vitest'
-import { admitWebRequest, createInFlightBudget, refusalResponse } from '../src/index.js'
+import {
+  admitWebRequest,
+  bodyAdmission,
+  createInFlightBudget,
+  refusalResponse,
+} from '../src/index.js'
 
 const MARKER = 'MARKER-91d2-secret-token'
 
@@ -33,13 +38,13 @@ const post = (
 
 describe('admitWebRequest', () => {
   it("admits a JSON body from undici's Request", async () => {
-    const result = await admitWebRequest(post('{"title":"a","tags":["x"]}'), {})
+    const result = await admitWebRequest(post('{"title":"a","tags":["x"]}'), bodyAdmission({}))
     expect(result).toMatchObject({ ok: true, value: { title: 'a', tags: ['x'] } })
   })
 
   it('refuses depth 65 with a 422 problem+json Response while the stream is still open', async () => {
     const { stream, state } = openStream(new TextEncoder().encode(`["${MARKER}",${'['.repeat(65)}`))
-    const result = await admitWebRequest(post(stream), {})
+    const result = await admitWebRequest(post(stream), bodyAdmission({}))
     expectRefused(result, 'ERR_JSON_TOO_DEEP')
     expect(result.error).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64 })
     expect(result.response.status).toBe(422)
@@ -51,9 +56,12 @@ describe('admitWebRequest', () => {
   })
 
   it('refuses a body over maxBytes with 413', async () => {
-    const result = await admitWebRequest(post(JSON.stringify({ k: 'x'.repeat(100) })), {
-      maxBytes: 50,
-    })
+    const result = await admitWebRequest(
+      post(JSON.stringify({ k: 'x'.repeat(100) })),
+      bodyAdmission({
+        maxBytes: 50,
+      }),
+    )
     expect(!result.ok && result.response.status).toBe(413)
     expect(!result.ok && result.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 50 })
   })
@@ -61,15 +69,15 @@ describe('admitWebRequest', () => {
   it('refuses invalid UTF-8 with 422', async () => {
     const result = await admitWebRequest(
       post(new Uint8Array([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d])),
-      {},
+      bodyAdmission({}),
     )
     expect(!result.ok && result.error.code).toBe('ERR_JSON_INVALID_UTF8')
   })
 
   it('passes a GET and a bodiless POST through', async () => {
-    const get = await admitWebRequest(new Request('http://127.0.0.1/'), {})
+    const get = await admitWebRequest(new Request('http://127.0.0.1/'), bodyAdmission({}))
     expect(get).toMatchObject({ ok: true, skipped: 'method', value: undefined })
-    const empty = await admitWebRequest(post(null), {})
+    const empty = await admitWebRequest(post(null), bodyAdmission({}))
     expect(empty).toMatchObject({ ok: true, skipped: 'no-body' })
   })
 
@@ -82,23 +90,29 @@ describe('admitWebRequest', () => {
           body,
           headers: { 'content-type': 'application/json' },
         }),
-        {},
+        bodyAdmission({}),
       )
       expect(result).toMatchObject({ ok: true, skipped: 'method', value: undefined })
     }
   })
 
   it('refuses a non-JSON media type with 415', async () => {
-    const result = await admitWebRequest(post('[]', { 'content-type': 'text/plain' }), {})
+    const result = await admitWebRequest(
+      post('[]', { 'content-type': 'text/plain' }),
+      bodyAdmission({}),
+    )
     expect(!result.ok && result.response.status).toBe(415)
   })
 
   it('answers 503 with Retry-After when the budget is spent, and releases it', async () => {
     const budget = createInFlightBudget(10)
-    const result = await admitWebRequest(post(`"${'a'.repeat(20)}"`), {
-      budget,
-      retryAfterSeconds: 3,
-    })
+    const result = await admitWebRequest(
+      post(`"${'a'.repeat(20)}"`),
+      bodyAdmission({
+        budget,
+        retryAfterSeconds: 3,
+      }),
+    )
     expect(!result.ok && result.response.status).toBe(503)
     expect(!result.ok && result.response.headers.get('retry-after')).toBe('3')
     expect(budget.inFlight).toBe(0)
@@ -108,13 +122,16 @@ describe('admitWebRequest', () => {
 describe('admitWebRequest: the head', () => {
   it('cancels the body stream unread when the head is refused (415, invalid length)', async () => {
     const text = openStream(new TextEncoder().encode('[1,'))
-    const other = await admitWebRequest(post(text.stream, { 'content-type': 'text/plain' }), {})
+    const other = await admitWebRequest(
+      post(text.stream, { 'content-type': 'text/plain' }),
+      bodyAdmission({}),
+    )
     expectRefused(other, 'ERR_BODY_MEDIA_TYPE')
     expect(other.response.status).toBe(415)
     const bad = openStream(new TextEncoder().encode('[1,'))
     const invalid = await admitWebRequest(
       post(bad.stream, { 'content-type': 'application/json', 'content-length': '1,2' }),
-      {},
+      bodyAdmission({}),
     )
     expectRefused(invalid, 'ERR_BODY_INVALID_LENGTH')
     expect(invalid.response.status).toBe(400)
@@ -125,7 +142,10 @@ describe('admitWebRequest: the head', () => {
   })
 
   it('passes a POST without a body through as no-body whatever its media type, not 415', async () => {
-    const result = await admitWebRequest(post(null, { 'content-type': 'text/plain' }), {})
+    const result = await admitWebRequest(
+      post(null, { 'content-type': 'text/plain' }),
+      bodyAdmission({}),
+    )
     expect(result).toMatchObject({ ok: true, skipped: 'no-body', value: undefined })
   })
 
@@ -135,7 +155,7 @@ describe('admitWebRequest: the head', () => {
       headers: { 'content-type': 'application/json', 'content-length': 'abc' },
     })
     expect(request.body).toBe(null)
-    const result = await admitWebRequest(request, {})
+    const result = await admitWebRequest(request, bodyAdmission({}))
     expectRefused(result, 'ERR_BODY_INVALID_LENGTH')
     expect(result.response.status).toBe(400)
   })
@@ -146,7 +166,7 @@ describe('admitWebRequest: the head', () => {
         'content-type': 'application/json',
         'content-encoding': 'gzip',
       }),
-      {},
+      bodyAdmission({}),
     )
     expect(result).toMatchObject({ ok: true, value: { title: 'a' } })
   })
@@ -155,7 +175,7 @@ describe('admitWebRequest: the head', () => {
     const { stream } = openStream(new TextEncoder().encode('[1,'))
     const large = await admitWebRequest(
       post(stream, { 'content-type': 'application/json', 'content-length': '1000' }),
-      { maxBytes: 50 },
+      bodyAdmission({ maxBytes: 50 }),
     )
     expectRefused(large, 'ERR_BODY_TOO_LARGE')
     expect(large.error).toMatchObject({ code: 'ERR_BODY_TOO_LARGE', limit: 50 })
@@ -170,7 +190,7 @@ describe('admitWebRequest: the head', () => {
         signal: controller.signal,
         duplex: 'half',
       } as RequestInit),
-      {},
+      bodyAdmission({}),
     )
     expectRefused(aborted, 'ERR_BODY_ABORTED')
   })
@@ -179,7 +199,7 @@ describe('admitWebRequest: the head', () => {
 describe('admitWebRequest deadlines', () => {
   it('refuses a stalled stream with 408 and cancels it', async () => {
     const { stream, state } = openStream(new TextEncoder().encode('[1,'))
-    const result = await admitWebRequest(post(stream), { idleTimeoutMs: 20 })
+    const result = await admitWebRequest(post(stream), bodyAdmission({ idleTimeoutMs: 20 }))
     expect(!result.ok && result.response.status).toBe(408)
     expect(!result.ok && result.error).toMatchObject({ code: 'ERR_BODY_TIMEOUT', limit: 20 })
     expect(state.cancelled).toBe(true)
@@ -210,24 +230,26 @@ describe('refusalResponse', () => {
 
   it('counts web requests against their principal and answers the share refusal with Retry-After', async () => {
     const budget = createInFlightBudget(1 << 20)
-    const options = {
-      budget,
-      maxBodiesPerPrincipal: 1,
-      principal: (request: Request | unknown) =>
-        request instanceof Request ? (request.headers.get('x-principal') ?? undefined) : undefined,
-    }
+    const options = { budget, maxBodiesPerPrincipal: 1 }
     const keyed = { 'content-type': 'application/json', 'x-principal': 'a' }
     const { stream } = openStream(new TextEncoder().encode('[1,'))
-    const held = admitWebRequest(post(stream, keyed), { ...options, idleTimeoutMs: 200 })
+    const held = admitWebRequest(
+      post(stream, keyed),
+      bodyAdmission({ ...options, idleTimeoutMs: 200 }),
+      { principal: 'a' },
+    )
     await new Promise((resolve) => setTimeout(resolve, 20))
-    const second = await admitWebRequest(post('[]', keyed), options)
+    const second = await admitWebRequest(post('[]', keyed), bodyAdmission(options), {
+      principal: 'a',
+    })
     expectRefused(second, 'ERR_ADMISSION_PRINCIPAL_BUSY')
     expect(second.error).toMatchObject({ code: 'ERR_ADMISSION_PRINCIPAL_BUSY', limit: 1 })
     expect(second.response.status).toBe(503)
     expect(second.response.headers.get('retry-after')).toBe('1')
     const other = await admitWebRequest(
       post('[]', { 'content-type': 'application/json', 'x-principal': 'b' }),
-      options,
+      bodyAdmission(options),
+      { principal: 'b' },
     )
     expect(other).toMatchObject({ ok: true, value: [] })
     expect((await held).ok).toBe(false)

@@ -9,8 +9,8 @@ export {
 } from './errors.js'
 export {
   ADMISSION_DEFAULTS,
-  assertLimit,
   JSON_LIMIT_KEYS,
+  JSON_LIMITS,
   JSON_LIMITS_DEFAULTS,
   type JsonLimitsOptions,
   type ResolvedJsonLimits,
@@ -24,6 +24,18 @@ export {
 } from './normalize.js'
 export { numberByteLength } from './number-cost.js'
 export {
+  defineOptions,
+  type OptionRow,
+  type OptionRows,
+  type OptionsOf,
+  type OptionTable,
+  type OptionValue,
+  option,
+  type ResolvedOf,
+  type RowChanges,
+} from './option-table.js'
+export {
+  assertLimit,
   booleanOption,
   checkOptions,
   functionOption,

@@ -1,38 +1,42 @@
-import { createResolvedBrand } from './resolved-brand.js'
-
-/**
- * Structural limits on one JSON value. Every options interface that bounds JSON extends this
- * one, so the three limits are always top-level keys of the options object they belong to.
- */
-export interface JsonLimitsOptions {
-  /**
-   * Most nodes admitted: each container, each scalar and each object key counts once
-   * (`{"a":[1,2]}` is 5). A count equal to the limit is admitted. Default: 100,000.
-   */
-  readonly maxNodes?: number
-  /**
-   * Most nested containers admitted: a top-level scalar has depth 0, `[]` depth 1, `[[]]`
-   * depth 2. A depth equal to the limit is admitted. Default: 64.
-   */
-  readonly maxDepth?: number
-  /**
-   * Largest compact UTF-8 JSON encoding admitted, in bytes (`JSON.stringify` with no spacing).
-   * Default: 64 MiB.
-   */
-  readonly maxBytes?: number
-}
-
-/** {@link JsonLimitsOptions} after {@link resolveJsonLimits}: every field set, frozen. */
-export type ResolvedJsonLimits = Readonly<Required<JsonLimitsOptions>>
+import { defineOptions, type OptionsOf, option, type ResolvedOf } from './option-table.js'
+import { integerOption } from './option-validators.js'
 
 const MiB = 1024 * 1024
 
-/** The defaults: 100,000 nodes, 64 nested containers, 64 MiB. */
-export const JSON_LIMITS_DEFAULTS: ResolvedJsonLimits = Object.freeze({
-  maxNodes: 100_000,
-  maxDepth: 64,
-  maxBytes: 64 * MiB,
+/**
+ * The JSON limits, declared once: nodes, depth and bytes of one JSON value. Every options
+ * object that bounds JSON holds them as top-level keys.
+ */
+export const JSON_LIMITS = defineOptions('limits', {
+  maxNodes: option({
+    default: 100_000,
+    check: integerOption(),
+    doc: 'most nodes: containers + scalars + object keys (`{"a":[1,2]}` is 5); equal is admitted',
+  }),
+  maxDepth: option({
+    default: 64,
+    check: integerOption(true),
+    doc: 'most nested containers: a scalar alone is 0, `[]` 1, `[[]]` 2; equal is admitted',
+  }),
+  maxBytes: option({
+    default: 64 * MiB,
+    check: integerOption(),
+    doc: 'largest compact UTF-8 encoding (`JSON.stringify`, no spacing), in bytes',
+  }),
 })
+
+/**
+ * Structural limits on one JSON value (see {@link JSON_LIMITS}): `maxNodes` (default
+ * 100,000), `maxDepth` (default 64) and `maxBytes` (default 64 MiB). Every options interface
+ * that bounds JSON extends this one.
+ */
+export type JsonLimitsOptions = OptionsOf<typeof JSON_LIMITS.rows>
+
+/** {@link JsonLimitsOptions} after {@link resolveJsonLimits}: every field set, frozen. */
+export type ResolvedJsonLimits = ResolvedOf<typeof JSON_LIMITS.rows>
+
+/** The defaults: 100,000 nodes, 64 nested containers, 64 MiB. */
+export const JSON_LIMITS_DEFAULTS: ResolvedJsonLimits = JSON_LIMITS.defaults
 
 /**
  * Every package's byte boundaries in one place, so the REST body, the MCP body, the stdio line
@@ -60,32 +64,8 @@ export const ADMISSION_DEFAULTS = Object.freeze({
   stringChunkCodeUnits: 4096,
 })
 
-/**
- * Checks that `value` is a positive safe integer (or 0 when `allowZero`), for
- * use by every package that validates a numeric option once, at construction.
- * @throws TypeError naming the option, never its value's source.
- */
-export function assertLimit(name: string, value: unknown, allowZero = false): number {
-  // `Number.isSafeInteger` is false for every value that is not a number (no coercion), so it
-  // is the type check too.
-  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value === 0 && !allowZero)) {
-    throw new TypeError(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} safe integer, got ${describe(value)}`,
-    )
-  }
-  return value as number
-}
-
 /** The names of the three JSON limits, for options interfaces that extend {@link JsonLimitsOptions}. */
-export const JSON_LIMIT_KEYS = Object.freeze(['maxNodes', 'maxDepth', 'maxBytes'] as const)
-
-function describe(value: unknown): string {
-  if (typeof value === 'number') return String(value)
-  return typeof value
-}
-
-const brand = createResolvedBrand<ResolvedJsonLimits>()
-brand.mark(JSON_LIMITS_DEFAULTS)
+export const JSON_LIMIT_KEYS = JSON_LIMITS.names
 
 /**
  * Fills {@link JsonLimitsOptions} from {@link JSON_LIMITS_DEFAULTS}, validates each field
@@ -103,8 +83,10 @@ export function resolveJsonLimits(
   limits: JsonLimitsOptions | undefined = undefined,
   ceiling: ResolvedJsonLimits | undefined = undefined,
 ): ResolvedJsonLimits {
-  const resolved =
-    limits === undefined ? JSON_LIMITS_DEFAULTS : brand.has(limits) ? limits : fill(limits)
+  if (limits !== undefined && (typeof limits !== 'object' || limits === null)) {
+    throw new TypeError('limits must be an object')
+  }
+  const resolved = JSON_LIMITS.pick(limits)
   if (ceiling !== undefined) {
     for (const key of JSON_LIMIT_KEYS) {
       if (resolved[key] > ceiling[key]) {
@@ -113,32 +95,4 @@ export function resolveJsonLimits(
     }
   }
   return resolved
-}
-
-// Only `undefined` means "the default": a `null` or `0` is a configuration mistake to report.
-function orDefault(value: unknown, fallback: number): unknown {
-  return value === undefined ? fallback : value
-}
-
-function fill(limits: JsonLimitsOptions): ResolvedJsonLimits {
-  if (typeof limits !== 'object' || limits === null) {
-    throw new TypeError('limits must be an object')
-  }
-  const d = JSON_LIMITS_DEFAULTS
-  // Options that set no limit are the defaults: no object is built or marked for them, so a
-  // per-call `{ profile }` or `{}` costs nothing here.
-  if (
-    limits.maxNodes === undefined &&
-    limits.maxDepth === undefined &&
-    limits.maxBytes === undefined
-  ) {
-    return d
-  }
-  return brand.mark(
-    Object.freeze({
-      maxNodes: assertLimit('maxNodes', orDefault(limits.maxNodes, d.maxNodes)),
-      maxDepth: assertLimit('maxDepth', orDefault(limits.maxDepth, d.maxDepth), true),
-      maxBytes: assertLimit('maxBytes', orDefault(limits.maxBytes, d.maxBytes)),
-    }),
-  )
 }

@@ -1,4 +1,23 @@
-import { assertLimit } from './limits.js'
+/**
+ * Checks that `value` is a positive safe integer (or 0 when `allowZero`), for
+ * use by every package that validates a numeric option once, at construction.
+ * @throws TypeError naming the option, never its value's source.
+ */
+export function assertLimit(name: string, value: unknown, allowZero = false): number {
+  // `Number.isSafeInteger` is false for every value that is not a number (no coercion), so it
+  // is the type check too.
+  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value === 0 && !allowZero)) {
+    throw new TypeError(
+      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} safe integer, got ${describe(value)}`,
+    )
+  }
+  return value as number
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'number') return String(value)
+  return typeof value
+}
 
 /**
  * One validator per option of `O`: it receives a value that is not `undefined` and throws a

@@ -7,6 +7,7 @@ import {
   formatPointer,
   formatPointerSegment,
   JSON_LIMIT_KEYS,
+  JSON_LIMITS,
   JSON_LIMITS_DEFAULTS,
   resolveJsonLimits,
 } from '../src/index.js'
@@ -46,11 +47,12 @@ describe('resolveJsonLimits', () => {
 describe('JSON_LIMITS_DEFAULTS', () => {
   it('matches the options table in the README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+    expect(readme).toContain(JSON_LIMITS.markdown())
     const rows = tableUnder(readme, 'Options (JsonLimitsOptions)')
     const row = (name: string): string => {
       const found = rows.find((r) => unquote(r.option ?? '') === name)
       if (found === undefined) throw new Error(`no README row for ${name}`)
-      return found['Default:'] ?? ''
+      return found.default ?? ''
     }
     expect(row('maxNodes')).toBe(JSON_LIMITS_DEFAULTS.maxNodes.toLocaleString('en-US'))
     expect(row('maxDepth')).toBe(String(JSON_LIMITS_DEFAULTS.maxDepth))

@@ -1,6 +1,8 @@
 export { PREFLIGHT_CODES, type PreflightCode } from './codes.js'
 export {
   PREFLIGHT_DEFAULTS,
+  PREFLIGHT_OPTIONS,
+  PREFLIGHT_POLICIES,
   PREFLIGHT_POLICY_VALIDATORS,
   type PreflightOptions,
   type PreflightPolicies,

@@ -1,84 +1,15 @@
 import {
-  checkOptions,
-  createResolvedBrand,
+  defineOptions,
   integerOption,
-  JSON_LIMITS_DEFAULTS,
-  type JsonLimitsOptions,
+  JSON_LIMITS,
+  type OptionsOf,
   type OptionValidators,
   oneOfOption,
-  type ResolvedJsonLimits,
-  resolveJsonLimits,
+  option,
+  type ResolvedOf,
 } from '@tollgate/json-budget'
 
-/**
- * Optional refusals beyond the grammar and the limits. Each is off by default (the BOM, which
- * `JSON.parse` refuses, is refused by default) and each refuses with its own code.
- */
-export interface PreflightPolicies {
-  /**
-   * `'refuse'` refuses an object that repeats a key (compared after unescaping, so `"a"` and
-   * `"\u0061"` are the same key) with `ERR_JSON_DUPLICATE_KEY`. Costs one `Set` per open object
-   * and a copy of each key, bounded by the node budget. Default: `'allow'` (as `JSON.parse`,
-   * whose last value wins).
-   */
-  readonly duplicateKeys?: 'allow' | 'refuse'
-  /**
-   * `'refuse'` refuses a `__proto__` key anywhere, and a `prototype` key in an object that is
-   * the value of a `constructor` key, with `ERR_JSON_PROTO_KEY` (the attack as secure-json-parse
-   * defines it; keys are compared after unescaping). Default: `'allow'`.
-   */
-  readonly protoKeys?: 'allow' | 'refuse'
-  /**
-   * Longest string (key or value) admitted, in raw input bytes between its quotes (escapes
-   * counted as written). A string of exactly this many bytes is admitted; one more byte is
-   * refused with `ERR_JSON_STRING_TOO_LONG`. `Infinity` is no cap. Default: none (`Infinity`).
-   */
-  readonly maxStringBytes?: number
-  /**
-   * Longest number admitted, in characters as written (sign, digits, `.`, `e`, exponent sign).
-   * One more character is refused with `ERR_JSON_NUMBER_TOO_LONG`. `Infinity` is no cap.
-   * Default: none (`Infinity`).
-   */
-  readonly maxNumberLength?: number
-  /**
-   * A UTF-8 byte order mark (EF BB BF) at offset 0: `'refuse'` refuses it with `ERR_JSON_BOM`
-   * (`JSON.parse` refuses U+FEFF too); `'strip'` skips it (it still counts in `bytes` and in
-   * offsets). A BOM anywhere else is a syntax error. Default: `'refuse'`.
-   */
-  readonly bom?: 'refuse' | 'strip'
-}
-
-/**
- * Options of `createPreflight` and `preflight`: the JSON limits (`maxNodes`, `maxDepth`,
- * `maxBytes`, where `maxBytes` bounds the input bytes) and the policies above, as top-level keys.
- */
-export interface PreflightOptions extends JsonLimitsOptions, PreflightPolicies {}
-
-/** {@link PreflightOptions} after {@link resolvePreflightOptions}: every field set, frozen. */
-export interface ResolvedPreflightOptions extends ResolvedJsonLimits {
-  readonly duplicateKeys: 'allow' | 'refuse'
-  readonly protoKeys: 'allow' | 'refuse'
-  /** `Infinity` when unset. */
-  readonly maxStringBytes: number
-  /** `Infinity` when unset. */
-  readonly maxNumberLength: number
-  readonly bom: 'refuse' | 'strip'
-}
-
-/**
- * The defaults: json-budget's limits, every policy allowed except a BOM, no string or number
- * cap.
- */
-export const PREFLIGHT_DEFAULTS: ResolvedPreflightOptions = Object.freeze({
-  ...JSON_LIMITS_DEFAULTS,
-  duplicateKeys: 'allow',
-  protoKeys: 'allow',
-  maxStringBytes: Number.POSITIVE_INFINITY,
-  maxNumberLength: Number.POSITIVE_INFINITY,
-  bom: 'refuse',
-})
-
-// `Infinity` (what the defaults hold) is admitted as "no cap", so a copy of resolved options,
+// `Infinity` (the default) is admitted as "no cap", so a copy of resolved options,
 // `{ ...PREFLIGHT_DEFAULTS, maxNodes: 10 }`, resolves again.
 function capOption(allowZero: boolean): (value: unknown, name: string) => void {
   const integer = integerOption(allowZero)
@@ -88,52 +19,97 @@ function capOption(allowZero: boolean): (value: unknown, name: string) => void {
 }
 
 /**
- * The validators of the five policies, for a package whose options extend
- * {@link PreflightPolicies} (spread into its own `OptionValidators` table, so the policies are
- * checked by the package that defines them).
+ * The optional refusals beyond the grammar and the limits, declared once. Each is off by
+ * default (the BOM, which `JSON.parse` refuses, is refused by default) and each refuses with
+ * its own code: `ERR_JSON_DUPLICATE_KEY`, `ERR_JSON_PROTO_KEY`, `ERR_JSON_STRING_TOO_LONG`,
+ * `ERR_JSON_NUMBER_TOO_LONG`, `ERR_JSON_BOM`.
  */
-export const PREFLIGHT_POLICY_VALIDATORS: OptionValidators<PreflightPolicies> = Object.freeze({
-  duplicateKeys: oneOfOption(['allow', 'refuse']),
-  protoKeys: oneOfOption(['allow', 'refuse']),
-  maxStringBytes: capOption(true),
-  maxNumberLength: capOption(false),
-  bom: oneOfOption(['refuse', 'strip']),
+export const PREFLIGHT_POLICIES = defineOptions('preflight', {
+  duplicateKeys: option<'allow' | 'refuse'>({
+    default: 'allow',
+    check: oneOfOption(['allow', 'refuse']),
+    doc: "`'refuse'`: an object repeating a key, compared after unescaping (one `Set` per open object)",
+  }),
+  protoKeys: option<'allow' | 'refuse'>({
+    default: 'allow',
+    check: oneOfOption(['allow', 'refuse']),
+    doc: "`'refuse'`: a `__proto__` key anywhere, or `prototype` in the object value of a `constructor` key",
+  }),
+  maxStringBytes: option({
+    default: Number.POSITIVE_INFINITY,
+    check: capOption(true),
+    doc: 'longest string, key or value, in raw bytes between its quotes (escapes as written); 0 admits only `""`; `Infinity` is no cap',
+  }),
+  maxNumberLength: option({
+    default: Number.POSITIVE_INFINITY,
+    check: capOption(false),
+    doc: 'longest number as written (sign, digits, `.`, `e`, exponent sign), in characters; `Infinity` is no cap',
+  }),
+  bom: option<'refuse' | 'strip'>({
+    default: 'refuse',
+    check: oneOfOption(['refuse', 'strip']),
+    doc: 'a UTF-8 BOM (EF BB BF) at offset 0: refused (`ERR_JSON_BOM`) or skipped (still counted in `bytes` and offsets)',
+  }),
 })
 
-const VALIDATORS: OptionValidators<PreflightOptions> = {
-  maxNodes: integerOption(),
-  maxDepth: integerOption(true),
-  maxBytes: integerOption(),
-  ...PREFLIGHT_POLICY_VALIDATORS,
-}
+/**
+ * The options of `createPreflight` and `preflight`, declared once: json-budget's three limits
+ * (`maxBytes` bounds the raw input bytes) and the policies of {@link PREFLIGHT_POLICIES}.
+ */
+export const PREFLIGHT_OPTIONS = defineOptions('preflight', {
+  maxNodes: option({
+    ...JSON_LIMITS.rows.maxNodes,
+    doc: 'containers + scalars + object keys; refused at the byte that starts the extra node',
+  }),
+  maxDepth: option({
+    ...JSON_LIMITS.rows.maxDepth,
+    doc: 'nested containers; refused at the bracket that opens one level too many',
+  }),
+  maxBytes: option({
+    ...JSON_LIMITS.rows.maxBytes,
+    doc: 'raw input bytes pushed, whitespace included; refused with `ERR_JSON_TOO_LARGE` at offset `maxBytes`',
+  }),
+  ...PREFLIGHT_POLICIES.rows,
+})
 
-const brand = createResolvedBrand<ResolvedPreflightOptions>()
-brand.mark(PREFLIGHT_DEFAULTS)
+/** The policies' options (see {@link PREFLIGHT_POLICIES}); every field optional. */
+export type PreflightPolicies = OptionsOf<typeof PREFLIGHT_POLICIES.rows>
+
+/** Options of `createPreflight` and `preflight` (see {@link PREFLIGHT_OPTIONS}). */
+export type PreflightOptions = OptionsOf<typeof PREFLIGHT_OPTIONS.rows>
+
+/** {@link PreflightOptions} after {@link resolvePreflightOptions}: every field set, frozen. */
+export type ResolvedPreflightOptions = ResolvedOf<typeof PREFLIGHT_OPTIONS.rows>
 
 /**
- * Validates the limits (as json-budget's `resolveJsonLimits` does) and the policies once and
- * freezes them, so a server resolves at start-up and creates a cheap scanner per request with
- * `createPreflight(resolved)`. An object this function returned (or `PREFLIGHT_DEFAULTS`) is
- * returned as it is; any other object, a copy of resolved options included, is validated.
+ * The defaults: json-budget's limits, every policy allowed except a BOM, no string or number
+ * cap (`Infinity`).
+ */
+export const PREFLIGHT_DEFAULTS: ResolvedPreflightOptions = PREFLIGHT_OPTIONS.defaults
+
+/**
+ * The checks of the five policies, for a package that still spreads them into an
+ * `OptionValidators` table; derived from {@link PREFLIGHT_POLICIES}.
+ * @deprecated Declare options with `PREFLIGHT_POLICIES.rows` instead.
+ */
+export const PREFLIGHT_POLICY_VALIDATORS: OptionValidators<PreflightPolicies> = Object.freeze({
+  duplicateKeys: PREFLIGHT_POLICIES.rows.duplicateKeys.check,
+  protoKeys: PREFLIGHT_POLICIES.rows.protoKeys.check,
+  maxStringBytes: PREFLIGHT_POLICIES.rows.maxStringBytes.check,
+  maxNumberLength: PREFLIGHT_POLICIES.rows.maxNumberLength.check,
+  bom: PREFLIGHT_POLICIES.rows.bom.check,
+})
+
+/**
+ * Validates the limits and the policies once and freezes them, so a server resolves at
+ * start-up and creates a cheap scanner per request with `createPreflight(resolved)`. An object
+ * this function returned (or `PREFLIGHT_DEFAULTS`) is returned as it is; any other object, a
+ * copy of resolved options included, is validated.
  * @throws TypeError naming the option: an unknown option (`preflight: unknown option <name>`),
  *   a bad limit or a bad policy value.
  */
 export function resolvePreflightOptions(
   options: PreflightOptions | ResolvedPreflightOptions | undefined = undefined,
 ): ResolvedPreflightOptions {
-  if (options === undefined) return PREFLIGHT_DEFAULTS
-  if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'preflight')
-  // Reads the three limits only; an unknown key was refused just above.
-  const limits = resolveJsonLimits(options)
-  return brand.mark(
-    Object.freeze({
-      ...limits,
-      duplicateKeys: options.duplicateKeys ?? PREFLIGHT_DEFAULTS.duplicateKeys,
-      protoKeys: options.protoKeys ?? PREFLIGHT_DEFAULTS.protoKeys,
-      maxStringBytes: options.maxStringBytes ?? PREFLIGHT_DEFAULTS.maxStringBytes,
-      maxNumberLength: options.maxNumberLength ?? PREFLIGHT_DEFAULTS.maxNumberLength,
-      bom: options.bom ?? PREFLIGHT_DEFAULTS.bom,
-    }),
-  )
+  return PREFLIGHT_OPTIONS.resolve(options)
 }

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
-import { PREFLIGHT_DEFAULTS } from '../src/index.js'
+import { PREFLIGHT_DEFAULTS, PREFLIGHT_OPTIONS } from '../src/index.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
 /** The `| option | type | Default: | what it does |` rows of the README's Options section. */
 function optionRows(): Map<string, string> {
   return new Map(
-    tableUnder(readme, 'Options').map((row) => [unquote(row.option ?? ''), row['Default:'] ?? '']),
+    tableUnder(readme, 'Options').map((row) => [unquote(row.option ?? ''), row.default ?? '']),
   )
 }
 
@@ -23,6 +23,7 @@ function parseDefault(cell: string): unknown {
 
 describe('README', () => {
   it('lists the exported defaults in the options table', () => {
+    expect(readme).toContain(PREFLIGHT_OPTIONS.markdown())
     const rows = optionRows()
     const exported: Record<string, unknown> = { ...PREFLIGHT_DEFAULTS }
     expect([...rows.keys()].sort()).toEqual(Object.keys(exported).sort())

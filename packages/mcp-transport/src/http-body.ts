@@ -2,7 +2,7 @@
 // passed (the app's route, credential and session slot included), so an unauthenticated or
 // misrouted body is never read.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { admitNodeRequest } from '@tollgate/http-admission'
+import { type AdmitCall, admitNodeRequest } from '@tollgate/http-admission'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
@@ -14,10 +14,11 @@ export type AdmittedMcpBody =
   | { readonly ok: false; readonly error: AdmissionError }
 
 /**
- * The body step for a POST: admits the body under the MCP cap (4 MiB default, never above
- * 64 MiB; a batch is one body) with `@tollgate/http-admission`'s core (bytes actually received
- * counted, the preflight running as chunks arrive, deadlines, the in-flight budget) and returns
- * the parsed value. On a refusal it has already answered (a JSON-RPC error with the status of
+ * The body step for a POST: admits the body with the body control `options` hold (the MCP cap,
+ * 4 MiB default, never above 64 MiB; a batch is one body: bytes actually received counted, the
+ * preflight running as chunks arrive, deadlines, the in-flight budget) and returns the parsed
+ * value. `call.principal` is the key the body counts against for per-principal shares (the
+ * caller's credential, known once the head has been authenticated); unset, no share applies. On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
  * @throws TypeError when the body was already consumed by another parser (`express.json()`),
@@ -27,12 +28,13 @@ export async function admitMcpBody(
   req: IncomingMessage,
   res: ServerResponse,
   options: ResolvedMcpHttpOptions,
+  call?: Pick<AdmitCall, 'principal'>,
 ): Promise<AdmittedMcpBody> {
   requireResolved('admitMcpBody', options)
   if ((req as { _body?: unknown })._body === true) {
     throw new TypeError('the request body was already read by another parser (express.json?)')
   }
-  const result = await admitNodeRequest(req, options.admission)
+  const result = await admitNodeRequest(req, options.body, call)
   // An empty POST is not a JSON text; refusing it here keeps the SDK from reading again.
   const error = result.ok
     ? result.value === undefined

@@ -1,96 +1,68 @@
 import {
-  type HttpAdmissionOptions,
-  type ResolvedHttpAdmissionOptions,
-  resolveHttpAdmissionOptions,
+  BODY_ADMISSION_OPTIONS,
+  type BodyAdmission,
+  type BodyAdmissionOptions,
+  type BodyPolicy,
+  bodyAdmission,
 } from '@tollgate/http-admission'
 import {
-  ADMISSION_DEFAULTS,
   booleanOption,
-  checkOptions,
   createResolvedBrand,
-  integerOption,
-  type OptionValidators,
+  defineOptions,
+  type OptionsOf,
+  option,
+  type ResolvedOf,
 } from '@tollgate/json-budget'
 
+const MiB = 1024 * 1024
+
+/** The MCP Streamable HTTP POST body cap by default: 4 MiB (a batch is one body). */
+export const MCP_HTTP_BODY_BYTES = 4 * MiB
+
+/** The highest MCP Streamable HTTP body cap that may be configured: 64 MiB. */
+export const MCP_HTTP_BODY_BYTES_CEILING = 64 * MiB
+
+// What the MCP path fixes itself: the SDK takes application/json only, a JSON-RPC message is an
+// object or an array, and the parsed value is what the SDK is handed.
+const FIXED = ['types', 'otherTypes', 'passMethods', 'type', 'limit', 'strict', 'reviver'] as const
+
 /**
- * Options of the Streamable HTTP steps ({@link resolveMcpHttpOptions}) and of the composed
- * `mcpHttpHandler` / `mcpExpressHandler`. Every field is optional.
+ * The options of {@link mcpBodyAdmission}: http-admission's body options but those the MCP
+ * path fixes (`types`, `otherTypes`, `passMethods`, `type`, `limit`, `strict`, `reviver`), with
+ * the MCP cap: `maxBytes` 4 MiB by default, never above 64 MiB.
  */
-export interface McpHttpOptions
-  extends Pick<
-    HttpAdmissionOptions,
-    | 'maxNodes'
-    | 'maxDepth'
-    | 'duplicateKeys'
-    | 'protoKeys'
-    | 'maxStringBytes'
-    | 'maxNumberLength'
-    | 'bom'
-    | 'inflate'
-    | 'maxInflationRatio'
-    | 'timeoutMs'
-    | 'idleTimeoutMs'
-    | 'budget'
-    | 'retryAfterSeconds'
-    | 'minBytesPerSecond'
-    | 'minRateGraceMs'
-    | 'principal'
-    | 'maxBodiesPerPrincipal'
-    | 'principalShare'
-  > {
-  /**
-   * Largest POST body admitted, in bytes actually received (a batch is one body). A smaller
-   * value is kept; a value above 64 MiB is refused at construction. Default: 4 MiB.
-   */
-  readonly maxBytes?: number
-  /**
-   * The address the server listens on. When it is a loopback address (`127.0.0.0/8`,
-   * `localhost`, `::1`) Host and Origin validation against DNS rebinding is on by default.
-   * Default: `'127.0.0.1'`.
-   */
-  readonly host?: string
-  /**
-   * Hostnames a request's `Host` header may name (the port is ignored; IPv6 in brackets).
-   * Setting it turns Host validation on whatever `host` is. Default: `localhost`,
-   * `127.0.0.1`, `[::1]` when `host` is loopback, otherwise no Host validation.
-   */
-  readonly allowedHosts?: readonly string[]
-  /**
-   * Origins (`scheme://host[:port]`) a request's `Origin` header may name, when it sends one.
-   * Default: any `http`/`https` origin on a loopback hostname, when validation is on.
-   */
-  readonly allowedOrigins?: readonly string[]
-  /**
-   * After each POST, release the finished JSON-response entries that
-   * `@modelcontextprotocol/sdk` 1.32.2's transport keeps, each holding the request's parsed
-   * body, until the session closes (a workaround for an SDK defect; see the README). `false`
-   * turns the workaround off (meant for the test that shows the retention). Default: `true`.
-   */
-  readonly releaseSdkJsonResponses?: boolean
-  /**
-   * The `MCP-Protocol-Version` values a request may carry. A request that sends the header
-   * with any other value is refused with 400 `ERR_MCP_PROTOCOL_VERSION` before its body is
-   * read; a request without the header passes (the spec's default version applies). Default:
-   * the versions `@modelcontextprotocol/sdk` 1.32.2 supports ({@link MCP_PROTOCOL_VERSIONS}).
-   */
-  readonly supportedProtocolVersions?: readonly string[]
+export const MCP_BODY_OPTIONS = BODY_ADMISSION_OPTIONS.without('mcpBodyAdmission', ...FIXED).with(
+  'mcpBodyAdmission',
+  {
+    maxBytes: {
+      default: MCP_HTTP_BODY_BYTES,
+      ceiling: MCP_HTTP_BODY_BYTES_CEILING,
+      doc: 'largest POST body, in bytes actually received (a batch is one body); a smaller value is kept; at most 64 MiB',
+    },
+  },
+)
+
+/** Options of {@link mcpBodyAdmission} (see {@link MCP_BODY_OPTIONS}). */
+export type McpBodyOptions = OptionsOf<typeof MCP_BODY_OPTIONS.rows>
+
+const MCP_TYPES: readonly string[] = Object.freeze(['application/json'])
+
+/**
+ * The body control of the MCP Streamable HTTP path: `bodyAdmission()` of
+ * `@tollgate/http-admission` with the MCP cap (4 MiB by default, never above 64 MiB) and
+ * `application/json` only (another type is refused with 415 before a byte is read).
+ * @throws TypeError naming the option: an unknown or bad option, one the MCP path fixes, or
+ *   `maxBytes` above 64 MiB.
+ */
+export function mcpBodyAdmission(options?: McpBodyOptions): BodyAdmission {
+  const o = MCP_BODY_OPTIONS.resolve(options)
+  return bodyAdmission({ ...(o as BodyAdmissionOptions), types: MCP_TYPES, otherTypes: 'refuse' })
 }
 
-/** The options after {@link resolveMcpHttpOptions}: validated, frozen. */
-export interface ResolvedMcpHttpOptions {
-  /** What the body admission core runs with (`maxBytes` is the MCP cap). */
-  readonly admission: ResolvedHttpAdmissionOptions
-  /** Lower-case hostnames allowed in `Host`, or `undefined` when Host is not validated. */
-  readonly allowedHosts: readonly string[] | undefined
-  /**
-   * Allowed origins (serialized as `URL.origin`), `'loopback'` for any loopback origin, or
-   * `undefined` when Origin is not validated.
-   */
-  readonly allowedOrigins: readonly string[] | 'loopback' | undefined
-  /** Whether finished SDK JSON-response entries are released after each POST. */
-  readonly releaseSdkJsonResponses: boolean
-  /** The `MCP-Protocol-Version` values admitted (frozen). */
-  readonly supportedProtocolVersions: readonly string[]
+function stringList(value: unknown, name: string): void {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
+    throw new TypeError(`${name} must be an array of non-empty strings`)
+  }
 }
 
 /**
@@ -107,82 +79,111 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
 ])
 
 /**
+ * The options of the Streamable HTTP steps ({@link resolveMcpHttpOptions}) and of the composed
+ * `mcpHttpHandler` / `mcpExpressHandler`, declared once: the body control they hold, and the
+ * path's own options. The body's options belong to the control (`mcpBodyAdmission()`).
+ */
+export const MCP_HTTP_OPTIONS = defineOptions('resolveMcpHttpOptions', {
+  body: option<BodyAdmission | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      const b = value as Partial<BodyAdmission> | null
+      if (
+        typeof b !== 'object' ||
+        b === null ||
+        typeof b.classify !== 'function' ||
+        typeof b.admit !== 'function' ||
+        typeof b.policy !== 'object'
+      ) {
+        throw new TypeError(`${name} must be a control built by mcpBodyAdmission()`)
+      }
+      const policy = b.policy as BodyPolicy
+      if (
+        policy.otherTypes !== 'refuse' ||
+        policy.types.length !== 1 ||
+        policy.types[0] !== 'application/json' ||
+        !policy.strict ||
+        policy.maxBytes > MCP_HTTP_BODY_BYTES_CEILING
+      ) {
+        throw new TypeError(`${name} must take application/json only, strict (mcpBodyAdmission())`)
+      }
+    },
+    shown: '`mcpBodyAdmission()` (4 MiB)',
+    doc: 'the body control POST bodies are admitted with',
+  }),
+  host: option({
+    default: '127.0.0.1',
+    check: (value, name) => {
+      if (typeof value !== 'string' || value.length === 0) {
+        throw new TypeError(`${name} must be a non-empty string`)
+      }
+    },
+    doc: 'the address the server listens on; on a loopback address Host and Origin validation against DNS rebinding is on by default',
+  }),
+  allowedHosts: option<readonly string[] | undefined>({
+    default: undefined,
+    check: stringList,
+    shown: '`localhost`, `127.0.0.1`, `[::1]` on a loopback `host`, else none',
+    doc: "hostnames a request's `Host` may name (port ignored; IPv6 in brackets); setting it turns Host validation on",
+  }),
+  allowedOrigins: option<readonly string[] | undefined>({
+    default: undefined,
+    check: stringList,
+    shown: 'any loopback origin, when validation is on',
+    doc: "origins (`scheme://host[:port]`) a request's `Origin` may name, when it sends one",
+  }),
+  releaseSdkJsonResponses: option({
+    default: true,
+    check: booleanOption,
+    doc: "after each POST, release the finished JSON-response entries `@modelcontextprotocol/sdk` 1.32.2's transport keeps (an SDK defect; see the README)",
+  }),
+  supportedProtocolVersions: option<readonly string[]>({
+    default: MCP_PROTOCOL_VERSIONS,
+    check: stringList,
+    normalize: (value) => Object.freeze([...value]),
+    shown: '`MCP_PROTOCOL_VERSIONS`',
+    doc: '`MCP-Protocol-Version` values a request may carry; another is refused with 400 `ERR_MCP_PROTOCOL_VERSION` before its body is read',
+  }),
+})
+
+/** Options of the Streamable HTTP steps (see {@link MCP_HTTP_OPTIONS}); every field optional. */
+export type McpHttpOptions = OptionsOf<typeof MCP_HTTP_OPTIONS.rows>
+
+/** The options after {@link resolveMcpHttpOptions}: validated, frozen. */
+export interface ResolvedMcpHttpOptions {
+  /** The body control POST bodies are admitted with. */
+  readonly body: BodyAdmission
+  /** The body control's policy (`body.policy`; `maxBytes` is the MCP cap). */
+  readonly admission: BodyPolicy
+  /** Lower-case hostnames allowed in `Host`, or `undefined` when Host is not validated. */
+  readonly allowedHosts: readonly string[] | undefined
+  /**
+   * Allowed origins (serialized as `URL.origin`), `'loopback'` for any loopback origin, or
+   * `undefined` when Origin is not validated.
+   */
+  readonly allowedOrigins: readonly string[] | 'loopback' | undefined
+  /** Whether finished SDK JSON-response entries are released after each POST. */
+  readonly releaseSdkJsonResponses: boolean
+  /** The `MCP-Protocol-Version` values admitted (frozen). */
+  readonly supportedProtocolVersions: readonly string[]
+}
+
+/**
  * The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on, the
  * SDK's finished JSON-response entries released after each POST, and the SDK's protocol
- * versions. The body admission defaults (nodes, depth, deadlines, ...) are http-admission's.
+ * versions. The other body defaults (nodes, depth, deadlines, ...) are http-admission's.
  */
-export const MCP_HTTP_DEFAULTS: Readonly<
-  Required<
-    Pick<
-      McpHttpOptions,
-      'maxBytes' | 'host' | 'releaseSdkJsonResponses' | 'supportedProtocolVersions'
-    >
-  >
-> = Object.freeze({
-  maxBytes: ADMISSION_DEFAULTS.mcpHttpBodyBytes,
-  host: '127.0.0.1',
-  releaseSdkJsonResponses: true,
-  supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
+export const MCP_HTTP_DEFAULTS = Object.freeze({
+  maxBytes: MCP_HTTP_BODY_BYTES,
+  host: MCP_HTTP_OPTIONS.defaults.host,
+  releaseSdkJsonResponses: MCP_HTTP_OPTIONS.defaults.releaseSdkJsonResponses,
+  supportedProtocolVersions: MCP_HTTP_OPTIONS.defaults.supportedProtocolVersions,
 })
 
 const LOOPBACK_NAMES = Object.freeze(['localhost', '127.0.0.1', '[::1]'])
 
-// Validated by http-admission's resolver (which names the option); listed here so the set of
-// names this function takes is the table's keys.
-const byAdmission = (): void => {}
-
-function stringList(value: unknown, name: string): void {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
-    throw new TypeError(`${name} must be an array of non-empty strings`)
-  }
-}
-
-const VALIDATORS: OptionValidators<McpHttpOptions> = {
-  maxNodes: byAdmission,
-  maxDepth: byAdmission,
-  duplicateKeys: byAdmission,
-  protoKeys: byAdmission,
-  maxStringBytes: byAdmission,
-  maxNumberLength: byAdmission,
-  bom: byAdmission,
-  inflate: byAdmission,
-  maxInflationRatio: byAdmission,
-  timeoutMs: byAdmission,
-  idleTimeoutMs: byAdmission,
-  budget: byAdmission,
-  retryAfterSeconds: byAdmission,
-  minBytesPerSecond: byAdmission,
-  minRateGraceMs: byAdmission,
-  principal: byAdmission,
-  maxBodiesPerPrincipal: byAdmission,
-  principalShare: byAdmission,
-  maxBytes: (value, name) => {
-    integerOption()(value, name)
-    const ceiling = ADMISSION_DEFAULTS.mcpHttpBodyBytesCeiling
-    if ((value as number) > ceiling) {
-      throw new TypeError(`${name} may not exceed ${ceiling}, got ${value as number}`)
-    }
-  },
-  host: (value, name) => {
-    if (typeof value !== 'string' || value.length === 0) {
-      throw new TypeError(`${name} must be a non-empty string`)
-    }
-  },
-  allowedHosts: stringList,
-  allowedOrigins: stringList,
-  releaseSdkJsonResponses: booleanOption,
-  supportedProtocolVersions: stringList,
-}
-
-// The options passed through to http-admission's resolver, the table's own keys excepted.
-const OWN: ReadonlySet<string> = new Set([
-  'maxBytes',
-  'host',
-  'allowedHosts',
-  'allowedOrigins',
-  'releaseSdkJsonResponses',
-  'supportedProtocolVersions',
-] satisfies (keyof McpHttpOptions)[])
+// The body control of a path configured without one, built once, when first needed.
+let defaultBody: BodyAdmission | undefined
 
 // Marks what resolveMcpHttpOptions returned, so a step handed raw options (or a look-alike)
 // fails loudly instead of running with no limits.
@@ -201,31 +202,22 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Validates {@link McpHttpOptions} once, at construction, fills {@link MCP_HTTP_DEFAULTS} and
- * freezes the result; an object this function returned is returned as it is.
- * @throws TypeError on an unknown option, a bad limit, `maxBytes` above 64 MiB, a malformed
- *   host or origin in the allow-lists, a `releaseSdkJsonResponses` that is not a boolean, or a
+ * Validates {@link McpHttpOptions} once, at construction, fills the defaults (a body control
+ * `mcpBodyAdmission()` with the 4 MiB cap when none is given) and freezes the result; an
+ * object this function returned is returned as it is. The steps hold the result.
+ * @throws TypeError naming the option: an unknown option, a `body` that is not an MCP body
+ *   control (application/json only, strict, at most 64 MiB), a malformed host or origin in the
+ *   allow-lists, a `releaseSdkJsonResponses` that is not a boolean, or a
  *   `supportedProtocolVersions` that is not an array of non-empty strings.
  */
 export function resolveMcpHttpOptions(
   options: McpHttpOptions | ResolvedMcpHttpOptions = {},
 ): ResolvedMcpHttpOptions {
   if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'resolveMcpHttpOptions')
-  const input: McpHttpOptions = options ?? {}
-  const passed: Record<string, unknown> = {}
-  for (const key of Object.keys(input)) {
-    if (!OWN.has(key)) passed[key] = input[key as keyof McpHttpOptions]
-  }
-  const d = MCP_HTTP_DEFAULTS
-  const admission = resolveHttpAdmissionOptions({
-    ...passed,
-    maxBytes: input.maxBytes ?? d.maxBytes,
-    // The SDK takes application/json only; anything else is refused before a byte is read.
-    types: ['application/json'],
-    otherTypes: 'refuse',
-  })
-  const protect = isLoopbackHost(input.host ?? d.host)
+  const input: ResolvedOf<typeof MCP_HTTP_OPTIONS.rows> = MCP_HTTP_OPTIONS.resolve(options)
+  defaultBody ??= mcpBodyAdmission()
+  const body = input.body ?? defaultBody
+  const protect = isLoopbackHost(input.host)
   let allowedHosts: readonly string[] | undefined
   if (input.allowedHosts !== undefined) {
     allowedHosts = Object.freeze(input.allowedHosts.map(hostnameOf))
@@ -238,17 +230,14 @@ export function resolveMcpHttpOptions(
   } else if (protect || input.allowedHosts !== undefined) {
     allowedOrigins = 'loopback'
   }
-  const versions =
-    input.supportedProtocolVersions === undefined
-      ? d.supportedProtocolVersions
-      : Object.freeze([...input.supportedProtocolVersions])
   return brand.mark(
     Object.freeze({
-      admission,
+      body,
+      admission: body.policy,
       allowedHosts,
       allowedOrigins,
-      releaseSdkJsonResponses: input.releaseSdkJsonResponses ?? d.releaseSdkJsonResponses,
-      supportedProtocolVersions: versions,
+      releaseSdkJsonResponses: input.releaseSdkJsonResponses,
+      supportedProtocolVersions: input.supportedProtocolVersions,
     }),
   )
 }

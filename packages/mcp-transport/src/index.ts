@@ -14,9 +14,15 @@ export {
   MODERN_METHOD_NOT_ALLOWED_CODE,
 } from './http-modern-steps.js'
 export {
+  MCP_BODY_OPTIONS,
+  MCP_HTTP_BODY_BYTES,
+  MCP_HTTP_BODY_BYTES_CEILING,
   MCP_HTTP_DEFAULTS,
+  MCP_HTTP_OPTIONS,
   MCP_PROTOCOL_VERSIONS,
+  type McpBodyOptions,
   type McpHttpOptions,
+  mcpBodyAdmission,
   type ResolvedMcpHttpOptions,
   resolveMcpHttpOptions,
 } from './http-options.js'
@@ -97,6 +103,7 @@ export {
 } from './stdio-options.js'
 export { INVALID_MESSAGE_CODE, StdioRefusalError } from './stdio-refusal.js'
 export {
+  type McpHttpCall,
   type McpHttpControls,
   type McpHttpTarget,
   mcpExpressHandler,

@@ -29,8 +29,8 @@ export type McpQuotaGrant =
 
 /**
  * The host's quota: asked once per request, from the head, with the caller's principal (the
- * key http-admission's `principal` gives it; `undefined` for a caller without one). A grant's
- * `release` is called once the request is answered.
+ * per-call argument the host passes, e.g. `handle(req, res, { principal })`; `undefined` for a
+ * caller without one). A grant's `release` is called once the request is answered.
  */
 export interface McpQuota {
   acquire(principal: string | undefined, head: McpHead): McpQuotaGrant

@@ -28,6 +28,19 @@ export type McpHttpTarget =
   | ((req: IncomingMessage) => HandlesHttpRequest | Promise<HandlesHttpRequest>)
 
 /**
+ * The per-call facts of one request handed to {@link mcpHttpHandler}'s handler, as its third
+ * argument (a server that authenticates calls `handle(req, res, { principal })`).
+ */
+export interface McpHttpCall {
+  /**
+   * The caller's key (a credential, tenant or client address, at most 1,024 characters): what
+   * the route's quota is asked with and what the body counts against for per-principal shares.
+   * Unset: the quota is asked with `undefined` and no share applies. Never put in a response.
+   */
+  readonly principal?: string | undefined
+}
+
+/**
  * The controls {@link mcpHttpHandler} holds besides its options: built once by their own
  * constructors, never re-listed here.
  */
@@ -56,7 +69,8 @@ export interface McpHttpControls {
  * DELETE of the 2025 path skip the body steps. Nothing is built (a function target is not
  * called) before the checks pass. Every refusal is a JSON-RPC error body with the status of its
  * code (403 Host/Origin, 400 protocol version or header mismatch, 404 method, 405, 413, 422,
- * 415, 408, 429, 503) and closes the connection unread.
+ * 415, 408, 429, 503) and closes the connection unread. The returned handler takes the
+ * request's per-call facts as an optional third argument ({@link McpHttpCall}: the principal).
  * @throws TypeError at construction on bad options or a target that is neither a transport nor
  *   a function.
  */
@@ -64,11 +78,10 @@ export function mcpHttpHandler(
   target: McpHttpTarget,
   options: McpHttpOptions = {},
   controls: McpHttpControls = {},
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+): (req: IncomingMessage, res: ServerResponse, call?: McpHttpCall) => Promise<void> {
   const resolved = resolveMcpHttpOptions(options)
   const eras = controls.eras ?? DEFAULT_PROTOCOL_ERAS
   const route = controls.route ?? DEFAULT_ROUTE
-  const principalOf = resolved.admission.principal
   if (
     typeof target !== 'function' &&
     typeof (target as Partial<HandlesHttpRequest> | null)?.handleRequest !== 'function'
@@ -79,13 +92,13 @@ export function mcpHttpHandler(
   }
   const transportFor = async (req: IncomingMessage) =>
     typeof target === 'function' ? await target(req) : target
-  return async (req, res) => {
+  return async (req, res, call = {}) => {
     if (!guardHostAndOrigin(req, res, resolved)) return
     if (!guardProtocolVersion(req, res, resolved, eras)) return
     const head = readMcpHead(req, eras)
     if (!guardModernHttpMethod(res, head)) return
-    const key = principalOf?.(req)
-    const release = guardMcpHead(res, head, route, typeof key === 'string' ? key : undefined)
+    const principal = call.principal
+    const release = guardMcpHead(res, head, route, principal)
     if (release === undefined) return
     try {
       if (head.httpMethod !== 'POST') {
@@ -93,7 +106,7 @@ export function mcpHttpHandler(
       }
       const waitMs = resolved.admission.idleTimeoutMs
       if (!(await guardModernFirstByte(req, res, head, waitMs))) return
-      const body = await admitMcpBody(req, res, resolved)
+      const body = await admitMcpBody(req, res, resolved, { principal })
       if (!body.ok) return
       if (!guardHeaderAgreement(req, res, head, body.value, eras, route)) return
       await handleMcpRequest(await transportFor(req), req, res, body.value, resolved)
@@ -117,6 +130,8 @@ export function mcpExpressHandler(
 ): (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void {
   const handle = mcpHttpHandler(target, options, controls)
   return (req, res, next) => {
-    handle(req, res).catch(next)
+    // The principal an authentication middleware put in `res.locals.principal`, if a string.
+    const principal = (res as { locals?: { principal?: unknown } }).locals?.principal
+    handle(req, res, typeof principal === 'string' ? { principal } : {}).catch(next)
   }
 }

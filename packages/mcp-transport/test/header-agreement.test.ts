@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   HEADER_MISMATCH_CODE,
   type McpHeadAuditEvent,
+  mcpBodyAdmission,
   mcpHttpHandler,
   mcpRouteHead,
 } from '../src/index.js'
@@ -21,7 +22,9 @@ import { errorOf, send, serveHandler } from './helpers/modern-wire.js'
 import { recordingTarget, stepsWithout } from './helpers/steps-without.js'
 
 const MARKER = 'MARKER_7f3a'
-const options = () => ({ budget: createInFlightBudget(64 * 1024 * 1024) })
+const options = () => ({
+  body: mcpBodyAdmission({ budget: createInFlightBudget(64 * 1024 * 1024) }),
+})
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`
 
 let running: Running[] = []

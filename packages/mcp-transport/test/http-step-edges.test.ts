@@ -15,6 +15,7 @@ import {
   guardHostAndOrigin,
   guardProtocolVersion,
   handleMcpRequest,
+  mcpBodyAdmission,
   mcpExpressHandler,
   mcpHttpHandler,
   refuseJsonRpcUnread,
@@ -44,7 +45,9 @@ function counting() {
 describe('the HTTP steps at their edges', () => {
   it('refuses an empty POST as ERR_JSON_SYNTAX with 422 before asking for a transport', async () => {
     const { seen, target } = counting()
-    const handle = mcpHttpHandler(target, { budget: createInFlightBudget(1 << 20) })
+    const handle = mcpHttpHandler(target, {
+      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+    })
     const server = await listen((req, res) => void handle(req, res))
     running.push(server)
     const response = await rawPost(server.port, HEADERS, new Uint8Array(0))
@@ -59,7 +62,9 @@ describe('the HTTP steps at their edges', () => {
 
   it('asks a target function for a transport with the request, for GET as for POST', async () => {
     const { seen, target } = counting()
-    const handle = mcpHttpHandler(target, { budget: createInFlightBudget(1 << 20) })
+    const handle = mcpHttpHandler(target, {
+      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+    })
     const server = await listen((req, res) => void handle(req, res).catch(() => res.destroy()))
     running.push(server)
     await fetch(server.url, { headers: { accept: 'text/event-stream' } }).catch(() => {})
@@ -75,7 +80,12 @@ describe('the HTTP steps at their edges', () => {
       ;(req as { _body?: boolean })._body = true
       next()
     })
-    app.all('/mcp', mcpExpressHandler(target, { budget: createInFlightBudget(1 << 20) }))
+    app.all(
+      '/mcp',
+      mcpExpressHandler(target, {
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      }),
+    )
     app.use(
       (error: unknown, _req: unknown, res: { status(n: number): { end(): void } }, _n: unknown) => {
         errors.push(error)
@@ -98,7 +108,12 @@ describe('the HTTP steps at their edges', () => {
     const { seen, target } = counting()
     const app = express()
     app.use(express.json())
-    app.all('/mcp', mcpExpressHandler(target, { budget: createInFlightBudget(1 << 20) }))
+    app.all(
+      '/mcp',
+      mcpExpressHandler(target, {
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      }),
+    )
     const server = await listen(app as never)
     running.push(server)
     const response = await rawPost(server.port, HEADERS, PING)

@@ -17,6 +17,7 @@ import {
   guardProtocolVersion,
   handleMcpRequest,
   MCP_PROTOCOL_VERSIONS,
+  mcpBodyAdmission,
   mcpHttpHandler,
   resolveMcpHttpOptions,
   resultBudget,
@@ -71,7 +72,9 @@ describe('guardProtocolVersion', () => {
   it('refuses an unsupported MCP-Protocol-Version on POST and DELETE with 400 ERR_MCP_PROTOCOL_VERSION, never echoing it', async () => {
     const { transport } = await session()
     const server = await listen(
-      mcpHttpHandler(transport, { budget: createInFlightBudget(1 << 20) }),
+      mcpHttpHandler(transport, {
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      }),
     )
     running.push(server)
     const named = await open(server.port)
@@ -125,7 +128,9 @@ describe('guardProtocolVersion', () => {
   it('passes a request without the header or with a supported version', async () => {
     const { transport } = await session()
     const server = await listen(
-      mcpHttpHandler(transport, { budget: createInFlightBudget(1 << 20) }),
+      mcpHttpHandler(transport, {
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      }),
     )
     running.push(server)
     const named = await open(server.port)
@@ -161,7 +166,7 @@ describe('mcpHttpHandler steps', () => {
         built++
         return transport
       },
-      { budget: createInFlightBudget(1 << 20), maxBytes: 1024 },
+      { body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20), maxBytes: 1024 }) },
     )
     const server = await listen(handler)
     running.push(server)
@@ -189,7 +194,9 @@ describe('mcpHttpHandler steps', () => {
   })
 
   it('gives a server calling admitMcpBody the refusal it answered, code and limit', async () => {
-    const http = resolveMcpHttpOptions({ budget: createInFlightBudget(1 << 20), maxBytes: 1024 })
+    const http = resolveMcpHttpOptions({
+      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20), maxBytes: 1024 }),
+    })
     const admitted: unknown[] = []
     const server = await listen(async (req, res) => {
       const body = await admitMcpBody(req, res, http)

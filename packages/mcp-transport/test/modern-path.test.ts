@@ -12,6 +12,7 @@ import {
   MCP_MODERN_PROTOCOL_VERSIONS,
   MCP_PROTOCOL_VERSIONS,
   MODERN_BATCH_ERROR,
+  mcpBodyAdmission,
   mcpHttpHandler,
   mcpProtocolEras,
   resolveMcpHttpOptions,
@@ -21,7 +22,9 @@ import { errorOf, send, sendEndless, serveHandler } from './helpers/modern-wire.
 import { recordingTarget, stepsWithout } from './helpers/steps-without.js'
 
 const UNREAD = 16 * 1024 * 1024
-const options = () => ({ budget: createInFlightBudget(64 * 1024 * 1024) })
+const options = () => ({
+  body: mcpBodyAdmission({ budget: createInFlightBudget(64 * 1024 * 1024) }),
+})
 const LEGACY_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
@@ -122,6 +125,21 @@ describe('guardProtocolVersion on both eras', () => {
     expect(seen.servers).toBe(0)
   })
 
+  it('admits 2026-07-28 with its defaults when a host calls the step itself', async () => {
+    const http = resolveMcpHttpOptions()
+    const server = await serveHandler(async (req, res) => {
+      if (!guardProtocolVersion(req, res, http)) return
+      res.writeHead(200).end('passed')
+    })
+    running.push(server)
+    const modern = await send(server.port, 'POST', modernHeaders('echo'), '{}')
+    expect([modern.status, modern.body]).toEqual([200, 'passed'])
+    const legacy = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-11-25' }
+    expect((await send(server.port, 'POST', legacy, '{}')).status).toBe(200)
+    const unknown = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2024-01-01' }
+    expect((await send(server.port, 'POST', unknown, '{}')).status).toBe(400)
+  })
+
   it('lists the modern versions the SDK 2.4 line serves', async () => {
     // The SDK's own -32022 names what it serves: the copy in this package must be the same.
     const { target, close } = modernTarget()
@@ -186,7 +204,13 @@ describe('guardModernFirstByte', () => {
 
   it('waits for a first byte no longer than the body idle deadline: a silent sender gets 408', async () => {
     const { reached, target } = recordingTarget()
-    const quick = { ...options(), idleTimeoutMs: 300, timeoutMs: 2000 }
+    const quick = {
+      body: mcpBodyAdmission({
+        budget: createInFlightBudget(1024 * 1024),
+        idleTimeoutMs: 300,
+        timeoutMs: 2000,
+      }),
+    }
     const server = await serveHandler(mcpHttpHandler(target, quick))
     running.push(server)
     const client = new RawClient(server.port)

@@ -7,6 +7,7 @@ import { isLoopbackHost } from '../src/http-options.js'
 import {
   BOUNDED_STDIO_DEFAULTS,
   MCP_PROTOCOL_VERSIONS,
+  mcpBodyAdmission,
   RESULT_BUDGET_DEFAULTS,
   resolveBoundedStdioOptions,
   resolveMcpHttpOptions,
@@ -141,7 +142,7 @@ describe('resolveResultBudgetOptions', () => {
 
 describe('resolveMcpHttpOptions', () => {
   it('names the option in its TypeErrors', () => {
-    expect(() => resolveMcpHttpOptions({ maxBytes: 64 * MiB + 1 })).toThrow(
+    expect(() => mcpBodyAdmission({ maxBytes: 64 * MiB + 1 })).toThrow(
       new TypeError('maxBytes may not exceed 67108864, got 67108865'),
     )
     expect(() => resolveMcpHttpOptions({ unknown: 1 } as never)).toThrow(
@@ -170,8 +171,13 @@ describe('resolveMcpHttpOptions', () => {
   })
 
   it('admits a 64 MiB cap and passes the body options, and only those, to http-admission', () => {
-    expect(resolveMcpHttpOptions({ maxBytes: 64 * MiB }).admission.maxBytes).toBe(64 * MiB)
-    const { admission } = resolveMcpHttpOptions({ maxNodes: 5, maxDepth: 3, host: 'localhost' })
+    expect(
+      resolveMcpHttpOptions({ body: mcpBodyAdmission({ maxBytes: 64 * MiB }) }).admission.maxBytes,
+    ).toBe(64 * MiB)
+    const { admission } = resolveMcpHttpOptions({
+      body: mcpBodyAdmission({ maxNodes: 5, maxDepth: 3 }),
+      host: 'localhost',
+    })
     expect([admission.maxNodes, admission.maxDepth]).toEqual([5, 3])
     expect(admission.types).toEqual(['application/json'])
     expect(admission.otherTypes).toBe('refuse')

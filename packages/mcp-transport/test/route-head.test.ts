@@ -2,7 +2,7 @@
 // refusal comes from the head alone while the client streams an endless body, the connection
 // is closed unread (the client cannot push more than the kernel buffers), and the server never
 // runs; with the head step left out, the same requests reach the server.
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createInFlightBudget } from '@tollgate/http-admission'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import express from 'express'
@@ -10,7 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   type McpHead,
   type McpHeadAuditEvent,
+  type McpHttpCall,
   type McpQuota,
+  mcpBodyAdmission,
   mcpExpressHandler,
   mcpHttpHandler,
   mcpRouteHead,
@@ -23,12 +25,22 @@ import { recordingTarget, stepsWithout } from './helpers/steps-without.js'
 // Far below the 64 MiB the client offers after the answer: a connection still read takes it all.
 const UNREAD = 16 * 1024 * 1024
 const options = () => ({
-  budget: createInFlightBudget(64 * 1024 * 1024),
-  principal: (req: IncomingMessage | Request) => {
-    const caller = (req as IncomingMessage).headers['x-caller']
-    return typeof caller === 'string' ? caller : undefined
-  },
+  body: mcpBodyAdmission({ budget: createInFlightBudget(64 * 1024 * 1024) }),
 })
+
+/** The host's own credential check, reduced to a header: the principal of a request. */
+function callerOf(req: IncomingMessage): string | undefined {
+  const caller = req.headers['x-caller']
+  return typeof caller === 'string' ? caller : undefined
+}
+
+/** The composed handler as an authenticating host calls it: the principal as an argument. */
+function withPrincipal(
+  handle: (req: IncomingMessage, res: ServerResponse, call?: McpHttpCall) => Promise<void>,
+) {
+  return (req: IncomingMessage, res: ServerResponse) =>
+    handle(req, res, { principal: callerOf(req) })
+}
 
 let running: Running[] = []
 afterEach(async () => {
@@ -126,7 +138,7 @@ describe('mcpRouteHead', () => {
     const handler = mcpHttpHandler(target, options(), {
       route: guardedRoute(quota, (e) => events.push(e)),
     })
-    const server = await serveHandler(handler)
+    const server = await serveHandler(withPrincipal(handler))
     running.push(server)
     const start = modernCall('echo', { text: '' }).slice(0, -3)
     for (const c of PRE_BODY) {
@@ -151,7 +163,7 @@ describe('mcpRouteHead', () => {
     const { target } = recordingTarget()
     const { quota } = countingQuota()
     const server = await serveHandler(
-      mcpHttpHandler(target, options(), { route: guardedRoute(quota) }),
+      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
     )
     running.push(server)
     const body = modernCall('admin_reset', {})
@@ -166,7 +178,7 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { quota } = countingQuota()
     const server = await serveHandler(
-      mcpHttpHandler(target, options(), { route: guardedRoute(quota) }),
+      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
     )
     running.push(server)
     const head = modernCall('echo', { text: '' })
@@ -187,7 +199,7 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { state, quota } = countingQuota()
     const server = await serveHandler(
-      mcpHttpHandler(target, options(), { route: guardedRoute(quota) }),
+      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
     )
     running.push(server)
     const modern = await send(
@@ -223,7 +235,7 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { quota } = countingQuota()
     const server = await serveHandler(
-      stepsWithout(['head'], target, options(), guardedRoute(quota)),
+      withPrincipal(stepsWithout(['head'], target, options(), guardedRoute(quota))),
     )
     running.push(server)
     for (const c of PRE_BODY) {
@@ -235,10 +247,15 @@ describe('mcpRouteHead', () => {
 })
 
 describe('mcpExpressHandler with a route head', () => {
-  it('holds the same controls behind Express: an off-surface name refused unread, a tool served', async () => {
+  it('holds the same controls behind Express: an off-surface name refused unread, the principal from res.locals, a tool served', async () => {
     const { reached, target } = recordingTarget()
     const { quota } = countingQuota()
     const app = express()
+    // An authentication middleware's result, where mcpExpressHandler reads the principal.
+    app.use((req, res, next) => {
+      res.locals.principal = callerOf(req)
+      next()
+    })
     app.all('/mcp', mcpExpressHandler(target, options(), { route: guardedRoute(quota) }))
     const server = await listen(app)
     running.push(server)
@@ -248,6 +265,8 @@ describe('mcpExpressHandler with a route head', () => {
     expect(refused.closedByServer).toBe(true)
     const body = modernCall('echo', { text: 'hi' })
     expect((await send(server.port, 'POST', modernHeaders('echo'), body)).status).toBe(200)
+    const blocked = modernHeaders('echo', { 'x-caller': 'blocked' })
+    expect((await send(server.port, 'POST', blocked, body)).status).toBe(429)
     expect(reached).toHaveLength(1)
   })
 })

@@ -19,6 +19,7 @@ import {
   guardProtocolVersion,
   handleMcpRequest,
   isInitializeBody,
+  mcpBodyAdmission,
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
   SessionPool,
@@ -58,7 +59,9 @@ function makeSession(onInitialized: (id: string, t: StreamableHTTPServerTranspor
 async function pooled(
   options: SessionPoolOptions,
 ): Promise<Served & { pool: SessionPool<StreamableHTTPServerTransport> }> {
-  const http = resolveMcpHttpOptions({ budget: createInFlightBudget(1 << 24) })
+  const http = resolveMcpHttpOptions({
+    body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 24) }),
+  })
   const pool = new SessionPool<StreamableHTTPServerTransport>(options)
   pools.push(pool as SessionPool<unknown>)
   const seen = { opened: 0, heads: 0 }
@@ -115,7 +118,9 @@ async function pooled(
 
 /** The control: `sessions.size >= max` checked at the head, the session counted once it exists. */
 async function checkedAtHead(maxSessions: number): Promise<Served> {
-  const http = resolveMcpHttpOptions({ budget: createInFlightBudget(1 << 24) })
+  const http = resolveMcpHttpOptions({
+    body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 24) }),
+  })
   const sessions = new Map<string, StreamableHTTPServerTransport>()
   const seen = { opened: 0, heads: 0 }
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

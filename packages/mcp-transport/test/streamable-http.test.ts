@@ -10,7 +10,9 @@ import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   MCP_HTTP_DEFAULTS,
+  type McpBodyOptions,
   type McpHttpOptions,
+  mcpBodyAdmission,
   mcpExpressHandler,
   mcpHttpHandler,
   resolveMcpHttpOptions,
@@ -30,9 +32,12 @@ afterEach(async () => {
   running = []
 })
 
-async function serve(options: McpHttpOptions = {}) {
+async function serve(options: McpHttpOptions = {}, body: McpBodyOptions = {}) {
   const { seen, target } = echoTarget()
-  const handler = mcpHttpHandler(target, { budget: budget(), ...options })
+  const handler = mcpHttpHandler(target, {
+    body: mcpBodyAdmission({ budget: budget(), ...body }),
+    ...options,
+  })
   const server = await listen(
     (req, res) => {
       handler(req, res).catch(() => res.destroy())
@@ -97,7 +102,7 @@ describe('mcpHttpHandler', () => {
   })
 
   it('keeps a configured 1 MiB cap: 1 MiB answered, 1 MiB + 1 refused', async () => {
-    const { seen, server } = await serve({ maxBytes: MiB })
+    const { seen, server } = await serve({}, { maxBytes: MiB })
     expect((await rawPost(server.port, HEADERS, callOf(MiB))).status).toBe(200)
     const refused = await rawPost(server.port, HEADERS, callOf(MiB + 1))
     expect(refused.status).toBe(413)
@@ -107,9 +112,15 @@ describe('mcpHttpHandler', () => {
 
   it('refuses a configured 65 MiB cap at construction, and admits 64 MiB', () => {
     const { target } = echoTarget()
-    expect(() => mcpHttpHandler(target, { maxBytes: 65 * MiB })).toThrow(TypeError)
-    expect(() => mcpHttpHandler(target, { maxBytes: 64 * MiB + 1 })).toThrow(TypeError)
-    expect(() => mcpHttpHandler(target, { maxBytes: 64 * MiB })).not.toThrow()
+    expect(() =>
+      mcpHttpHandler(target, { body: mcpBodyAdmission({ maxBytes: 65 * MiB }) }),
+    ).toThrow(TypeError)
+    expect(() =>
+      mcpHttpHandler(target, { body: mcpBodyAdmission({ maxBytes: 64 * MiB + 1 }) }),
+    ).toThrow(TypeError)
+    expect(() =>
+      mcpHttpHandler(target, { body: mcpBodyAdmission({ maxBytes: 64 * MiB }) }),
+    ).not.toThrow()
   })
 
   it('counts a batch as one body', async () => {
@@ -206,10 +217,10 @@ describe('mcpHttpHandler', () => {
   })
 
   it('answers 503 with Retry-After and a JSON-RPC body when the in-flight budget is spent', async () => {
-    const { seen, server } = await serve({
-      budget: createInFlightBudget(1024),
-      retryAfterSeconds: 7,
-    })
+    const { seen, server } = await serve(
+      {},
+      { budget: createInFlightBudget(1024), retryAfterSeconds: 7 },
+    )
     const refused = await rawPost(server.port, HEADERS, callOf(2048))
     expect(refused.status).toBe(503)
     expect(refused.headers['retry-after']).toBe('7')
@@ -272,7 +283,7 @@ describe('mcpHttpHandler controls removed (the SDK alone)', () => {
     expect(plain.headers['content-type']).toContain('text/html')
 
     const app = express()
-    app.all('/mcp', mcpExpressHandler(target, { budget: budget() }))
+    app.all('/mcp', mcpExpressHandler(target, { body: mcpBodyAdmission({ budget: budget() }) }))
     const ours = await listen(createServer(app))
     running.push(ours)
     const served = await rawPost(ours.port, HEADERS, callOf(150_000))
@@ -295,7 +306,7 @@ describe('resolveMcpHttpOptions', () => {
     const named = resolveMcpHttpOptions({ host: '0.0.0.0', allowedHosts: ['mcp.example:443'] })
     expect(named.allowedHosts).toEqual(['mcp.example'])
     expect(() => resolveMcpHttpOptions({ allowedOrigins: ['not a url'] })).toThrow(TypeError)
-    expect(() => resolveMcpHttpOptions({ maxBytes: 0 })).toThrow(TypeError)
-    expect(() => resolveMcpHttpOptions({ types: [] } as never)).toThrow(TypeError)
+    expect(() => mcpBodyAdmission({ maxBytes: 0 })).toThrow(TypeError)
+    expect(() => mcpBodyAdmission({ types: [] } as never)).toThrow(TypeError)
   })
 })

@@ -11,6 +11,7 @@ import {
   guardProtocolVersion,
   type HandlesHttpRequest,
   handleMcpRequest,
+  type McpHttpCall,
   type McpHttpOptions,
   type McpProtocolEras,
   type McpRouteHead,
@@ -30,14 +31,14 @@ export function stepsWithout(
   options: McpHttpOptions,
   route: McpRouteHead = mcpRouteHead(),
   eras: McpProtocolEras = mcpProtocolEras(),
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+): (req: IncomingMessage, res: ServerResponse, call?: McpHttpCall) => Promise<void> {
   const resolved = resolveMcpHttpOptions(options)
   const without = new Set(skip)
-  return async (req, res) => {
+  return async (req, res, call = {}) => {
     if (!guardProtocolVersion(req, res, resolved, eras)) return
     const head = readMcpHead(req, eras)
     if (!without.has('method') && !guardModernHttpMethod(res, head)) return
-    const principal = resolved.admission.principal?.(req)
+    const principal = call.principal
     const release = without.has('head') ? () => {} : guardMcpHead(res, head, route, principal)
     if (release === undefined) return
     try {
@@ -49,7 +50,7 @@ export function stepsWithout(
         !(await guardModernFirstByte(req, res, head, resolved.admission.idleTimeoutMs))
       )
         return
-      const body = await admitMcpBody(req, res, resolved)
+      const body = await admitMcpBody(req, res, resolved, { principal })
       if (!body.ok) return
       if (
         !without.has('agreement') &&
