@@ -30,10 +30,9 @@ export function isSupportedProtocolVersion(
  * The protocol-version step: `true` when the request carries no `MCP-Protocol-Version` header,
  * a supported 2025-era one (`supportedProtocolVersions`), or a 2026-07-28-era one `eras`
  * admits (default: 2026-07-28). Otherwise it has answered and closed the connection unread: a
- * value the SDK 2.4 line takes for the modern era (one sorting at or after `2026-07-28`, such
- * as `2027-01-01` or `v999.0.0`) that the route does not admit gets 400 `-32022` with `data`
- * exactly `{ supported, requested }` (the modern versions admitted; the sent value when it has
- * a version's shape, else `unrecognized`); anything else gets 400 `-32000` with `data`
+ * modern-shaped version the route does not admit gets 400 `-32022` with `data` exactly
+ * `{ supported, requested }` (the modern versions admitted, and the sent version, which has a
+ * version's shape); anything else gets 400 `-32000` with `data`
  * `{ code: 'ERR_MCP_PROTOCOL_VERSION', supported: [...] }` (the 2025-era list, never the sent
  * value). Runs on every method, `initialize` included (a client sends the header only after
  * negotiating a version).

@@ -34,7 +34,6 @@ const VERSION_SHAPE = /^\d{4}-\d{2}-\d{2}$/
  * version's shape: a fixed word, so the refusal never carries arbitrary caller bytes.
  */
 export const UNRECOGNIZED_PROTOCOL_VERSION = 'unrecognized'
-const UNRECOGNIZED = UNRECOGNIZED_PROTOCOL_VERSION
 
 /** The `_meta` key of a 2026-07-28 request that names its protocol version. */
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion'
@@ -47,16 +46,6 @@ export function hasVersionShape(value: unknown): value is string {
 /** True when `value` is a version of the modern (stateless) era: shaped, and 2026-07-28 or later. */
 export function isModernProtocolVersion(value: unknown): value is string {
   return hasVersionShape(value) && value >= FIRST_MODERN
-}
-
-/**
- * True when an `MCP-Protocol-Version` header value claims the modern era as
- * `@modelcontextprotocol/server` 2.4 reads it: any string that sorts at or after `2026-07-28`
- * (so `2027-01-01`, and also `v999.0.0` or `latest`, which name no version at all). Such a
- * request takes the SDK's 2026-07-28 path, where a version it does not serve is `-32022`.
- */
-export function claimsModernEra(value: unknown): value is string {
-  return typeof value === 'string' && value >= FIRST_MODERN
 }
 
 /** Options of {@link mcpProtocolEras}. */
@@ -76,11 +65,7 @@ export type HeaderVersionVerdict =
   | { readonly era: 'legacy' }
   /** A modern version the route admits. */
   | { readonly era: 'modern'; readonly version: string }
-  /**
-   * A value claiming the modern era (see {@link claimsModernEra}) the route does not admit:
-   * answered `-32022`. `requested` is the value when it has a version's shape, else
-   * {@link UNRECOGNIZED_PROTOCOL_VERSION}.
-   */
+  /** A modern-shaped version the route does not admit: answered `-32022`. */
   | { readonly era: 'unsupported-modern'; readonly requested: string }
 
 /** The era control: which 2026-07-28-era versions a route admits. Frozen. */
@@ -89,8 +74,7 @@ export interface McpProtocolEras {
   readonly modernVersions: readonly string[]
   /**
    * Places a request by its `MCP-Protocol-Version` header (Node's value: a string, or an
-   * array when repeated, which is not a modern version), deciding the era as SDK 2.4 does:
-   * modern when the value sorts at or after `2026-07-28` ({@link claimsModernEra}).
+   * array when repeated, which is not a modern version).
    */
   judgeHeader(header: string | readonly string[] | undefined): HeaderVersionVerdict
   /** The `requested` member of a `-32022` answer for a version sent in a body. */
@@ -120,12 +104,9 @@ export function mcpProtocolEras(options: McpProtocolErasOptions = {}): McpProtoc
   return Object.freeze({
     modernVersions,
     judgeHeader(header: string | readonly string[] | undefined): HeaderVersionVerdict {
-      if (!on || !claimsModernEra(header)) return LEGACY
+      if (!on || typeof header !== 'string' || !isModernProtocolVersion(header)) return LEGACY
       if (modernVersions.includes(header)) return { era: 'modern', version: header }
-      return {
-        era: 'unsupported-modern',
-        requested: hasVersionShape(header) ? header : UNRECOGNIZED,
-      }
+      return { era: 'unsupported-modern', requested: header }
     },
     requestedOf(sent: unknown): string {
       return hasVersionShape(sent) ? sent : UNRECOGNIZED_PROTOCOL_VERSION

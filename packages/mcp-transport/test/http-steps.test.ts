@@ -25,9 +25,6 @@ import {
 import { heldRequest } from './helpers/held.js'
 
 const MARKER = 'MARKER-2f0c'
-// A version no SDK serves that sorts before 2026-07-28: the 2025 path's to refuse (a value
-// sorting after it claims the 2026-07-28 era, as SDK 2.4 decides, and is refused -32022).
-const LEGACY_MARKER = `2025-${MARKER}`
 const INITIALIZE = JSON.stringify(initializeRequest(0, 't'))
 const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
 
@@ -85,7 +82,7 @@ describe('guardProtocolVersion', () => {
       const res = await send(
         server.port,
         method,
-        { ...named, 'mcp-protocol-version': LEGACY_MARKER },
+        { ...named, 'mcp-protocol-version': MARKER },
         method === 'POST' ? LIST : '',
       )
       expect(res.status).toBe(400)
@@ -120,7 +117,7 @@ describe('guardProtocolVersion', () => {
       const res = await send(
         server.port,
         method,
-        { ...named, 'mcp-protocol-version': LEGACY_MARKER },
+        { ...named, 'mcp-protocol-version': MARKER },
         method === 'POST' ? LIST : '',
       )
       expect(res.status).toBe(400)
@@ -176,7 +173,7 @@ describe('mcpHttpHandler steps', () => {
     const host = await send(
       server.port,
       'POST',
-      { ...HEADERS, host: 'evil.example', 'mcp-protocol-version': LEGACY_MARKER },
+      { ...HEADERS, host: 'evil.example', 'mcp-protocol-version': MARKER },
       INITIALIZE,
     )
     expect(host.status).toBe(403)
@@ -184,7 +181,7 @@ describe('mcpHttpHandler steps', () => {
     const version = await send(
       server.port,
       'POST',
-      { ...HEADERS, 'mcp-protocol-version': LEGACY_MARKER },
+      { ...HEADERS, 'mcp-protocol-version': MARKER },
       'x'.repeat(2048),
     )
     expect(version.status).toBe(400)
