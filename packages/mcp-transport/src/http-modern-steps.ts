@@ -4,7 +4,7 @@
 // routes or authenticates itself calls them the same way, its own checks between them.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkHeaderAgreement } from './header-agreement.js'
-import { refuseJsonRpcUnread } from './http-refusal.js'
+import { jsonRpcRequestIdOf, refuseJsonRpcUnread } from './http-refusal.js'
 import type { McpHead } from './mcp-head.js'
 import { MODERN_BATCH_ERROR } from './modern-refusal.js'
 import type { McpProtocolEras } from './protocol-eras.js'
@@ -114,7 +114,8 @@ function firstNonWhitespace(bytes: Uint8Array): number | undefined {
 /**
  * The agreement step, after the body step: {@link checkHeaderAgreement} of the parsed body
  * against its head; `true` to go on, else it has answered (400 `-32020`, `-32022`, `-32602` or
- * `-32600`) and closed the connection.
+ * `-32600`, echoing the request's `id`: `null` for a batch or a notification) and closed the
+ * connection.
  */
 export function guardHeaderAgreement(
   req: IncomingMessage,
@@ -126,6 +127,6 @@ export function guardHeaderAgreement(
 ): boolean {
   const refused = checkHeaderAgreement(head, body, req.headers, eras, route)
   if (refused === undefined) return true
-  refuseJsonRpcUnread(res, refused.status, refused.error)
+  refuseJsonRpcUnread(res, refused.status, refused.error, {}, jsonRpcRequestIdOf(body))
   return false
 }

@@ -3,6 +3,7 @@ import { type RenderRefusal, refuseUnread, sendRefusal } from '@tollgate/http-ad
 import type { AdmissionError } from '@tollgate/json-budget'
 import type { ResolvedMcpHttpOptions } from './http-options.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
+import type { RequestIdLike } from './mcp-types.js'
 import type { JsonRpcErrorObject } from './transport-decorator.js'
 
 const STRUCTURE = new Set([
@@ -61,18 +62,34 @@ export function refuseMcpRequest(
  * session (404), a session limit (503 / 429) — with a JSON-RPC error body (`id: null`) and
  * closes the connection unread (`refuseUnread` of `@tollgate/http-admission`), so an endless
  * body behind the head is never drained. `error` is built by the server, never from caller
- * bytes; `headers` (e.g. `WWW-Authenticate`, `Retry-After`) are added.
+ * bytes; `headers` (e.g. `WWW-Authenticate`, `Retry-After`) are added. A refusal made after the
+ * body was parsed passes the request's `id` (see {@link jsonRpcRequestIdOf}), which JSON-RPC
+ * requires the error to echo; default `null` (no body read, no id known).
  */
 export function refuseJsonRpcUnread(
   res: ServerResponse,
   status: number,
   error: JsonRpcErrorObject,
   headers: Readonly<Record<string, string>> = {},
+  id: RequestIdLike | null = null,
 ): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error })
+  const body = JSON.stringify({ jsonrpc: '2.0', id, error })
   refuseUnread(res, status, body, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-store',
     ...headers,
   })
+}
+
+/**
+ * The id a refusal of a parsed body echoes: the `id` of a single JSON-RPC request (an object
+ * with a string `method` and a string or number `id`), else `null` (a notification, a batch, a
+ * response, anything else). The id is the request's own token, which JSON-RPC requires the
+ * answer to carry; nothing else of the body is ever put in a refusal.
+ */
+export function jsonRpcRequestIdOf(body: unknown): RequestIdLike | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null
+  const { method, id } = body as { method?: unknown; id?: unknown }
+  if (typeof method !== 'string') return null
+  return typeof id === 'string' || typeof id === 'number' ? id : null
 }

@@ -121,11 +121,25 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
 
   /**
    * Sends a message from the server: {@link TransportDecorator.handleOutbound} may inspect or
-   * replace it, then the inner transport sends the result with the same `options`.
+   * replace it, then the inner transport sends the result with the same `options`. When the
+   * hook returns a message (not a promise), the inner `send` is called before this returns, in
+   * the same turn, as if the server had called it itself: SDK 2.4's per-request transport sets
+   * an error response's HTTP status only for a message it has by then, so a deferred send would
+   * answer 200 where the SDK answers 404.
    */
-  async send(message: JsonRpcMessage, options?: TransportSendOptionsLike): Promise<void> {
-    const out = await this.handleOutbound(message, options)
-    return this.inner.send(out, options)
+  send(message: JsonRpcMessage, options?: TransportSendOptionsLike): Promise<void> {
+    let out: JsonRpcMessage | Promise<JsonRpcMessage>
+    try {
+      out = this.handleOutbound(message, options)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    if (isPromiseLike(out)) return out.then((each) => this.inner.send(each, options))
+    try {
+      return this.inner.send(out, options)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   /**
@@ -202,6 +216,10 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
       )
     }
   }
+}
+
+function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
 /** True for a JSON-RPC request (has `method` and `id`), as opposed to a notification or response. */

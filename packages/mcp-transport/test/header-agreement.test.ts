@@ -172,7 +172,7 @@ describe('checkHeaderAgreement', () => {
       expect(answer.status, c.what).toBe(400)
       expect(answer.headers.connection, c.what).toBe('close')
       expect(answer.body, c.what).not.toContain(MARKER)
-      const error = errorOf(answer)
+      const error = errorOf(answer, 1)
       expect(error.code, c.what).toBe(-32020)
       expect(error.data, c.what).toEqual({
         code: HEADER_MISMATCH_CODE,
@@ -184,6 +184,32 @@ describe('checkHeaderAgreement', () => {
     expect(events).toEqual(
       CASES.map((c) => ({ type: 'header-mismatch', header: c.header, kind: c.kind })),
     )
+  })
+
+  it('echoes the request id in its refusals, as the SDK does; a batch, which has none, gets null', async () => {
+    const { seen, target, close } = modernTarget()
+    closers.push(close)
+    const server = await serveHandler(mcpHttpHandler(target, options(), { route: routeOf() }))
+    running.push(server)
+    const bare = await serveHandler(async (req, res) => target.handleRequest(req, res))
+    running.push(bare)
+    const headers = modernHeaders('echo', { 'mcp-method': 'tools/list' })
+    for (const id of [4242, 'req-42']) {
+      const body = modernCall('echo', { text: 'hi' }, id as number)
+      const answer = await send(server.port, 'POST', headers, body)
+      expect(answer.status).toBe(400)
+      expect(errorOf(answer, id).code).toBe(-32020)
+      // The SDK alone answers the same request with the same code and id.
+      const sdk = JSON.parse((await send(bare.port, 'POST', headers, body)).body)
+      expect({ id: sdk.id, code: sdk.error.code }).toEqual({ id, code: -32020 })
+    }
+    const noteHeaders = { ...modernHeaders('x'), 'mcp-method': 'tools/list' }
+    const batch = `[${modernCall('echo', { text: 'hi' }, 9)}]`
+    const headersOfBatch = { ...noteHeaders, 'mcp-protocol-version': '2025-11-25' }
+    const refusedBatch = await send(server.port, 'POST', headersOfBatch, batch)
+    expect(refusedBatch.status).toBe(400)
+    expect(errorOf(refusedBatch, null).code).toBe(-32600)
+    expect(seen.servers).toBe(0)
   })
 
   it('lets each mismatch reach the server when the agreement step is left out (the control)', async () => {
@@ -228,13 +254,13 @@ describe('checkHeaderAgreement', () => {
     const answer = await send(server.port, 'POST', headers, body)
     expect(answer.status).toBe(400)
     expect(answer.body).not.toContain(MARKER)
-    expect(errorOf(answer)).toEqual({
+    expect(errorOf(answer, 1)).toEqual({
       code: -32022,
       message: 'Unsupported protocol version',
       data: { supported: ['2026-07-28'], requested: 'unrecognized' },
     })
     const shaped = modernCall('echo', { text: 'hi' }, 1, '2031-02-03')
-    const dated = errorOf(await send(server.port, 'POST', headers, shaped))
+    const dated = errorOf(await send(server.port, 'POST', headers, shaped), 1)
     expect(dated.data).toEqual({ supported: ['2026-07-28'], requested: '2031-02-03' })
     expect(seen.servers).toBe(0)
     // The control: the SDK alone puts the sent bytes back in its answer.
@@ -257,7 +283,7 @@ describe('checkHeaderAgreement', () => {
     })
     const answer = await send(server.port, 'POST', modernHeaders('echo'), body)
     expect(answer.status).toBe(400)
-    expect(errorOf(answer).code).toBe(-32602)
+    expect(errorOf(answer, 1).code).toBe(-32602)
     expect(seen.servers).toBe(0)
     // A notification needs no Mcp-Method to agree (the spec asks it of requests).
     const note = JSON.stringify({

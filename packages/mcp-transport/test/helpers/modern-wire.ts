@@ -71,10 +71,16 @@ export async function sendEndless(
   return { answer, after, closedByServer }
 }
 
-/** The JSON-RPC error of a refusal, with `id: null`. */
-export function errorOf(answer: RawResponse): { code: number; message: string; data?: unknown } {
+/**
+ * The JSON-RPC error of a refusal whose `id` is `id`: `null` (the default) for one answered
+ * before the body was parsed, the request's id for one answered after.
+ */
+export function errorOf(
+  answer: RawResponse,
+  id: string | number | null = null,
+): { code: number; message: string; data?: unknown } {
   const body = JSON.parse(answer.body)
-  if (body.id !== null || body.error === undefined) {
+  if (body.id !== id || body.error === undefined) {
     throw new Error(`not a refusal: ${answer.status} ${answer.body.slice(0, 200)}`)
   }
   return body.error
