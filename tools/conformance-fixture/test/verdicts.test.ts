@@ -85,3 +85,49 @@ describe('compareRuns', () => {
     expect(out.problems[0]).toContain('tools-list')
   })
 })
+
+describe('compareRuns with deliberate deviations', () => {
+  const bare = parseSummary(summary(['✓ server-stateless: 30 passed, 0 failed']))
+  const guardedFailing = (ids: string[]) => {
+    const run = parseSummary(
+      summary([`✗ server-stateless: ${30 - ids.length} passed, ${ids.length} failed`]),
+    )
+    for (const id of ids) run.get('server-stateless')?.failures.push(`${id}: expected …`)
+    return run
+  }
+  const deliberate = {
+    'server-stateless': { checks: ['version-error', 'error-id'], reason: 'deliberate: why' },
+  }
+
+  it('accepts a difference made of exactly the listed checks, and says why in the row', () => {
+    const out = compareRuns(
+      '2026-07-28',
+      ['bare', 'guarded'],
+      [bare, guardedFailing(['error-id', 'version-error'])],
+      {},
+      deliberate,
+    )
+    expect(out.problems).toEqual([])
+    expect(out.differing).toBe(0)
+    expect(out.rows[0]?.slice(4)).toEqual(['differs (deliberate)', 'deliberate: why'])
+  })
+
+  it('fails when another check of the same scenario fails too', () => {
+    const out = compareRuns(
+      '2026-07-28',
+      ['bare', 'guarded'],
+      [bare, guardedFailing(['error-id', 'version-error', 'tools-list-shape'])],
+      {},
+      deliberate,
+    )
+    expect(out.differing).toBe(1)
+    expect(out.problems[0]).toContain('differs beyond the listed deliberate checks')
+  })
+
+  it('fails when a listed deviation no longer occurs', () => {
+    const out = compareRuns('2026-07-28', ['bare', 'guarded'], [bare, bare], {}, deliberate)
+    expect(out.problems).toEqual([
+      '2026-07-28 server-stateless: the listed deliberate deviation no longer occurs; remove it',
+    ])
+  })
+})
