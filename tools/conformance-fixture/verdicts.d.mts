@@ -12,4 +12,7 @@ export function compareRuns(
   modes: readonly string[],
   runs: readonly Map<string, ScenarioVerdict>[],
   bareFailures: Readonly<Record<string, string>>,
+  deliberate?: Readonly<
+    Record<string, { readonly checks: readonly string[]; readonly reason: string }>
+  >,
 ): { rows: string[][]; problems: string[]; differing: number }
