@@ -37,8 +37,10 @@ const BUDGET_CAP = 1 << 30
  * The scanner of src/scanner.ts with its byte loop in WebAssembly (assembly/scanner.ts): the
  * same states, checks and refusals (code, offset, limit, observed) for every input and every
  * chunking. Each `push` copies the chunk into the module's memory 64 KiB at a time, loads this
- * scanner's state, runs, and stores the state back, so many scanners share one module. It
- * implements no key policy: `createPreflight` gives those options to the JS scanner.
+ * scanner's state, runs, and stores the state back, so many scanners share one module. Of the
+ * container bits it loads and stores only the words a piece of n bytes can touch (levels
+ * depth - n - 1 to depth + n), so a push costs O(n), never O(depth). It implements no key
+ * policy: `createPreflight` gives those options to the JS scanner.
  */
 export class WasmPreflightScanner extends ScannerContract {
   private readonly wasm: WasmScannerModule
@@ -58,6 +60,8 @@ export class WasmPreflightScanner extends ScannerContract {
   /** Container bits of levels 0–31; deeper levels in `high` (word k: levels 32k..32k+31). */
   private low = 0
   private high: Int32Array | null = null
+  /** Container-bit words copied into and out of the module so far (what the cost tests count). */
+  copiedWords = 0
 
   /** `options.maxDepth` must be at most `WASM_MAX_DEPTH` and both key policies off. */
   constructor(options: ResolvedPreflightOptions, wasm: WasmScannerModule) {
@@ -114,12 +118,11 @@ export class WasmPreflightScanner extends ScannerContract {
     w[K_NUM_STEP] = this.maxNum > n ? n + 1 : this.maxNum
     w[K_PEAK] = depth
     w[K_CLEAN_END] = -1
-    w[WASM_STACK_WORD] = this.low
-    const high = this.high
-    if (depth > 32 && high !== null) {
-      const words = (depth + 31) >> 5
-      for (let k = 1; k < words; k++) w[WASM_STACK_WORD + k] = high[k - 1]!
-    }
+    // The piece reads the bit of a level only after closing down to it: at most n + 1 levels
+    // below `depth`. Deeper levels it sets before it reads them; the module's other words hold
+    // another scanner's bits and are never read.
+    const below = this.reach(depth, n)
+    if (depth > 0) this.loadWords((depth - below - 1) >> 5, (depth - 1) >> 5)
     let code = this.wasm.run(0, n)
     while (code === E_NEED_UTF8) {
       // The first non-ASCII byte in a string: how far isUtf8 vouches for the piece from there.
@@ -141,21 +144,52 @@ export class WasmPreflightScanner extends ScannerContract {
     this.aux = w[K_AUX]!
     this.lo = w[K_LO]!
     this.hi = w[K_HI]!
-    this.low = w[WASM_STACK_WORD]!
+    // Bits are set only at levels the piece reached: from depth - n up to its peak.
     const peak = w[K_PEAK]!
-    if (peak > 32) this.keepHigh((peak + 31) >> 5)
+    if (peak > 0) this.storeWords(Math.max(0, depth - below) >> 5, (peak - 1) >> 5)
   }
 
-  /** Copies container words 1..words-1 out of the module, growing `high` by doubling. */
-  private keepHigh(words: number): void {
+  /**
+   * How many levels below `depth` a piece of `n` bytes can close: `n` (a byte closes at most
+   * one), never more than `depth`.
+   */
+  protected reach(depth: number, n: number): number {
+    return Math.min(depth, n)
+  }
+
+  /** Copies container words `from..to` (from ≥ 0 once clamped) into the module. */
+  private loadWords(from: number, to: number): void {
+    const w = this.wasm.words
+    const high = this.high
+    let k = Math.max(from, 0)
+    this.copiedWords += to - k + 1
+    if (k === 0) {
+      w[WASM_STACK_WORD] = this.low
+      k = 1
+    }
+    // Words never stored are zero bits: the module sets every bit before it reads it.
+    if (high === null) return
+    const last = Math.min(to, high.length)
+    for (; k <= last; k++) w[WASM_STACK_WORD + k] = high[k - 1]!
+  }
+
+  /** Copies container words `from..to` out of the module, growing `high` by doubling. */
+  private storeWords(from: number, to: number): void {
+    const w = this.wasm.words
+    let k = from
+    this.copiedWords += to - k + 1
+    if (k === 0) {
+      this.low = w[WASM_STACK_WORD]!
+      k = 1
+    }
+    if (to < 1) return
     let high = this.high
-    if (high === null || high.length < words - 1) {
-      const grown = new Int32Array(Math.max(2, (high?.length ?? 1) * 2, words - 1))
+    if (high === null || high.length < to) {
+      const grown = new Int32Array(Math.max(2, (high?.length ?? 1) * 2, to))
       if (high !== null) grown.set(high)
       this.high = high = grown
     }
-    const w = this.wasm.words
-    for (let k = 1; k < words; k++) high[k - 1] = w[WASM_STACK_WORD + k]!
+    for (; k <= to; k++) high[k - 1] = w[WASM_STACK_WORD + k]!
   }
 
   private refusalOf(code: number, offset: number): AdmissionError {
