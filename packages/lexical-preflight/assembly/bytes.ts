@@ -87,6 +87,43 @@ export function skipVouched(i: i32, e: i32): i32 {
 }
 
 /**
+ * The first offset from `i` before `e` that is not JSON whitespace (space, tab, LF, CR), 32
+ * then 16 bytes at a time; the bytes left before `e` (fewer than 16) are the caller's.
+ */
+export function skipSpace(i: i32, e: i32): i32 {
+  const space = i8x16.splat(0x20)
+  const tab = i8x16.splat(0x09)
+  const lf = i8x16.splat(0x0a)
+  const cr = i8x16.splat(0x0d)
+  while (i + 32 <= e) {
+    const v = v128.load(IN + <usize>i)
+    const u = v128.load(IN + <usize>i, 16)
+    const a = v128.or(
+      v128.or(i8x16.eq(v, space), i8x16.eq(v, lf)),
+      v128.or(i8x16.eq(v, cr), i8x16.eq(v, tab)),
+    )
+    const b = v128.or(
+      v128.or(i8x16.eq(u, space), i8x16.eq(u, lf)),
+      v128.or(i8x16.eq(u, cr), i8x16.eq(u, tab)),
+    )
+    const mask = ~(i8x16.bitmask(a) | (i8x16.bitmask(b) << 16))
+    if (mask !== 0) return i + ctz(mask)
+    i += 32
+  }
+  while (i + 16 <= e) {
+    const v = v128.load(IN + <usize>i)
+    const a = v128.or(
+      v128.or(i8x16.eq(v, space), i8x16.eq(v, lf)),
+      v128.or(i8x16.eq(v, cr), i8x16.eq(v, tab)),
+    )
+    const mask = ~i8x16.bitmask(a) & 0xffff
+    if (mask !== 0) return i + ctz(mask)
+    i += 16
+  }
+  return i
+}
+
+/**
  * The end of the number starting at `i` (its first byte `c`) when it is whole before `n`:
  * -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?; -1 when a part is empty or the piece
  * ends inside it (the states then take it byte by byte).

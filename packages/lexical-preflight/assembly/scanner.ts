@@ -17,6 +17,7 @@ import {
   literal,
   numberEnd,
   skipAscii,
+  skipSpace,
   skipVouched,
 } from './bytes'
 
@@ -142,6 +143,8 @@ export function run(start: i32, n: i32): i32 {
       c = at(i)
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
         i++
+        // A run of whitespace (indentation, a flood): 16 bytes a compare.
+        if (i + 16 <= n && at(i) <= 0x20) i = skipSpace(i, n)
         continue
       }
       if (state === S_AFTER) {
