@@ -53,15 +53,6 @@ function wasmOrJs(options: ResolvedPreflightOptions): Preflight {
 }
 
 /**
- * Size in bytes below which {@link preflight} scans with the JS scanner, not the WebAssembly one
- * (same verdicts and counts). Measured (Node 20, 2 shared cores, one-shot, least CPU time of 7
- * blocks): the JS scanner took 0.94× the WebAssembly scanner's time on a 42-byte array of one
- * record and 1.00× at 101 bytes; from 200 bytes the WebAssembly scanner is faster (envelopes
- * 1.14× at 202 bytes, 1.66× at 1 KB).
- */
-export const SMALL_DOCUMENT_BYTES = 96
-
-/**
  * One-shot form of {@link createPreflight}: scans `bytes` as one complete JSON text.
  * @returns nodes, depth and bytes of the admitted text.
  * @throws AdmissionError with the first failure and its byte `offset`; TypeError on bad options.
@@ -70,10 +61,7 @@ export function preflight(
   bytes: Uint8Array,
   options?: PreflightOptions | ResolvedPreflightOptions,
 ): PreflightResult {
-  const resolved = resolvePreflightOptions(options)
-  // Below the crossover the WebAssembly call and state copy cost more than the JS scan.
-  const scanner =
-    bytes.length < SMALL_DOCUMENT_BYTES ? new PreflightScanner(resolved) : createPreflight(resolved)
+  const scanner = createPreflight(options)
   scanner.push(bytes)
   return scanner.end()
 }
