@@ -1,0 +1,146 @@
+// The generated family (bench/family.mjs): documents drawn from a seeded generator over size,
+// escape density, script, key count and length, depth, number shape, whitespace and chunk size.
+// For each shape, in one process and interleaved with its anchor:
+//   - preflight(buf) ÷ JSON.parse(buf.toString()), one-shot;
+//   - the same preflight pushed in the shape's chunk size ÷ the same anchor;
+//   - chargeJson(v) ÷ Buffer.byteLength(JSON.stringify(v)).
+// Each figure is the least CPU time (process.cpuUsage) of BLOCKS blocks of about 20 ms, so time
+// spent waiting for a shared core does not count. The report gives, per figure, the median and
+// the worst ratio over the family with the shape it was worst on: goals are judged on the worst.
+// A short run by default (40 shapes up to 1 MiB); the full range (64 B … 64 MiB, 80 shapes):
+//   node bench/family.bench.mjs --full      (or BENCH_FAMILY_FULL=1)
+// Other flags: --shapes <n>, --seed <n>.
+import { parseArgs } from 'node:util'
+import { chargeJson } from '@tollgate/json-budget'
+import { createPreflight, preflight, resolvePreflightOptions } from '@tollgate/lexical-preflight'
+import { documentOf, family } from './family.mjs'
+import { machine, printTable, writeResults } from './lib.mjs'
+
+const { values: flags } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: process.env.BENCH_FAMILY_FULL === '1' },
+    shapes: { type: 'string' },
+    seed: { type: 'string', default: '2026' },
+  },
+})
+const full = flags.full
+const count = Number(flags.shapes ?? (full ? 80 : 40))
+const seed = Number(flags.seed)
+const maxBytes = full ? 64 << 20 : 1 << 20
+const BLOCKS = 5
+
+const wide = resolvePreflightOptions({ maxNodes: 1e9, maxDepth: 1000, maxBytes: 2 ** 31 })
+const limits = { maxNodes: 1e9, maxDepth: 1000, maxBytes: 2 ** 31 }
+
+const cpu = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) * 1000
+}
+
+/**
+ * Least CPU nanoseconds per call of `fn` over BLOCKS blocks of about 20 ms. The block size comes
+ * from a 10 ms warm-up (wall clock), not from one cold call: a cold call of a small input costs
+ * a hundred warm ones, and blocks that short are below the CPU clock's resolution.
+ */
+function cpuNs(fn) {
+  const start = performance.now()
+  let calls = 0
+  do {
+    fn()
+    calls++
+  } while (performance.now() - start < 10)
+  const reps = Math.max(1, Math.round((calls * 20) / (performance.now() - start)))
+  let best = Number.POSITIVE_INFINITY
+  for (let b = 0; b < BLOCKS; b++) {
+    const t = cpu()
+    for (let i = 0; i < reps; i++) fn()
+    best = Math.min(best, (cpu() - t) / reps)
+  }
+  return best
+}
+
+function pushed(buf, size) {
+  const scanner = createPreflight(wide)
+  for (let i = 0; i < buf.length; i += size) scanner.push(buf.subarray(i, i + size))
+  return scanner.end()
+}
+
+/** Calls `fn` for about `ms` milliseconds of wall time. */
+function warm(fn, ms) {
+  const start = performance.now()
+  do fn()
+  while (performance.now() - start < ms)
+}
+
+// Every subject warmed on every shape first, so the first shapes measured do not carry the
+// compilation of code the later ones reuse (the anchors are native and need none).
+const shapes = family(count, seed, maxBytes).map((shape) => ({
+  shape,
+  ...documentOf(shape, shape.seed),
+}))
+for (const { shape, value, bytes } of shapes) {
+  warm(() => preflight(bytes, wide), 10)
+  warm(() => pushed(bytes, shape.chunk), 10)
+  warm(() => chargeJson(value, limits), 10)
+}
+
+const rows = []
+for (const { shape, value, bytes } of shapes) {
+  const whole = preflight(bytes, wide)
+  const again = pushed(bytes, shape.chunk)
+  if (whole.nodes !== again.nodes) throw new Error(`chunked counts differ on ${shape.name}`)
+  const expected = Buffer.byteLength(JSON.stringify(value))
+  if (chargeJson(value, limits).bytes !== expected) throw new Error(`bytes differ: ${shape.name}`)
+  const parse = cpuNs(() => JSON.parse(bytes.toString()))
+  const oneShot = cpuNs(() => preflight(bytes, wide))
+  const chunked = cpuNs(() => pushed(bytes, shape.chunk))
+  const stringify = cpuNs(() => Buffer.byteLength(JSON.stringify(value)))
+  const charge = cpuNs(() => chargeJson(value, limits))
+  rows.push({
+    instance: shape.name,
+    bytes: bytes.length,
+    anchor: 'JSON.parse(buf.toString()) / Buffer.byteLength(JSON.stringify(v))',
+    subject: 'preflight(buf) / pushed in chunks / chargeJson(v)',
+    parseNs: parse,
+    preflightRatio: oneShot / parse,
+    chunkedRatio: chunked / parse,
+    stringifyNs: stringify,
+    chargeRatio: charge / stringify,
+  })
+  process.stdout.write('.')
+}
+process.stdout.write('\n')
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const worst = (key) => rows.reduce((w, r) => (r[key] > w[key] ? r : w))
+const figures = [
+  ['preflight ÷ JSON.parse (one-shot)', 'preflightRatio', '<= 0.25'],
+  ['preflight in the chunk size ÷ JSON.parse', 'chunkedRatio', '-'],
+  ['chargeJson ÷ byteLength(JSON.stringify)', 'chargeRatio', '<= 0.5'],
+]
+const summary = figures.map(([figure, key, goal]) => ({
+  figure,
+  median: median(rows.map((r) => r[key])),
+  worst: worst(key)[key],
+  worstShape: worst(key).instance,
+  goal,
+}))
+
+console.log(`machine: ${JSON.stringify(machine())}`)
+console.log(`family: ${count} shapes, seed ${seed}, sizes up to ${maxBytes} bytes`)
+printTable(
+  ['figure', 'median', 'worst', 'worst on', 'goal'],
+  summary.map((s) => [s.figure, s.median.toFixed(3), s.worst.toFixed(3), s.worstShape, s.goal]),
+)
+console.log('')
+printTable(
+  ['shape', 'bytes', 'preflight', 'chunked', 'chargeJson'],
+  rows.map((r) => [
+    r.instance,
+    r.bytes.toLocaleString('en-US'),
+    r.preflightRatio.toFixed(3),
+    r.chunkedRatio.toFixed(3),
+    r.chargeRatio.toFixed(3),
+  ]),
+)
+writeResults('family', rows, { summary, seed, count, maxBytes })
