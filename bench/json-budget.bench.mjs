@@ -54,6 +54,16 @@ const time = flags['cpu-time']
   : (fn, minMs) => medianNs(fn, minMs)
 
 const MB = 1_000_000
+
+/** About `units` code units of log lines, each with a quote pair, a tab, backslashes, a newline. */
+function logLines(units) {
+  let out = ''
+  for (let i = 0; out.length < units; i++) {
+    out += `2026-12-04T23:${String(i % 60).padStart(2, '0')}:00Z INFO request "GET /api/v1/items?id=${i}" took ${i % 97} ms\tuser=\\corp\\alice\n`
+  }
+  // One flat string, as a parsed body holds.
+  return JSON.parse(JSON.stringify(out))
+}
 const shapes = {
   'a 1 KB tools/call envelope': envelope(),
   'b 100 KB object of many keys': manyKeys(),
@@ -62,6 +72,8 @@ const shapes = {
   'e 10 MB CJK string': '中'.repeat((10 * MB) / 3),
   'f 1,000,000 small integers': Array.from({ length: 1_000_000 }, (_, i) => i % 100),
   'h 10 MB of records': records(),
+  // Text with escapes (issue 32): log lines with quotes, tabs, backslashes and newlines.
+  'l 100 KB of log lines with escapes': logLines(100_000),
 }
 
 const limits = { maxNodes: 10_000_000, maxDepth: 64, maxBytes: 512 * 1024 * 1024 }

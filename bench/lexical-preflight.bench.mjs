@@ -32,8 +32,13 @@ const shapes = {
   ),
   'g depth-5000 nested arrays': enc(`${'['.repeat(5000)}${']'.repeat(5000)}`),
   'h 10 MB records': enc(records()),
+  // Whitespace floods (issue 29 row 10): the WebAssembly scanner skips runs with SIMD compares.
+  'w 4 MiB of spaces around []': enc(`${' '.repeat(2 * 2 ** 20)}[]${' '.repeat(2 * 2 ** 20 - 2)}`),
+  'x 4 MiB of mixed whitespace around []': enc(
+    `${' \n\t\r'.repeat(2 ** 19)}[]${' \n\t\r'.repeat(2 ** 19)}`,
+  ),
 }
-const typical = new Set(['a', 'b', 'c', 'd', 'e', 'h'])
+const typical = new Set(['a', 'b', 'c', 'd', 'e', 'h', 'w', 'x'])
 
 const wide = resolvePreflightOptions({ maxNodes: 10_000_000, maxDepth: 10_000, maxBytes: 512 * MB })
 // The same limits on the JS scanner: createPreflight gives a maxDepth above what the
