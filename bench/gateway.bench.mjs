@@ -3,8 +3,9 @@
 // Upstream: @modelcontextprotocol/server-everything (stdio child), its `echo` tool (returns the
 // `message` it was given). Four paths to it, each a fresh process started here:
 //   direct         a raw JSON-RPC client on the child's stdin/stdout (no gateway: the anchor)
-//   tollgate       `tollgate-gateway --port P -- node server-everything stdio` (every control
-//                  on, so each call's arguments are validated against the tool's inputSchema)
+//   tollgate       `tollgate-gateway --config C --port P -- node server-everything stdio`
+//                  (every control on, so each call's arguments are validated against the
+//                  tool's inputSchema; the config only lifts the per-principal rate)
 //   supergateway   4.0.0, `--stdio … --outputTransport streamableHttp --stateful`
 //   mcp-proxy      6.7.19, `--server stream -- node server-everything stdio`
 // Each HTTP path is driven as a 2025-era client (one `initialize`, one session; supergateway
@@ -20,12 +21,12 @@
 // Not a test: figures depend on the machine and its load (the machine these were measured on
 // is shared by several people at once: treat absolute figures as loaded-machine figures).
 // Run: node bench/gateway.bench.mjs (packages built; BENCH_CALLS, BENCH_CONCURRENCY, BENCH_IDLE
-// override the counts: 300, 8, 1000).
+// override the counts: 300, 8, 1000). Measured here with BENCH_CALLS=200.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { connect, createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { machine, printTable, writeResults } from './lib.mjs'
@@ -379,6 +380,7 @@ printTable(
 writeResults('gateway', rows, {
   idle,
   counts: { calls: CALLS, concurrency: CONCURRENCY, idleConnections: IDLE },
+  loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(1))),
   caveat:
     'measured on a shared 2-core machine under load from other work; absolute figures are loaded-machine figures',
 })
