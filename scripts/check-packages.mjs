@@ -6,17 +6,71 @@
 // from CommonJS and typecheck an import of each from .mts and .cts files. publint and
 // @arethetypeswrong/cli check each tarball's package.json and types. The gateway is then run
 // from its tarballs (check-gateway-tarball.mjs).
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkGatewayFromTarballs } from './check-gateway-tarball.mjs'
-import { packAll, tarballClosure } from './pack-all.mjs'
+import { packAll, tarballClosure, workspacePackages } from './pack-all.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
+
+// The prepack guard, through `pnpm pack` itself: each package's own manifest, copied without
+// its build output (and with the guard at the same relative path), must refuse to pack; the
+// first one, with its prepack removed, must then pack (the empty tarball the guard prevents).
+function packUnbuilt(dir, withGuard) {
+  const copy = mkdtempSync(join(tmpdir(), 'tollgate-unbuilt-'))
+  try {
+    mkdirSync(join(copy, 'scripts'))
+    mkdirSync(join(copy, 'packages', 'p'), { recursive: true })
+    copyFileSync(
+      join(root, 'scripts', 'prepack-guard.mjs'),
+      join(copy, 'scripts', 'prepack-guard.mjs'),
+    )
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    if (!withGuard) delete manifest.scripts.prepack
+    // Outside the workspace `workspace:` ranges cannot resolve: pinned here, so the guard is
+    // the only reason left for a refusal.
+    delete manifest.devDependencies
+    for (const dep of Object.keys(manifest.dependencies ?? {})) {
+      if (manifest.dependencies[dep].startsWith('workspace:')) manifest.dependencies[dep] = '0.0.0'
+    }
+    writeFileSync(join(copy, 'packages', 'p', 'package.json'), JSON.stringify(manifest))
+    const packed = spawnSync('npx', ['-y', 'pnpm@12.4.2', 'pack', '--pack-destination', copy], {
+      cwd: join(copy, 'packages', 'p'),
+      encoding: 'utf8',
+    })
+    const tarball = packed.status === 0 && readdirSync(copy).some((f) => f.endsWith('.tgz'))
+    if (withGuard && !tarball && !`${packed.stdout}${packed.stderr}`.includes('refusing to pack')) {
+      throw new Error(`pnpm pack failed for another reason: ${packed.stderr.slice(-500)}`)
+    }
+    return tarball
+  } finally {
+    rmSync(copy, { recursive: true, force: true })
+  }
+}
+const manifests = [...workspacePackages()]
+for (const [name, { dir }] of manifests) {
+  if (packUnbuilt(dir, true)) {
+    console.error(`FAIL ${name}: pnpm pack packed it without its build output`)
+    process.exitCode = 1
+  }
+}
+if (!packUnbuilt(manifests[0][1].dir, false)) {
+  console.error('FAIL prepack guard check: without the guard the unbuilt copy did not pack either')
+  process.exitCode = 1
+}
 
 // The same build and pack as `pnpm pack:all`, so the command the READMEs name is the one checked.
 const work = mkdtempSync(join(tmpdir(), 'tollgate-pack-'))
@@ -95,4 +149,4 @@ for (const [name, { manifest }] of packages) {
   }
 }
 rmSync(work, { recursive: true, force: true })
-process.exit(failures === 0 ? 0 : 1)
+process.exit(failures === 0 && process.exitCode !== 1 ? 0 : 1)
