@@ -4,38 +4,78 @@
 // empty folder outside the workspace together with the tarballs of the tollgate packages it
 // depends on (and nothing else from the workspace), then import every export path from ESM and
 // from CommonJS and typecheck an import of each from .mts and .cts files. publint and
-// @arethetypeswrong/cli check each tarball's package.json and types.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// @arethetypeswrong/cli check each tarball's package.json and types. The gateway is then run
+// from its tarballs (check-gateway-tarball.mjs).
+import { execFileSync, spawnSync } from 'node:child_process'
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { checkGatewayFromTarballs } from './check-gateway-tarball.mjs'
+import { packAll, tarballClosure, workspacePackages } from './pack-all.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
 
-const packages = new Map()
-for (const dir of readdirSync(join(root, 'packages'))) {
-  const manifest = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'))
-  packages.set(manifest.name, { dir: join(root, 'packages', dir), manifest })
+// The prepack guard, through `pnpm pack` itself: each package's own manifest, copied without
+// its build output (and with the guard at the same relative path), must refuse to pack; the
+// first one, with its prepack removed, must then pack (the empty tarball the guard prevents).
+function packUnbuilt(dir, withGuard) {
+  const copy = mkdtempSync(join(tmpdir(), 'tollgate-unbuilt-'))
+  try {
+    mkdirSync(join(copy, 'scripts'))
+    mkdirSync(join(copy, 'packages', 'p'), { recursive: true })
+    copyFileSync(
+      join(root, 'scripts', 'prepack-guard.mjs'),
+      join(copy, 'scripts', 'prepack-guard.mjs'),
+    )
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    if (!withGuard) delete manifest.scripts.prepack
+    // Outside the workspace `workspace:` ranges cannot resolve: pinned here, so the guard is
+    // the only reason left for a refusal.
+    delete manifest.devDependencies
+    for (const dep of Object.keys(manifest.dependencies ?? {})) {
+      if (manifest.dependencies[dep].startsWith('workspace:')) manifest.dependencies[dep] = '0.0.0'
+    }
+    writeFileSync(join(copy, 'packages', 'p', 'package.json'), JSON.stringify(manifest))
+    const packed = spawnSync('npx', ['-y', 'pnpm@12.4.2', 'pack', '--pack-destination', copy], {
+      cwd: join(copy, 'packages', 'p'),
+      encoding: 'utf8',
+    })
+    const tarball = packed.status === 0 && readdirSync(copy).some((f) => f.endsWith('.tgz'))
+    if (withGuard && !tarball && !`${packed.stdout}${packed.stderr}`.includes('refusing to pack')) {
+      throw new Error(`pnpm pack failed for another reason: ${packed.stderr.slice(-500)}`)
+    }
+    return tarball
+  } finally {
+    rmSync(copy, { recursive: true, force: true })
+  }
+}
+const manifests = [...workspacePackages()]
+for (const [name, { dir }] of manifests) {
+  if (packUnbuilt(dir, true)) {
+    console.error(`FAIL ${name}: pnpm pack packed it without its build output`)
+    process.exitCode = 1
+  }
+}
+if (!packUnbuilt(manifests[0][1].dir, false)) {
+  console.error('FAIL prepack guard check: without the guard the unbuilt copy did not pack either')
+  process.exitCode = 1
 }
 
+// The same build and pack as `pnpm pack:all`, so the command the READMEs name is the one checked.
 const work = mkdtempSync(join(tmpdir(), 'tollgate-pack-'))
-const tarballs = new Map()
-for (const [name, { dir }] of packages) {
-  const out = run('npx', ['-y', 'pnpm@12.4.2', 'pack', '--pack-destination', work], dir)
-  const file = out.trim().split('\n').pop().trim()
-  tarballs.set(name, file.startsWith('/') ? file : join(work, file))
-}
-
-function closure(name, seen = new Set()) {
-  if (seen.has(name)) return seen
-  seen.add(name)
-  const deps = packages.get(name).manifest.dependencies ?? {}
-  for (const dep of Object.keys(deps)) if (packages.has(dep)) closure(dep, seen)
-  return seen
-}
+const { packages, tarballs } = packAll(work, { quiet: true })
+const closure = (name) => tarballClosure(packages, name)
 
 let failures = 0
 const only = process.argv.slice(2)
@@ -96,8 +136,10 @@ for (const [name, { manifest }] of packages) {
     }
     run(bin('publint'), ['run', '--strict', tarballs.get(name)], root)
     run(bin('attw'), ['--profile', 'node16', '--format', 'ascii', tarballs.get(name)], root)
+    const ran =
+      name === '@tollgate/gateway' ? `; ${await checkGatewayFromTarballs(folder, root)}` : ''
     console.log(
-      `ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): installed alone (${own.length} tarball${own.length > 1 ? 's' : ''}), ${specifiers.length} export path(s) imported from ESM and CJS, types resolve, publint and attw clean`,
+      `ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s): installed alone (${own.length} tarball${own.length > 1 ? 's' : ''}), ${specifiers.length} export path(s) imported from ESM and CJS, types resolve, publint and attw clean${ran}`,
     )
   } catch (error) {
     failures++
@@ -107,4 +149,4 @@ for (const [name, { manifest }] of packages) {
   }
 }
 rmSync(work, { recursive: true, force: true })
-process.exit(failures === 0 ? 0 : 1)
+process.exit(failures === 0 && process.exitCode !== 1 ? 0 : 1)

@@ -18,6 +18,11 @@ const command = process.env.TOLLGATE_START_BUILD
   ? JSON.parse(process.env.TOLLGATE_START_BUILD)
   : [turbo, 'run', 'build', '--filter=@tollgate/mcp-server...', '--output-logs=errors-only']
 
+// One line before the build, so a first start (30 to 75 s of compiling) is not silent; on
+// stderr like everything else here, so stdio mode keeps stdout for JSON-RPC.
+process.stderr.write(
+  'start: building the reference server and the packages it uses (the first build takes up to a minute; later ones are cached)\n',
+)
 // stdout of the build goes to file descriptor 2: visible in a terminal, never on the channel.
 const built = spawnSync(command[0], command.slice(1), { cwd: root, stdio: ['ignore', 2, 2] })
 if (built.status !== 0) {

@@ -11,6 +11,7 @@ import { openContinuationStore } from './continuation-store.js'
 import { CredentialRegistry } from './credentials.js'
 import { startHttpServer } from './http-server.js'
 import { principalQuota } from './principal-quota.js'
+import { describeStartError } from './start-error.js'
 import { startHelp } from './start-help.js'
 import { startStdioServer } from './stdio-server.js'
 import { KnowledgeStore } from './store/knowledge-store.js'
@@ -146,7 +147,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof TypeError ? error.message : 'start-up failed'
-  process.stderr.write(`tollgate-mcp-server: ${message}\n`)
+  process.stderr.write(`tollgate-mcp-server: ${describeStartError(error)}\n`)
   process.exit(1)
 })

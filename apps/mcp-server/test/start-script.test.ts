@@ -50,6 +50,14 @@ describe('scripts/start.mjs', () => {
     expect(run.stderr).toContain(BANNER)
   })
 
+  it('writes one line on stderr naming the build before the build writes anything', async () => {
+    const run = await runStart(['--stdio'], `console.log(${JSON.stringify(BANNER)})`, '')
+    const first = run.stderr.split('\n')[0] ?? ''
+    expect(first).toMatch(/^start: building /)
+    expect(run.stderr.indexOf(first)).toBeLessThan(run.stderr.indexOf(BANNER))
+    expect(run.stdout).toBe('')
+  })
+
   it('does not start the server when the build fails, and writes nothing to stdout', async () => {
     const run = await runStart(
       ['--stdio'],

@@ -53,8 +53,15 @@ async function main(): Promise<void> {
   if (gateway.port !== undefined) log('listening', { host: cli.host, port: gateway.port })
 }
 
-main().catch(() => {
-  process.stderr.write('tollgate-gateway: failed to start\n')
+main().catch((error: unknown) => {
+  // A port already taken is the common start-up failure: name it, the port and the flag.
+  const e = error as { code?: unknown; port?: unknown; address?: unknown }
+  const taken = e !== null && typeof e === 'object' && e.code === 'EADDRINUSE'
+  process.stderr.write(
+    taken
+      ? `tollgate-gateway: port ${String(e.port)} is already in use (EADDRINUSE on ${String(e.address)}:${String(e.port)}); stop the other process or choose another port with --port <n> (0 picks a free one)\n`
+      : 'tollgate-gateway: failed to start\n',
+  )
   process.exit(1)
 })
 
