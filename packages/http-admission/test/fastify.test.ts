@@ -44,7 +44,7 @@ async function serve(
 
 describe('fastifyAdmission', () => {
   it.each(BAD_INPUTS)(
-    'refuses $name with $status $code in Fastify’s error shape, and the route does not run',
+    'refuses $name with $status $code in the Fastify error shape, and the route does not run',
     async (row) => {
       const { port, reached } = await serve(true, { bodyLimit: 1024 * 1024 })
       const response = await row.send(port)
@@ -58,7 +58,7 @@ describe('fastifyAdmission', () => {
     },
   )
 
-  it('control: without the adapter, Fastify’s parser lets depth, bad UTF-8, a repeated key, text/plain and a slow body through', async () => {
+  it('control: without the adapter, the Fastify parser lets depth, bad UTF-8, a repeated key, text/plain and a slow body through', async () => {
     const { port, reached } = await serve(false, { bodyLimit: CAP })
     const through = BAD_INPUTS.filter((row) => row.code !== 'ERR_BODY_TOO_LARGE')
     for (const row of through.filter((r) => r.code !== 'ERR_BODY_TIMEOUT')) {
@@ -92,7 +92,7 @@ describe('fastifyAdmission', () => {
     expect(reached).toHaveLength(1)
   })
 
-  it('keeps Fastify’s __proto__ and constructor.prototype refusal even for a control that allows them', async () => {
+  it('keeps the Fastify __proto__ and constructor.prototype refusal even for a control that allows them', async () => {
     const allowing = bodyAdmission({ protoKeys: 'allow', timeoutMs: DEADLINE_MS })
     const { port, reached } = await serve(true, {}, allowing)
     for (const text of ['{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) {
@@ -109,7 +109,7 @@ describe('fastifyAdmission', () => {
     expect(reached).toEqual([])
   })
 
-  it('control: with Fastify’s poisoning checks set to ignore, the control’s own protoKeys decides', async () => {
+  it('control: with the Fastify poisoning checks set to ignore, the protoKeys of the control decides', async () => {
     const allowing = bodyAdmission({ protoKeys: 'allow', timeoutMs: DEADLINE_MS })
     const { port, reached } = await serve(
       true,
