@@ -87,7 +87,12 @@ export async function startHttpServer(
   // 2025 path and have one per peer address on the 2026 path),
   // so one credential sending many bodies at once cannot take the budget from the others.
   const http = resolveMcpHttpOptions({
-    body: mcpBodyAdmission({ maxBytes: options.maxBodyBytes }),
+    // Repeated and `__proto__` keys refused (422), as on stdio, whatever the library default.
+    body: mcpBodyAdmission({
+      maxBytes: options.maxBodyBytes,
+      duplicateKeys: 'refuse',
+      protoKeys: 'refuse',
+    }),
     host: options.host,
     // The SDK line's 2025 versions; the stateless revision is admitted by `eras`.
     supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,

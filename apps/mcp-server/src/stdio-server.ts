@@ -24,6 +24,10 @@ export async function startStdioServer(
   const route = ROUTES[0]!
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
     maxLineBytes: options.maxLineBytes,
+    // A repeated key (JSON.parse keeps the last, a schema check may have seen the first) and a
+    // `__proto__` key are refused on this server whatever the transport's default.
+    duplicateKeys: 'refuse',
+    protoKeys: 'refuse',
   })
   // Both eras on one stream: the SDK's stdio entry decides the era from the opening message
   // (an `initialize`, or a 2026-07-28 request with its `_meta`) and pins one server from the

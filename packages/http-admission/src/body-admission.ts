@@ -169,7 +169,9 @@ function resolveBodyPolicy(options: BodyAdmissionOptions | undefined): BodyPolic
   const maxBytes = o.limit === undefined ? o.maxBytes : parseByteLimit('limit', o.limit)
   const ceiling = BODY_ADMISSION_OPTIONS.rows.maxBytes.ceiling as number
   if (maxBytes > ceiling) {
-    throw new TypeError(`maxBytes may not exceed ${ceiling}, got ${maxBytes}`)
+    // Named as the caller wrote it: `json({ limit: '200mb' })` is about `limit`.
+    const name = given.limit === undefined ? 'maxBytes' : 'limit'
+    throw new TypeError(`${name} may not exceed ${ceiling}, got ${maxBytes}`)
   }
   const types =
     o.type === undefined

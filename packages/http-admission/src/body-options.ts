@@ -59,6 +59,19 @@ export const BODY_ADMISSION_OPTIONS = defineOptions('bodyAdmission', {
   }),
   maxDepth: option({ ...JSON_LIMITS.rows.maxDepth, doc: 'most nested containers' }),
   ...PREFLIGHT_POLICIES.rows,
+  // Refused by default: no drop-in contract binds a new route, and a repeated key (which
+  // `JSON.parse` resolves last-wins, where another reader may take the first) or a `__proto__`
+  // key (prototype pollution in code that merges bodies) is never needed by an honest client.
+  duplicateKeys: option({
+    ...PREFLIGHT_POLICIES.rows.duplicateKeys,
+    default: 'refuse',
+    doc: "an object repeating a key, compared after unescaping: `'refuse'` answers 422 `ERR_JSON_DUPLICATE_KEY`, `'allow'` lets `JSON.parse` keep the last",
+  }),
+  protoKeys: option({
+    ...PREFLIGHT_POLICIES.rows.protoKeys,
+    default: 'refuse',
+    doc: "a `__proto__` key anywhere, or `prototype` in the object value of a `constructor` key: `'refuse'` answers 422 `ERR_JSON_PROTO_KEY`, `'allow'` admits it",
+  }),
   types: option<readonly string[]>({
     default: Object.freeze(['application/json', '*/*+json']),
     check: (value, name) => {

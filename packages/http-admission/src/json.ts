@@ -1,4 +1,5 @@
 import { booleanOption, defineOptions, type OptionsOf, option } from '@tollgate/json-budget'
+import { PREFLIGHT_POLICIES } from '@tollgate/lexical-preflight'
 import { type BodyAdmission, bodyAdmission } from './body-admission.js'
 import { BODY_ADMISSION_OPTIONS, typeShorthand } from './body-options.js'
 import {
@@ -27,6 +28,16 @@ const BODY_ROWS = BODY_ADMISSION_OPTIONS.without('json', 'types', 'otherTypes', 
 export const JSON_OPTIONS = defineOptions('json', {
   ...BODY_ROWS,
   limit: option({ ...BODY_ROWS.limit, shown: "`'100kb'`" }),
+  // body-parser admits both (JSON.parse keeps the last duplicate and makes `__proto__` an own
+  // key), so a drop-in does too; `admission()` refuses them by default.
+  duplicateKeys: option({
+    ...PREFLIGHT_POLICIES.rows.duplicateKeys,
+    doc: "`'refuse'` answers an object repeating a key with 400 (`ERR_JSON_DUPLICATE_KEY`); `'allow'`, as body-parser, lets `JSON.parse` keep the last",
+  }),
+  protoKeys: option({
+    ...PREFLIGHT_POLICIES.rows.protoKeys,
+    doc: "`'refuse'` answers a `__proto__` key (or `constructor.prototype`) with 400 (`ERR_JSON_PROTO_KEY`); `'allow'`, as body-parser, admits it",
+  }),
   type: option<string | readonly string[] | AcceptRequest | undefined>({
     default: undefined,
     check: (value, name) => {
@@ -138,6 +149,8 @@ export function resolveJsonOptions(options: JsonOptions = {}): ResolvedJsonOptio
     type: typeof type === 'function' ? undefined : (type ?? JSON_DEFAULTS.type),
     strict: o.strict,
     inflate: o.inflate,
+    duplicateKeys: o.duplicateKeys,
+    protoKeys: o.protoKeys,
     otherTypes: 'pass',
     passMethods: [],
   })

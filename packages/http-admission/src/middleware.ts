@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
 import type { BodyAdmission } from './body-admission.js'
+import { setBodyParserBody } from './body-parser-body.js'
 import { isReviverError } from './body-scanner.js'
 import { admissionError } from './codes.js'
 import { toBodyParserError, toHttpError } from './http-error.js'
@@ -102,7 +103,7 @@ export function createAdmissionMiddleware(
       next()
       return
     }
-    if (bodyParser && !('body' in request)) request.body = undefined
+    if (bodyParser) setBodyParserBody(request)
 
     const refuse = (error: AdmissionError): void => {
       if (host.onRefusal === 'next') {

@@ -20,6 +20,8 @@ export interface WebAdmitCall {
   readonly principal?: string | undefined
   /** Renders a refusal's body; the status and headers stay the same. Default: problem+json. */
   readonly renderRefusal?: RenderRefusal | undefined
+  /** Hand on the admitted bytes (`raw`) for this call even when the control's `keepRaw` is off. */
+  readonly keepRaw?: boolean | undefined
 }
 
 /**
@@ -68,6 +70,7 @@ export async function admitWebRequest(
   const result = await body.admit(chunksOf(reader), decision, {
     principal: call.principal,
     signal: request.signal,
+    keepRaw: call.keepRaw,
   })
   return result.ok ? result : fail(result.error)
 }

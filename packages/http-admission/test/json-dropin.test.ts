@@ -498,6 +498,9 @@ describe('json(): configuration', () => {
     expect(() => json({ defaultCharset: 'latin1' })).toThrow(/defaultCharset/)
     expect(json({ defaultCharset: 'utf-8' })).toBeTypeOf('function')
     expect(() => json({ limit: 'lots' })).toThrow(/limit/)
-    expect(() => json({ limit: '65mb' })).toThrow(/maxBytes/)
+    // Named as written: the caller wrote `limit`, not tollgate's `maxBytes`.
+    expect(() => json({ limit: '65mb' })).toThrow(/^limit may not exceed 67108864/)
+    expect(() => json({ limit: 67_108_865 })).toThrow(/^limit /)
+    expect(() => json({ maxBytes: 67_108_865 })).toThrow(/^maxBytes may not exceed 67108864/)
   })
 })

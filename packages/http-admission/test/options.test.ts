@@ -27,8 +27,8 @@ describe('bodyAdmission', () => {
       maxBytes: 67_108_864,
       maxNodes: 100_000,
       maxDepth: 64,
-      duplicateKeys: 'allow',
-      protoKeys: 'allow',
+      duplicateKeys: 'refuse',
+      protoKeys: 'refuse',
       bom: 'refuse',
       strict: true,
       types: ['application/json', '*/*+json'],
@@ -229,8 +229,8 @@ describe('bodyAdmission (one scheme)', () => {
 
   it('takes the preflight policies as top-level options and hands them to the preflight', () => {
     const policies = {
-      duplicateKeys: 'refuse',
-      protoKeys: 'refuse',
+      duplicateKeys: 'allow',
+      protoKeys: 'allow',
       maxStringBytes: 5,
       maxNumberLength: 3,
       bom: 'strip',
@@ -239,8 +239,8 @@ describe('bodyAdmission (one scheme)', () => {
     expect(o).toMatchObject(policies)
     expect(o.preflight).toMatchObject({ ...policies, maxNodes: 7, maxDepth: 2, maxBytes: 99 })
     expect(bodyAdmission().policy.preflight).toMatchObject({
-      duplicateKeys: 'allow',
-      protoKeys: 'allow',
+      duplicateKeys: 'refuse',
+      protoKeys: 'refuse',
       maxStringBytes: Number.POSITIVE_INFINITY,
       bom: 'refuse',
     })

@@ -29,27 +29,35 @@ async function serve(options: BodyAdmissionOptions) {
 const send = (port: number, text: string) => httpPost(port, '/', Buffer.from(text))
 
 describe('admission(): flat preflight policies', () => {
-  it('refuses a repeated key with 422 ERR_JSON_DUPLICATE_KEY under duplicateKeys "refuse", and the handler does not run', async () => {
-    const { port, handled } = await serve({ duplicateKeys: 'refuse' })
+  it('refuses a repeated key with 422 ERR_JSON_DUPLICATE_KEY by default, and the handler does not run', async () => {
+    const { port, handled } = await serve({})
     const res = await send(port, '{"role":"user","role":"admin"}')
     expect(res.status).toBe(422)
     expect(JSON.parse(res.body)).toMatchObject({ code: 'ERR_JSON_DUPLICATE_KEY' })
     expect(handled).toEqual([])
   })
 
-  it('lets the last of two repeated keys win with the default duplicateKeys (the control is load-bearing)', async () => {
-    const { port, handled } = await serve({})
+  it('lets the last of two repeated keys win with duplicateKeys "allow" (the control is load-bearing)', async () => {
+    const { port, handled } = await serve({ duplicateKeys: 'allow' })
     const res = await send(port, '{"role":"user","role":"admin"}')
     expect(res.status).toBe(200)
     expect(handled).toEqual([{ role: 'admin' }])
   })
 
-  it('refuses a __proto__ key with 422 ERR_JSON_PROTO_KEY under protoKeys "refuse", and the handler does not run', async () => {
-    const { port, handled } = await serve({ protoKeys: 'refuse' })
+  it('refuses a __proto__ key with 422 ERR_JSON_PROTO_KEY by default, and the handler does not run', async () => {
+    const { port, handled } = await serve({})
     const res = await send(port, '{"__proto__":{"isAdmin":true}}')
     expect(res.status).toBe(422)
     expect(JSON.parse(res.body)).toMatchObject({ code: 'ERR_JSON_PROTO_KEY' })
     expect(handled).toEqual([])
+  })
+
+  it('hands a __proto__ key to the handler as an own key with protoKeys "allow" (the control is load-bearing)', async () => {
+    const { port, handled } = await serve({ protoKeys: 'allow' })
+    const res = await send(port, '{"__proto__":{"isAdmin":true}}')
+    expect(res.status).toBe(200)
+    expect(handled).toHaveLength(1)
+    expect(Object.hasOwn(handled[0] as object, '__proto__')).toBe(true)
   })
 
   it('refuses a string one byte over maxStringBytes with 422 ERR_JSON_STRING_TOO_LONG and admits one at it', async () => {

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type AdmitCall, admitNodeRequest } from '@tollgate/http-admission'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
+import { assertBodyUnread } from './consumed-body.js'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
 import { refuseMcpRequest } from './http-refusal.js'
 
@@ -21,8 +22,8 @@ export type AdmittedMcpBody =
  * caller's credential, known once the head has been authenticated); unset, no share applies. On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
- * @throws TypeError when the body was already consumed by another parser (`express.json()`),
- *   or when `options` did not come from `resolveMcpHttpOptions`.
+ * @throws McpBodyAlreadyReadError when another parser (`express.json()`) already read the
+ *   body; TypeError when `options` did not come from `resolveMcpHttpOptions`.
  */
 export async function admitMcpBody(
   req: IncomingMessage,
@@ -31,9 +32,7 @@ export async function admitMcpBody(
   call?: Pick<AdmitCall, 'principal'>,
 ): Promise<AdmittedMcpBody> {
   requireResolved('admitMcpBody', options)
-  if ((req as { _body?: unknown })._body === true) {
-    throw new TypeError('the request body was already read by another parser (express.json?)')
-  }
+  assertBodyUnread(req)
   const result = await admitNodeRequest(req, options.body, call)
   // An empty POST is not a JSON text; refusing it here keeps the SDK from reading again.
   const error = result.ok

@@ -1,4 +1,5 @@
 export { MCP_TRANSPORT_CODES, type McpTransportCode } from './codes.js'
+export { McpBodyAlreadyReadError } from './consumed-body.js'
 export {
   type AgreementRefusal,
   checkHeaderAgreement,

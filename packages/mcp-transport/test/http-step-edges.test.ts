@@ -1,12 +1,11 @@
 // The body, hand-over and refusal steps at their edges, through a real http.Server on 127.0.0.1
-// (port 0): an empty POST, a body another parser already read (express.json() in front), what
-// each step throws when misused, and the exact head of a refusal answered unread. Sentinel:
+// (port 0): an empty POST, what each step throws when misused (a body another parser already
+// read: consumed-body.test.ts), and the exact head of a refusal answered unread. Sentinel:
 // `built`, the transports a target function was asked for.
 import { createInFlightBudget } from '@tollgate/http-admission'
 import { rawPost } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { MCP_POST_HEADERS as HEADERS } from '@tollgate/test-kit/mcp-initialize'
-import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { admissionError } from '../src/codes.js'
 import { renderJsonRpcRefusal } from '../src/http-refusal.js'
@@ -16,7 +15,6 @@ import {
   guardProtocolVersion,
   handleMcpRequest,
   mcpBodyAdmission,
-  mcpExpressHandler,
   mcpHttpHandler,
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
@@ -69,57 +67,6 @@ describe('the HTTP steps at their edges', () => {
     running.push(server)
     await fetch(server.url, { headers: { accept: 'text/event-stream' } }).catch(() => {})
     expect(seen.methods).toEqual(['GET'])
-  })
-
-  it('hands a body an Express 4 body-parser already read (req._body) to next() as a TypeError', async () => {
-    const { seen, target } = counting()
-    const errors: unknown[] = []
-    const app = express()
-    // body-parser 1.x (Express 4's express.json()) marks a body it has read this way.
-    app.use((req, _res, next) => {
-      ;(req as { _body?: boolean })._body = true
-      next()
-    })
-    app.all(
-      '/mcp',
-      mcpExpressHandler(target, {
-        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-      }),
-    )
-    app.use(
-      (error: unknown, _req: unknown, res: { status(n: number): { end(): void } }, _n: unknown) => {
-        errors.push(error)
-        res.status(500).end()
-      },
-    )
-    const server = await listen(app as never)
-    running.push(server)
-    const response = await rawPost(server.port, HEADERS, PING)
-    expect(response.status).toBe(500)
-    expect(errors).toEqual([
-      new TypeError('the request body was already read by another parser (express.json?)'),
-    ])
-    expect(seen.built).toBe(0)
-  })
-
-  it("refuses a body Express 5's express.json() already read as incomplete, nothing built", async () => {
-    // body-parser 2.x leaves no `_body` mark: the step finds the stream drained and fails
-    // closed (400) instead of throwing the TypeError its TSDoc names.
-    const { seen, target } = counting()
-    const app = express()
-    app.use(express.json())
-    app.all(
-      '/mcp',
-      mcpExpressHandler(target, {
-        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-      }),
-    )
-    const server = await listen(app as never)
-    running.push(server)
-    const response = await rawPost(server.port, HEADERS, PING)
-    expect(response.status).toBe(400)
-    expect(JSON.parse(response.body).error.data).toEqual({ code: 'ERR_BODY_INCOMPLETE' })
-    expect(seen.built).toBe(0)
   })
 
   it('names the misuse in each TypeError: raw options, a decorator, a target that is neither', async () => {

@@ -46,6 +46,8 @@ describe('README', () => {
       minRateGraceMs: http.minRateGraceMs,
       maxBodiesPerPrincipal: http.maxBodiesPerPrincipal,
       principalShare: http.principalShare,
+      duplicateKeys: http.duplicateKeys,
+      protoKeys: http.protoKeys,
       supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
     })
   })

@@ -1,0 +1,144 @@
+// The Fastify adapter, a subpath export (`@tollgate/http-admission/fastify`): importing the
+// package root never loads it, and it imports nothing of Fastify at run time.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AdmissionError } from '@tollgate/json-budget'
+import type { BodyAdmission } from './body-admission.js'
+import { type HttpAdmissionError, toHttpError } from './http-error.js'
+import { narrowControl, requireControl } from './narrow-control.js'
+import { nodeRequestHead } from './node.js'
+import { closeAfterResponse } from './respond.js'
+
+// The little of Fastify the plugin uses, written structurally so its declarations need no
+// Fastify types installed (Fastify is an optional peer); `FastifyInstance` satisfies them.
+
+/** The parts of a Fastify request the plugin reads. */
+export interface FastifyRequestLike {
+  readonly raw: IncomingMessage
+  readonly routeOptions: { readonly bodyLimit?: number | undefined }
+}
+
+/** The parts of a Fastify reply the plugin uses. */
+export interface FastifyReplyLike {
+  readonly raw: ServerResponse
+}
+
+/** A Fastify content-type parser without `parseAs`: the payload stream, and `done`. */
+export type FastifyStreamParser = (
+  request: FastifyRequestLike,
+  payload: IncomingMessage,
+  done: (error: Error | null, body?: unknown) => void,
+) => void
+
+/** The parts of a Fastify instance the plugin uses. */
+export interface FastifyInstanceLike {
+  readonly initialConfig: {
+    readonly onProtoPoisoning?: string | undefined
+    readonly onConstructorPoisoning?: string | undefined
+  }
+  removeContentTypeParser(contentType: string[]): unknown
+  addContentTypeParser(contentType: string, parser: FastifyStreamParser): unknown
+  addHook(
+    name: 'onError',
+    hook: (
+      request: FastifyRequestLike,
+      reply: FastifyReplyLike,
+      error: Error,
+      done: () => void,
+    ) => void,
+  ): unknown
+}
+
+/** The plugin {@link fastifyAdmission} returns: `await app.register(plugin)`. */
+export type FastifyAdmissionPlugin = (
+  instance: FastifyInstanceLike,
+  options: unknown,
+  done: (error?: Error) => void,
+) => void
+
+/**
+ * A Fastify 5 plugin that admits every request body with `body`, a control built once by
+ * `bodyAdmission()`: `await app.register(fastifyAdmission(bodyAdmission({ maxDepth: 32 })))`.
+ * It replaces Fastify's `application/json` and `text/plain` parsers and handles every content
+ * type no other parser claims, so a body of a type the control does not take is refused (415
+ * `ERR_BODY_MEDIA_TYPE`) rather than handed over as text; parsers an app registers for its own
+ * types (multipart...) still win. Each route's `bodyLimit` (Fastify's default: 1 MiB) lowers the
+ * control's `maxBytes`, never raises it; Fastify's `onProtoPoisoning` /
+ * `onConstructorPoisoning` refusal (on by default) is kept: `__proto__` and
+ * `constructor.prototype` keys are refused unless both are `'ignore'`. A refusal reaches
+ * Fastify's error handler as an error with `statusCode`, `code` and `limit` (Fastify's default
+ * answer: `{ statusCode, code, error, message }`, never the caller's bytes), and the
+ * connection is closed after the answer without reading the rest of the body. An admitted body
+ * is `request.body`; a request without one leaves it `undefined`. The principal of the
+ * per-principal shares is `request.principal` when an earlier hook set it to a string.
+ * @throws TypeError at construction when `body` is not a control.
+ */
+export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
+  requireControl('fastifyAdmission', body)
+  const plugin: FastifyAdmissionPlugin = (fastify, _options, done) => {
+    const config = fastify.initialConfig
+    const keepsPoisoningRefusal =
+      config.onProtoPoisoning !== 'ignore' || config.onConstructorPoisoning !== 'ignore'
+    const base = narrowControl(body, { protoKeys: keepsPoisoningRefusal ? 'refuse' : undefined })
+    // One control per distinct route limit, built on first use (routes are few and fixed).
+    const byLimit = new Map<number, BodyAdmission>()
+    const controlFor = (limit: number | undefined): BodyAdmission => {
+      if (limit === undefined) return base
+      let control = byLimit.get(limit)
+      if (control === undefined) {
+        control = narrowControl(base, { maxBytes: limit })
+        byLimit.set(limit, control)
+      }
+      return control
+    }
+    const refused = new WeakSet<object>()
+
+    const parse: FastifyStreamParser = (request, payload, parsed) => {
+      const control = controlFor(request.routeOptions.bodyLimit)
+      const principal = (request as { principal?: unknown }).principal
+      const decision = control.classify(nodeRequestHead(request.raw))
+      control
+        .admit(payload, decision, {
+          principal: typeof principal === 'string' ? principal : undefined,
+        })
+        .then(
+          (result) => {
+            if (result.ok) {
+              parsed(null, result.value)
+              return
+            }
+            const error = fastifyError(result.error, control.policy.retryAfterSeconds)
+            refused.add(error)
+            parsed(error)
+          },
+          (error: unknown) => parsed(error as Error),
+        )
+    }
+
+    fastify.removeContentTypeParser(['application/json', 'text/plain'])
+    fastify.addContentTypeParser('application/json', parse)
+    fastify.addContentTypeParser('*', parse)
+    // Before the error handler answers: the unread rest of a refused body must never be read
+    // as a next request, and the client must still receive the answer (a lingering close).
+    fastify.addHook('onError', (_request, reply, error, next) => {
+      if (refused.has(error)) closeAfterResponse(reply.raw)
+      next()
+    })
+    done()
+  }
+  // Fastify's convention (what `fastify-plugin` sets): not encapsulated, so the parsers apply
+  // to the routes of the context that registered the plugin.
+  Object.assign(plugin, {
+    [Symbol.for('skip-override')]: true,
+    [Symbol.for('fastify.display-name')]: 'tollgate-admission',
+  })
+  return plugin
+}
+
+/**
+ * The refusal as Fastify reads an error: `statusCode` (and `status`), the stable `code`, the
+ * `limit`, a bounded message, and `headers` (`Connection: close`, `Retry-After` on a 503), which
+ * Fastify's error handler sets on the reply.
+ */
+function fastifyError(error: AdmissionError, retryAfterSeconds: number): HttpAdmissionError {
+  return toHttpError(error, retryAfterSeconds)
+}
