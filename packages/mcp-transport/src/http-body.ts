@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type AdmitCall, admitNodeRequest } from '@tollgate/http-admission'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
+import { headBodyCapOf } from './head-body-cap.js'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
 import { refuseMcpRequest } from './http-refusal.js'
 
@@ -18,7 +19,9 @@ export type AdmittedMcpBody =
  * 4 MiB default, never above 64 MiB; a batch is one body: bytes actually received counted, the
  * preflight running as chunks arrive, deadlines, the in-flight budget) and returns the parsed
  * value. `call.principal` is the key the body counts against for per-principal shares (the
- * caller's credential, known once the head has been authenticated); unset, no share applies. On a refusal it has already answered (a JSON-RPC error with the status of
+ * caller's credential, known once the head has been authenticated); unset, no share applies.
+ * A byte cap `guardMcpHead` found for the tool the head names (on the same `res`) caps the
+ * body lower, counted as it arrives. On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
  * @throws TypeError when the body was already consumed by another parser (`express.json()`),
@@ -34,7 +37,13 @@ export async function admitMcpBody(
   if ((req as { _body?: unknown })._body === true) {
     throw new TypeError('the request body was already read by another parser (express.json?)')
   }
-  const result = await admitNodeRequest(req, options.body, call)
+  // The cap the head step found for the tool this request names (`guardMcpHead`), if any.
+  const cap = headBodyCapOf(res)
+  const result = await admitNodeRequest(
+    req,
+    options.body,
+    cap === undefined ? call : { ...call, maxBytes: cap },
+  )
   // An empty POST is not a JSON text; refusing it here keeps the SDK from reading again.
   const error = result.ok
     ? result.value === undefined
