@@ -7,7 +7,8 @@ import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { headBodyCapOf } from './head-body-cap.js'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseMcpRequest } from './http-refusal.js'
+import { takeDeferredVersionRefusal } from './http-protocol-version.js'
+import { jsonRpcRequestIdOf, refuseJsonRpcUnread, refuseMcpRequest } from './http-refusal.js'
 
 /** What {@link admitMcpBody} gives back: the parsed body, or the refusal it has answered. */
 export type AdmittedMcpBody =
@@ -21,7 +22,9 @@ export type AdmittedMcpBody =
  * value. `call.principal` is the key the body counts against for per-principal shares (the
  * caller's credential, known once the head has been authenticated); unset, no share applies.
  * A byte cap `guardMcpHead` found for the tool the head names (on the same `res`) caps the
- * body lower, counted as it arrives. On a refusal it has already answered (a JSON-RPC error with the status of
+ * body lower, counted as it arrives. A POST whose `MCP-Protocol-Version` `guardProtocolVersion`
+ * found unsupported is refused here once parsed (400 `-32020`, `-32022` or `-32000`, with the
+ * request's `id`; `error.code` `ERR_MCP_PROTOCOL_VERSION`). On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
  * @throws TypeError when the body was already consumed by another parser (`express.json()`),
@@ -50,7 +53,15 @@ export async function admitMcpBody(
       ? admissionError('ERR_JSON_SYNTAX')
       : undefined
     : result.error
-  if (error === undefined) return { ok: true, value: (result as { value: unknown }).value }
+  if (error === undefined) {
+    const value = (result as { value: unknown }).value
+    // An unsupported MCP-Protocol-Version, which guardProtocolVersion left for after the body:
+    // answered here, with the request's id, before anything else sees the body.
+    const version = takeDeferredVersionRefusal(req, value)
+    if (version === undefined) return { ok: true, value }
+    refuseJsonRpcUnread(res, 400, version, {}, jsonRpcRequestIdOf(value))
+    return { ok: false, error: admissionError('ERR_MCP_PROTOCOL_VERSION') }
+  }
   refuseMcpRequest(res, error, options)
   return { ok: false, error }
 }
