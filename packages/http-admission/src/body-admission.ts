@@ -58,6 +58,13 @@ export interface AdmitCall {
   readonly signal?: AbortSignal | undefined
   /** Hand on the admitted bytes for this call even when the control's `keepRaw` is off. */
   readonly keepRaw?: boolean | undefined
+  /**
+   * A lower cap for this call, in bytes (received, or inflated), judged as chunks arrive like
+   * the control's `maxBytes` (`ERR_BODY_TOO_LARGE` with this `limit`): a route's cap for the
+   * operation the request's head names. Never raises the control's `maxBytes`. Unset: the
+   * control's alone.
+   */
+  readonly maxBytes?: number | undefined
 }
 
 /**
@@ -150,6 +157,10 @@ export function bodyAdmission(options?: BodyAdmissionOptions): BodyAdmission {
       return Promise.reject(
         new TypeError('principal must be a string of at most 1024 characters, or undefined'),
       )
+    }
+    const cap = call.maxBytes
+    if (cap !== undefined && !(Number.isSafeInteger(cap) && cap > 0)) {
+      return Promise.reject(new TypeError('maxBytes of a call must be a positive integer'))
     }
     return readBody(source, policy, decision, call)
   }

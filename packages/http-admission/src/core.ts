@@ -81,8 +81,11 @@ export async function readBody(
   try {
     const encoding = decision.encoding
     const declared = decision.declaredLength
-    if (declared !== undefined && declared > o.maxBytes) {
-      throw admissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: declared })
+    // A call's own cap (a route's per-operation cap) may only lower the control's.
+    const maxBytes =
+      call.maxBytes !== undefined && call.maxBytes < o.maxBytes ? call.maxBytes : o.maxBytes
+    if (declared !== undefined && declared > maxBytes) {
+      throw admissionError('ERR_BODY_TOO_LARGE', { limit: maxBytes, observed: declared })
     }
     if (call.signal?.aborted) throw admissionError('ERR_BODY_ABORTED')
     if (call.principal !== undefined) {
@@ -109,7 +112,7 @@ export async function readBody(
     const bounded = declared !== undefined && encoding === undefined
     let presized = false
     let chunkCount = 0
-    const held = createBodyStore(bounded ? (declared as number) : o.maxBytes)
+    const held = createBodyStore(bounded ? (declared as number) : maxBytes)
     store = held
     let bytes = 0
     let wireBytes = 0
@@ -117,8 +120,8 @@ export async function readBody(
 
     const accept = (chunk: Uint8Array) => {
       const next = bytes + chunk.byteLength
-      if (next > o.maxBytes) {
-        throw admissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: next })
+      if (next > maxBytes) {
+        throw admissionError('ERR_BODY_TOO_LARGE', { limit: maxBytes, observed: next })
       }
       if (encoding !== undefined && next > wireBytes * o.maxInflationRatio) {
         throw admissionError('ERR_BODY_INFLATION_RATIO', {
@@ -148,8 +151,8 @@ export async function readBody(
     if (encoding !== undefined) inflater = createInflater(encoding, accept)
     const onWire = (chunk: Uint8Array): void | Promise<void> => {
       wireBytes += chunk.byteLength
-      if (wireBytes > o.maxBytes) {
-        throw admissionError('ERR_BODY_TOO_LARGE', { limit: o.maxBytes, observed: wireBytes })
+      if (wireBytes > maxBytes) {
+        throw admissionError('ERR_BODY_TOO_LARGE', { limit: maxBytes, observed: wireBytes })
       }
       lastChunkAt = Date.now()
       if (inflater === undefined) return accept(chunk)

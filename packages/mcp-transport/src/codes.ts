@@ -9,7 +9,9 @@ import {
 import { PREFLIGHT_CODES, type PreflightCode } from '@tollgate/lexical-preflight'
 
 /**
- * The refusal codes mcp-transport raises: Host and Origin, and the stdio line. Each code is
+ * The refusal codes mcp-transport raises: Host and Origin, the protocol version (the code the
+ * body step returns when it answered an unsupported `MCP-Protocol-Version`), and the stdio
+ * line. Each code is
  * stable once released: codes are added, never renamed or reused. `option` names the option
  * of this package a caller changes to admit more.
  */
@@ -25,6 +27,12 @@ export const MCP_TRANSPORT_CODES = defineRefusalCodes('@tollgate/mcp-transport',
     title: 'Forbidden',
     option: 'allowedOrigins',
     message: 'Origin header is not allowed',
+  },
+  ERR_MCP_PROTOCOL_VERSION: {
+    status: 400,
+    title: 'Bad Request',
+    option: 'supportedProtocolVersions',
+    message: 'unsupported MCP-Protocol-Version',
   },
   ERR_LINE_TOO_LARGE: {
     status: 413,

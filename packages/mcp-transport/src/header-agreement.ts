@@ -63,10 +63,12 @@ function claims(message: unknown): boolean {
  * Checks a parsed body against the head it came with. On the 2026-07-28 path: one message (an
  * array is `-32600`), a `_meta` protocol version (else `-32602`) equal to the header's, and
  * `Mcp-Method`, `Mcp-Name` (decoded) and each `Mcp-Param-{Name}` the tool's published schema
- * declares present and equal to the body (else `-32020`). On the 2025 path: a body that claims
- * a modern version without the header (or with another) is `-32020`, a modern version the
- * route does not serve `-32022`, and a batch holding a modern message `-32600`. `undefined`
- * when the body may go on.
+ * declares present and equal to the body (else `-32020`). On the 2025 path (which includes a
+ * header naming a version the route does not serve): a body whose `_meta` names a version
+ * other than a 2025-era one must name the header's (else `-32020`); one the route does not
+ * serve is then `-32022` with `requested` echoed only when it has a version's shape
+ * (`mcpProtocolEras().requestedOf`), an admitted one sent without the header `-32020`; a batch
+ * holding a modern message is `-32600`. `undefined` when the body may go on.
  */
 export function checkHeaderAgreement(
   head: McpHead,
@@ -96,12 +98,15 @@ export function checkHeaderAgreement(
     if (!claimed || (hasVersionShape(version) && !isModernProtocolVersion(version))) {
       return undefined
     }
+    // Header and `_meta` agree first: a version sent in the header is judged only once the body
+    // names the same one, so `-32022` never reports a version the other half contradicts.
+    const sent = headers['mcp-protocol-version']
+    if (sent !== undefined && sent !== version) return mismatch('MCP-Protocol-Version', 'mismatch')
     if (!isModernProtocolVersion(version) || !eras.modernVersions.includes(version)) {
       const requested = eras.requestedOf(version)
       return { status: 400, error: unsupportedVersionError(eras.modernVersions, requested) }
     }
-    const sent = headers['mcp-protocol-version'] === undefined ? 'missing' : 'mismatch'
-    return mismatch('MCP-Protocol-Version', sent)
+    return mismatch('MCP-Protocol-Version', 'missing')
   }
   // A posted response or a body that is no JSON-RPC message is the server's to answer, as the
   // SDK routes them; an `initialize` under a modern header is the SDK's header mismatch.

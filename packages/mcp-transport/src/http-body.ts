@@ -6,8 +6,10 @@ import { type AdmitCall, admitNodeRequest } from '@tollgate/http-admission'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { assertBodyUnread } from './consumed-body.js'
+import { headBodyCapOf } from './head-body-cap.js'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseMcpRequest } from './http-refusal.js'
+import { takeDeferredVersionRefusal } from './http-protocol-version.js'
+import { jsonRpcRequestIdOf, refuseJsonRpcUnread, refuseMcpRequest } from './http-refusal.js'
 
 /** What {@link admitMcpBody} gives back: the parsed body, or the refusal it has answered. */
 export type AdmittedMcpBody =
@@ -19,7 +21,11 @@ export type AdmittedMcpBody =
  * 4 MiB default, never above 64 MiB; a batch is one body: bytes actually received counted, the
  * preflight running as chunks arrive, deadlines, the in-flight budget) and returns the parsed
  * value. `call.principal` is the key the body counts against for per-principal shares (the
- * caller's credential, known once the head has been authenticated); unset, no share applies. On a refusal it has already answered (a JSON-RPC error with the status of
+ * caller's credential, known once the head has been authenticated); unset, no share applies.
+ * A byte cap `guardMcpHead` found for the tool the head names (on the same `res`) caps the
+ * body lower, counted as it arrives. A POST whose `MCP-Protocol-Version` `guardProtocolVersion`
+ * found unsupported is refused here once parsed (400 `-32020`, `-32022` or `-32000`, with the
+ * request's `id`; `error.code` `ERR_MCP_PROTOCOL_VERSION`). On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
  * @throws McpBodyAlreadyReadError when another parser (`express.json()`) already read the
@@ -33,14 +39,28 @@ export async function admitMcpBody(
 ): Promise<AdmittedMcpBody> {
   requireResolved('admitMcpBody', options)
   assertBodyUnread(req)
-  const result = await admitNodeRequest(req, options.body, call)
+  // The cap the head step found for the tool this request names (`guardMcpHead`), if any.
+  const cap = headBodyCapOf(res)
+  const result = await admitNodeRequest(
+    req,
+    options.body,
+    cap === undefined ? call : { ...call, maxBytes: cap },
+  )
   // An empty POST is not a JSON text; refusing it here keeps the SDK from reading again.
   const error = result.ok
     ? result.value === undefined
       ? admissionError('ERR_JSON_SYNTAX')
       : undefined
     : result.error
-  if (error === undefined) return { ok: true, value: (result as { value: unknown }).value }
+  if (error === undefined) {
+    const value = (result as { value: unknown }).value
+    // An unsupported MCP-Protocol-Version, which guardProtocolVersion left for after the body:
+    // answered here, with the request's id, before anything else sees the body.
+    const version = takeDeferredVersionRefusal(req, value)
+    if (version === undefined) return { ok: true, value }
+    refuseJsonRpcUnread(res, 400, version, {}, jsonRpcRequestIdOf(value))
+    return { ok: false, error: admissionError('ERR_MCP_PROTOCOL_VERSION') }
+  }
   refuseMcpRequest(res, error, options)
   return { ok: false, error }
 }

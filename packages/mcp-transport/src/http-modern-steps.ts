@@ -3,6 +3,7 @@
 // is never drained). The composed `mcpHttpHandler` runs them in their one order; a server that
 // routes or authenticates itself calls them the same way, its own checks between them.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { recordHeadBodyCap } from './head-body-cap.js'
 import { checkHeaderAgreement } from './header-agreement.js'
 import { jsonRpcRequestIdOf, refuseJsonRpcUnread } from './http-refusal.js'
 import type { McpHead } from './mcp-head.js'
@@ -37,7 +38,9 @@ export function guardModernHttpMethod(res: ServerResponse, head: McpHead): boole
  * The head-admission step: asks `route` (method served, `Mcp-Name` on the surface, declared
  * length under the tool's cap, the host's quota for `principal`). Returns the release to call
  * once the request is answered, or `undefined` after answering the refusal (404 `-32601`,
- * 400 `-32602` `Unknown tool`, 413, 429 with `Retry-After`) unread.
+ * 400 `-32602` `Unknown tool`, 413, 429 with `Retry-After`) unread. When the head names a
+ * tool with a byte cap, `admitMcpBody` on the same `res` counts the body against that cap as
+ * it arrives (a chunked body past it: the same 413 `ERR_BODY_TOO_LARGE` and `limit`).
  */
 export function guardMcpHead(
   res: ServerResponse,
@@ -46,7 +49,10 @@ export function guardMcpHead(
   principal: string | undefined,
 ): (() => void) | undefined {
   const decision = route.admit(head, { principal })
-  if (decision.ok) return decision.release
+  if (decision.ok) {
+    recordHeadBodyCap(res, decision.maxBodyBytes)
+    return decision.release
+  }
   refuseJsonRpcUnread(res, decision.status, decision.error, decision.headers)
   return undefined
 }

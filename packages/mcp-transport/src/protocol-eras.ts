@@ -30,8 +30,19 @@ const FIRST_MODERN = '2026-07-28'
 const VERSION_SHAPE = /^\d{4}-\d{2}-\d{2}$/
 
 /**
- * What `data.requested` of a `-32022` answer holds when the version sent does not have a
- * version's shape: a fixed word, so the refusal never carries arbitrary caller bytes.
+ * A version token (`v999.0.0`, `1.2.3-rc.1`): digits in at most four dot-separated parts, an
+ * optional leading `v` and one optional `-`/`+` suffix of letters, digits, dots and hyphens.
+ * A fixed charset: nothing in it can carry markup, quotes or control bytes.
+ */
+const VERSION_TOKEN = /^v?\d{1,9}(?:\.\d{1,9}){0,3}(?:[-+][0-9A-Za-z.-]{1,16})?$/
+
+/** The longest sent version a `-32022` answer echoes, in bytes (ASCII: one byte a character). */
+export const MAX_ECHOED_VERSION_BYTES = 32
+
+/**
+ * What `data.requested` of a `-32022` answer holds when the version sent has no version's shape
+ * (see {@link isEchoableProtocolVersion}): a fixed word, so the refusal never carries arbitrary
+ * caller bytes.
  */
 export const UNRECOGNIZED_PROTOCOL_VERSION = 'unrecognized'
 
@@ -41,6 +52,20 @@ export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersio
 /** True when `value` has a version's shape (`YYYY-MM-DD`). */
 export function hasVersionShape(value: unknown): value is string {
   return typeof value === 'string' && VERSION_SHAPE.test(value)
+}
+
+/**
+ * True when `value` may be echoed as `data.requested` of a `-32022` answer: at most
+ * {@link MAX_ECHOED_VERSION_BYTES} bytes, shaped `YYYY-MM-DD` or a version token such as
+ * `v999.0.0` (`^v?\d{1,9}(\.\d{1,9}){0,3}([-+][0-9A-Za-z.-]{1,16})?$`). Anything else is
+ * answered with {@link UNRECOGNIZED_PROTOCOL_VERSION}.
+ */
+export function isEchoableProtocolVersion(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length <= MAX_ECHOED_VERSION_BYTES &&
+    (VERSION_SHAPE.test(value) || VERSION_TOKEN.test(value))
+  )
 }
 
 /** True when `value` is a version of the modern (stateless) era: shaped, and 2026-07-28 or later. */
@@ -77,7 +102,10 @@ export interface McpProtocolEras {
    * array when repeated, which is not a modern version).
    */
   judgeHeader(header: string | readonly string[] | undefined): HeaderVersionVerdict
-  /** The `requested` member of a `-32022` answer for a version sent in a body. */
+  /**
+   * The `requested` member of a `-32022` answer for a version sent: the value itself when
+   * {@link isEchoableProtocolVersion}, else {@link UNRECOGNIZED_PROTOCOL_VERSION}.
+   */
   requestedOf(sent: unknown): string
 }
 
@@ -109,7 +137,7 @@ export function mcpProtocolEras(options: McpProtocolErasOptions = {}): McpProtoc
       return { era: 'unsupported-modern', requested: header }
     },
     requestedOf(sent: unknown): string {
-      return hasVersionShape(sent) ? sent : UNRECOGNIZED_PROTOCOL_VERSION
+      return isEchoableProtocolVersion(sent) ? sent : UNRECOGNIZED_PROTOCOL_VERSION
     },
   })
 }

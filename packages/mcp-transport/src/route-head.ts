@@ -15,9 +15,10 @@ export interface McpRouteTool {
    */
   readonly inputSchema?: unknown
   /**
-   * Largest declared `Content-Length` of a 2026-07-28 `tools/call` naming this tool, in bytes;
-   * a larger one is refused 413 before a body byte is read. Default: the route's
-   * `maxBodyBytes`.
+   * Largest body of a 2026-07-28 `tools/call` naming this tool (in `Mcp-Name`), in bytes: a
+   * larger declared `Content-Length` is refused 413 before a body byte is read, and a body
+   * without one (chunked) is cut with the same 413 once it passes the cap, the rest unread.
+   * Default: the route's `maxBodyBytes`.
    */
   readonly maxBodyBytes?: number
 }
@@ -61,8 +62,8 @@ export interface McpRouteHeadOptions {
    */
   readonly methods?: readonly string[]
   /**
-   * Largest declared `Content-Length` of a 2026-07-28 `tools/call` whose tool sets no cap of
-   * its own, in bytes. Default: none (the body control's cap alone).
+   * Largest body of a 2026-07-28 `tools/call` whose tool sets no cap of its own, in bytes
+   * (declared, or counted as it arrives). Default: none (the body control's cap alone).
    */
   readonly maxBodyBytes?: number
   /** The host's quota, asked for every request of either era. Default: none. */
@@ -79,14 +80,25 @@ export interface McpHeadRefusal {
   readonly headers: Readonly<Record<string, string>>
 }
 
-/** What {@link McpRouteHead.admit} decides. */
-export type McpHeadDecision = { readonly ok: true; readonly release: () => void } | McpHeadRefusal
+/**
+ * What {@link McpRouteHead.admit} decides. An admitted head carries the byte cap its tool sets
+ * (`maxBodyBytes`, when the head names a capped tool): the body step counts the body against it
+ * as it arrives, so a body with no declared length is held to the same cap.
+ */
+export type McpHeadDecision =
+  | {
+      readonly ok: true
+      readonly release: () => void
+      readonly maxBodyBytes?: number | undefined
+    }
+  | McpHeadRefusal
 
 /** The route's head-admission control (frozen). */
 export interface McpRouteHead {
   /**
    * Judges a request from its head: on the 2026-07-28 path the method, the tool name and the
-   * declared length; on both eras the quota. Call `release` once the request is answered.
+   * declared length; on both eras the quota. Call `release` once the request is answered, and
+   * hold the body to the decision's `maxBodyBytes` when set.
    */
   admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision
   /** The `x-mcp-header` declarations of a tool on the surface (empty when none). */
@@ -160,6 +172,7 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
   return Object.freeze({
     admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision {
       const era = head.era
+      let maxBodyBytes: number | undefined
       if (era === 'modern' && head.method !== undefined) {
         if (served !== undefined && !served.has(head.method)) {
           return refuse({ type: 'method-not-served', era }, 404, METHOD_NOT_FOUND_ERROR)
@@ -173,11 +186,14 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
           if (cap !== undefined && head.declaredBytes !== undefined && head.declaredBytes > cap) {
             return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap))
           }
+          maxBodyBytes = cap
         }
       }
-      if (quota === undefined) return GRANTED
+      if (quota === undefined) {
+        return maxBodyBytes === undefined ? GRANTED : { ok: true, release: noop, maxBodyBytes }
+      }
       const grant = quota.acquire(call.principal, head)
-      if (grant.ok) return { ok: true, release: once(grant.release ?? noop) }
+      if (grant.ok) return { ok: true, release: once(grant.release ?? noop), maxBodyBytes }
       const retry = grant.retryAfterSeconds
       return refuse(
         { type: 'over-quota', era },

@@ -24,6 +24,8 @@ const ACCEPTS: Record<CodeOption, () => unknown> = {
   allowedHosts: () => resolveMcpHttpOptions({ allowedHosts: ['example.test'] }),
   allowedOrigins: () => resolveMcpHttpOptions({ allowedOrigins: ['https://example.test'] }),
   maxLineBytes: () => resolveBoundedStdioOptions({ maxLineBytes: 1024 }),
+  supportedProtocolVersions: () =>
+    resolveMcpHttpOptions({ supportedProtocolVersions: ['2025-11-25'] }),
 }
 
 // Found by walking up from this file, not at a fixed depth: the mutation jobs run these tests

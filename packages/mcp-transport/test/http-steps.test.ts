@@ -89,7 +89,9 @@ describe('guardProtocolVersion', () => {
       expect(res.headers.connection).toBe('close')
       expect(res.body).not.toContain(MARKER)
       const body = JSON.parse(res.body)
-      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } })
+      // The POST is refused after its body, so it carries the request's id; DELETE has none.
+      const id = method === 'POST' ? 1 : null
+      expect(body).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32000 } })
       expect(body.error.data).toEqual({
         code: 'ERR_MCP_PROTOCOL_VERSION',
         supported: [...MCP_PROTOCOL_VERSIONS],
@@ -158,7 +160,7 @@ describe('guardProtocolVersion', () => {
 })
 
 describe('mcpHttpHandler steps', () => {
-  it('runs Host/Origin, then the protocol version, then the body, before asking for a transport', async () => {
+  it('runs Host/Origin, the body, then the deferred protocol-version refusal, before asking for a transport', async () => {
     const { transport } = await session()
     let built = 0
     const handler = mcpHttpHandler(
@@ -178,14 +180,26 @@ describe('mcpHttpHandler steps', () => {
     )
     expect(host.status).toBe(403)
     expect(JSON.parse(host.body).error.data.code).toBe('ERR_HOST_NOT_ALLOWED')
-    const version = await send(
+    // An unsupported version is judged once the bounded body is parsed: an oversized body is
+    // refused by the body step first, a well-formed one by the version.
+    const oversized = await send(
       server.port,
       'POST',
       { ...HEADERS, 'mcp-protocol-version': MARKER },
       'x'.repeat(2048),
     )
+    expect(oversized.status).toBe(413)
+    const version = await send(
+      server.port,
+      'POST',
+      { ...HEADERS, 'mcp-protocol-version': MARKER },
+      INITIALIZE,
+    )
     expect(version.status).toBe(400)
-    expect(JSON.parse(version.body).error.data.code).toBe('ERR_MCP_PROTOCOL_VERSION')
+    expect(JSON.parse(version.body)).toMatchObject({
+      id: 0,
+      error: { data: { code: 'ERR_MCP_PROTOCOL_VERSION' } },
+    })
     const large = await send(server.port, 'POST', HEADERS, 'x'.repeat(2048))
     expect(large.status).toBe(413)
     expect(built).toBe(0)

@@ -8,6 +8,8 @@ import { head, RawClient } from '@tollgate/test-kit/http-client'
 import type { Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  admitMcpBody,
+  guardHeaderAgreement,
   guardProtocolVersion,
   MCP_MODERN_PROTOCOL_VERSIONS,
   MCP_PROTOCOL_VERSIONS,
@@ -15,7 +17,10 @@ import {
   mcpBodyAdmission,
   mcpHttpHandler,
   mcpProtocolEras,
+  mcpRouteHead,
+  readMcpHead,
   resolveMcpHttpOptions,
+  UNRECOGNIZED_PROTOCOL_VERSION,
 } from '../src/index.js'
 import { modernCall, modernHeaders, modernTarget } from './helpers/modern-target.js'
 import { errorOf, send, sendEndless, serveHandler } from './helpers/modern-wire.js'
@@ -38,6 +43,21 @@ afterEach(async () => {
   running = []
   closers = []
 })
+
+/** A `server/discover` request as the conformance suite's stateless probe sends it. */
+function discover(id: number, version: string): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'server/discover',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': version,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  })
+}
 
 async function sdkBehindTollgate() {
   const fixture = modernTarget()
@@ -107,28 +127,146 @@ describe('mcpHttpHandler with an SDK 2.4 createMcpHandler', () => {
 })
 
 describe('guardProtocolVersion on both eras', () => {
-  it('refuses a modern version the route does not serve with 400 -32022 { supported, requested }', async () => {
+  it('refuses a modern version the route does not serve with 400 -32022 { supported, requested }, echoing the id, once the body is parsed', async () => {
     const { seen, server } = await sdkBehindTollgate()
-    const answer = await sendEndless(
+    const answer = await send(
       server.port,
+      'POST',
       { ...modernHeaders('echo'), 'mcp-protocol-version': '2027-01-01' },
-      '{',
+      modernCall('echo', { text: 'hi' }, 7, '2027-01-01'),
     )
-    expect(answer.answer.status).toBe(400)
-    expect(errorOf(answer.answer)).toEqual({
+    expect(answer.status).toBe(400)
+    expect(errorOf(answer, 7)).toEqual({
       code: -32022,
       message: 'Unsupported protocol version',
       data: { supported: ['2026-07-28'], requested: '2027-01-01' },
     })
+    expect(seen.servers).toBe(0)
+  })
+
+  it('reads the body of an unsupported version no further than the body cap: an endless one is cut with 413', async () => {
+    const { seen, server } = await sdkBehindTollgate()
+    const answer = await sendEndless(
+      server.port,
+      { ...modernHeaders('echo'), 'mcp-protocol-version': 'v999.0.0' },
+      '{',
+    )
+    expect(answer.answer.status).toBe(413)
+    expect(errorOf(answer.answer).data).toMatchObject({ code: 'ERR_BODY_TOO_LARGE' })
     expect(answer.closedByServer).toBe(true)
     expect(answer.after).toBeLessThan(UNREAD)
     expect(seen.servers).toBe(0)
   })
 
-  it('admits 2026-07-28 with its defaults when a host calls the step itself', async () => {
+  it('answers the unknown-version probe of the conformance suite as the spec asks: -32022 with its id and the version-shaped value requested', async () => {
+    const { seen, server } = await sdkBehindTollgate()
+    const answer = await send(
+      server.port,
+      'POST',
+      {
+        ...modernHeaders('echo', { 'mcp-method': 'server/discover' }),
+        'mcp-protocol-version': 'v999.0.0',
+      },
+      discover(301, 'v999.0.0'),
+    )
+    expect(answer.status).toBe(400)
+    expect(errorOf(answer, 301)).toEqual({
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: [...MCP_MODERN_PROTOCOL_VERSIONS], requested: 'v999.0.0' },
+    })
+    expect(seen.servers).toBe(0)
+  })
+
+  it('answers a version without the shape of one with the fixed placeholder, never the sent bytes', async () => {
+    const { seen, server } = await sdkBehindTollgate()
+    const sent = ['v1.0.0<b>MARKER</b>', `v1.0.0-${'MARKER'.repeat(6)}`, '1.2.3.4.5MARKER']
+    for (const version of sent) {
+      const answer = await send(
+        server.port,
+        'POST',
+        {
+          ...modernHeaders('echo', { 'mcp-method': 'server/discover' }),
+          'mcp-protocol-version': version,
+        },
+        discover(9, version),
+      )
+      expect(answer.status).toBe(400)
+      expect(answer.body).not.toContain('MARKER')
+      expect(errorOf(answer, 9)).toMatchObject({
+        code: -32022,
+        data: { requested: UNRECOGNIZED_PROTOCOL_VERSION },
+      })
+    }
+    expect(seen.servers).toBe(0)
+  })
+
+  it('echoes the sent bytes in the SDK alone (the control of the echo rule)', async () => {
+    const { target, close } = modernTarget()
+    closers.push(close)
+    const bare = await serveHandler(async (req, res) => target.handleRequest(req, res))
+    running.push(bare)
+    const version = 'v1.0.0<b>MARKER</b>'
+    const answer = await send(
+      bare.port,
+      'POST',
+      {
+        ...modernHeaders('echo', { 'mcp-method': 'server/discover' }),
+        'mcp-protocol-version': version,
+      },
+      discover(9, version),
+    )
+    expect(answer.status).toBe(400)
+    expect(answer.body).toContain('MARKER')
+  })
+
+  it('refuses a header and _meta naming two unsupported versions with -32020 before judging either', async () => {
+    const { seen, server } = await sdkBehindTollgate()
+    const answer = await send(
+      server.port,
+      'POST',
+      {
+        ...modernHeaders('echo', { 'mcp-method': 'server/discover' }),
+        'mcp-protocol-version': 'v999.0.0',
+      },
+      discover(4, 'v998.0.0'),
+    )
+    expect(answer.status).toBe(400)
+    expect(errorOf(answer, 4)).toMatchObject({
+      code: -32020,
+      data: { header: 'MCP-Protocol-Version', kind: 'mismatch' },
+    })
+    expect(seen.servers).toBe(0)
+  })
+
+  it('lets an unsupported version reach the server when the protocol-version step is left out (the control)', async () => {
+    const legacyList = '{"jsonrpc":"2.0","id":5,"method":"tools/list"}'
+    const headers = { ...LEGACY_HEADERS, 'mcp-protocol-version': 'v999.0.0' }
+    const guarded = recordingTarget()
+    const withStep = await serveHandler(mcpHttpHandler(guarded.target, options()))
+    const bare = recordingTarget()
+    const withoutStep = await serveHandler(stepsWithout(['version'], bare.target, options()))
+    running.push(withStep, withoutStep)
+    const refused = await send(withStep.port, 'POST', headers, legacyList)
+    expect(refused.status).toBe(400)
+    expect(errorOf(refused, 5)).toMatchObject({ data: { code: 'ERR_MCP_PROTOCOL_VERSION' } })
+    expect(guarded.reached).toHaveLength(0)
+    const through = await send(withoutStep.port, 'POST', headers, legacyList)
+    expect(through.status).toBe(200)
+    expect(bare.reached).toHaveLength(1)
+  })
+
+  it('admits 2026-07-28 with its defaults when a host calls the steps itself, and leaves an unsupported POST to the agreement step', async () => {
     const http = resolveMcpHttpOptions()
+    const eras = mcpProtocolEras()
+    const route = mcpRouteHead()
     const server = await serveHandler(async (req, res) => {
       if (!guardProtocolVersion(req, res, http)) return
+      if (req.method === 'POST') {
+        const body = await admitMcpBody(req, res, http)
+        if (!body.ok) return
+        if (!guardHeaderAgreement(req, res, readMcpHead(req, eras), body.value, eras, route)) return
+      }
       res.writeHead(200).end('passed')
     })
     running.push(server)
@@ -137,7 +275,17 @@ describe('guardProtocolVersion on both eras', () => {
     const legacy = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2025-11-25' }
     expect((await send(server.port, 'POST', legacy, '{}')).status).toBe(200)
     const unknown = { ...LEGACY_HEADERS, 'mcp-protocol-version': '2024-01-01' }
-    expect((await send(server.port, 'POST', unknown, '{}')).status).toBe(400)
+    const post = await send(
+      server.port,
+      'POST',
+      unknown,
+      '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+    )
+    expect(post.status).toBe(400)
+    expect(errorOf(post, 3)).toMatchObject({ data: { code: 'ERR_MCP_PROTOCOL_VERSION' } })
+    const remove = await send(server.port, 'DELETE', unknown)
+    expect(remove.status).toBe(400)
+    expect(errorOf(remove)).toMatchObject({ data: { code: 'ERR_MCP_PROTOCOL_VERSION' } })
   })
 
   it('lists the modern versions the SDK 2.4 line serves', async () => {
@@ -163,7 +311,7 @@ describe('guardProtocolVersion on both eras', () => {
       modernCall('echo', { text: 'hi' }),
     )
     expect(answer.status).toBe(400)
-    expect(errorOf(answer)).toMatchObject({
+    expect(errorOf(answer, 1)).toMatchObject({
       code: -32000,
       data: { code: 'ERR_MCP_PROTOCOL_VERSION', supported: [...MCP_PROTOCOL_VERSIONS] },
     })

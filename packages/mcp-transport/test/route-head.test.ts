@@ -48,6 +48,21 @@ afterEach(async () => {
   running = []
 })
 
+/** `handle`, noting how many bytes the server had read off the socket when it was done. */
+function measuredRead(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
+  let read = 0
+  return {
+    handler: async (req: IncomingMessage, res: ServerResponse) => {
+      try {
+        await handle(req, res)
+      } finally {
+        read = Math.max(read, req.socket.bytesRead)
+      }
+    },
+    bytesRead: () => read,
+  }
+}
+
 /** A quota refusing the caller `blocked`, counting grants in flight. */
 function countingQuota() {
   const state = { inFlight: 0, asked: [] as (string | undefined)[], eras: [] as string[] }
@@ -193,6 +208,54 @@ describe('mcpRouteHead', () => {
     const headers = modernHeaders('route', { 'mcp-param-region': 'x'.repeat(4096) })
     expect((await send(server.port, 'POST', headers, large)).status).toBe(200)
     expect(reached).toHaveLength(2)
+  })
+
+  it('cuts a chunked body naming a capped tool at the tool cap: the declared case code and limit, a bounded read, nothing runs', async () => {
+    const { reached, target } = recordingTarget()
+    const { quota } = countingQuota()
+    const served = measuredRead(
+      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
+    )
+    const server = await serveHandler(served.handler)
+    running.push(server)
+    const start = modernCall('echo', { text: '' }).slice(0, -3)
+    const chunked = await sendEndless(server.port, modernHeaders('echo'), start)
+    expect(chunked.answer.status).toBe(413)
+    expect(chunked.answer.headers.connection).toBe('close')
+    expect(chunked.closedByServer).toBe(true)
+    expect(chunked.after).toBeLessThan(UNREAD)
+    // Node reads the socket in pieces of up to 64 KiB: far below the 4 MiB route cap.
+    expect(served.bytesRead()).toBeLessThan(1024 * 1024)
+    const declared = await send(
+      server.port,
+      'POST',
+      modernHeaders('echo'),
+      modernCall('echo', { text: 'x'.repeat(2048) }),
+    )
+    expect(declared.status).toBe(413)
+    const [cut, early] = [errorOf(chunked.answer), errorOf(declared)]
+    expect([cut.code, cut.data]).toEqual([early.code, early.data])
+    expect(cut.data).toEqual({ code: 'ERR_BODY_TOO_LARGE', limit: 1024 })
+    expect(reached).toHaveLength(0)
+  })
+
+  it('reads the chunked body to the route cap when the head step is left out (the control)', async () => {
+    const { reached, target } = recordingTarget()
+    const { quota } = countingQuota()
+    const served = measuredRead(
+      withPrincipal(stepsWithout(['head'], target, options(), guardedRoute(quota))),
+    )
+    const server = await serveHandler(served.handler)
+    running.push(server)
+    const start = modernCall('echo', { text: '' }).slice(0, -3)
+    const chunked = await sendEndless(server.port, modernHeaders('echo'), start)
+    expect(chunked.answer.status).toBe(413)
+    expect(errorOf(chunked.answer).data).toEqual({
+      code: 'ERR_BODY_TOO_LARGE',
+      limit: 4 * 1024 * 1024,
+    })
+    expect(served.bytesRead()).toBeGreaterThan(4 * 1024 * 1024)
+    expect(reached).toHaveLength(0)
   })
 
   it('asks the quota with the principal on both eras and releases each grant once answered', async () => {
