@@ -60,7 +60,7 @@ describe('serveHttp (tollgate-gateway in front of @modelcontextprotocol/server-e
       resultType: 'complete',
       supportedVersions: [V2026],
       capabilities: { tools: {} },
-      serverInfo: { name: 'mcp-servers/everything' },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-servers/everything' } },
     })
     expect(discover.headers.get('mcp-session-id')).toBeNull()
     const echo = await modern(shared.url, 2, 'tools/call', {
