@@ -1,19 +1,27 @@
 import { chargeJson, isAdmissionError } from '@tollgate/json-budget'
 import type { Access, Principal } from './access.js'
 import type { GatewayRoute } from './config.js'
+import {
+  forwardParams,
+  META_CLIENT_CAPABILITIES,
+  META_LOG_LEVEL,
+  metaOf,
+  objectOrEmpty,
+} from './forward-params.js'
 import { gatewayRpcError } from './gateway-errors.js'
+import {
+  discoverResult,
+  initializeResult,
+  SESSION_ERA_VERSIONS,
+  STATELESS_VERSION,
+} from './handshake-results.js'
 import type { GatewayLog } from './log.js'
 import type { GatewayMetrics } from './metrics.js'
 import type { RpcErrorObject, RpcNotification, RpcReply } from './rpc-session.js'
 import type { ToolCatalog } from './tool-catalog.js'
 import type { ToolGuard, ToolRefusal } from './tool-guard.js'
 import { unknownToolRefusal } from './tool-refusal.js'
-import {
-  META_SERVER_INFO,
-  type Upstream,
-  type UpstreamCall,
-  type UpstreamHandshake,
-} from './upstream.js'
+import type { Upstream, UpstreamCall, UpstreamHandshake } from './upstream.js'
 
 /** Per-request facts from the front that received the message. */
 export interface CallContext {
@@ -64,16 +72,7 @@ export type GatewayResponse =
   | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly result: unknown }
   | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly error: RpcErrorObject }
 
-/** Protocol versions of the session era the gateway answers `initialize` with. */
-export const SESSION_ERA_VERSIONS: readonly string[] = Object.freeze([
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-])
-
-/** The stateless revision the gateway serves. */
-export const STATELESS_VERSION = '2026-07-28'
+export { SESSION_ERA_VERSIONS, STATELESS_VERSION } from './handshake-results.js'
 
 /** Room the JSON-RPC envelope of a result is allowed beside `--max-result-bytes`. */
 const ENVELOPE_RESERVE_BYTES = 1024
@@ -87,11 +86,6 @@ const OWN = new Set([
   'tools/call',
   'resources/read',
 ])
-
-/** `_meta` keys of the 2026-07-28 revision, which a session-era upstream must not see. */
-const META_PREFIX = 'io.modelcontextprotocol/'
-const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities'
-const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel'
 
 /**
  * The gateway's message pipeline, after byte caps, preflight and parse: one JSON-RPC request in,
@@ -386,98 +380,12 @@ function ok(id: string | number, result: unknown, context: CallContext): Gateway
   return { jsonrpc: '2.0', id, result: rest }
 }
 
-function metaOf(
-  params: Readonly<Record<string, unknown>> | undefined,
-): Record<string, unknown> | undefined {
-  const meta = params?._meta
-  return meta !== null && typeof meta === 'object' && !Array.isArray(meta)
-    ? (meta as Record<string, unknown>)
-    : undefined
-}
-
-function objectOrEmpty(value: unknown): Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {}
-}
-
 function fail(id: string | number, error: RpcErrorObject): GatewayResponse {
   return { jsonrpc: '2.0', id, error }
 }
 
 function answer(id: string | number, reply: RpcReply, context: CallContext): GatewayResponse {
   return reply.ok ? ok(id, reply.result, context) : fail(id, reply.error)
-}
-
-/**
- * The params the upstream receives: the parsed, admitted value, re-serialized by the gateway's
- * transport; the caller's `_meta` keeps only keys that are not the 2026 revision's own (those
- * the upstream needs travel as {@link UpstreamCall} facts) and not `progressToken` (the
- * gateway sends its own); the request's `traceparent` is added.
- */
-function forwardParams(
-  params: Readonly<Record<string, unknown>> | undefined,
-  context: CallContext,
-): Record<string, unknown> {
-  const { _meta, ...rest } = params ?? {}
-  const meta: Record<string, unknown> = {}
-  if (_meta !== null && typeof _meta === 'object' && !Array.isArray(_meta)) {
-    for (const [key, value] of Object.entries(_meta)) {
-      if (
-        !key.startsWith(META_PREFIX) &&
-        key !== 'progressToken' &&
-        key !== 'traceparent' &&
-        key !== 'tracestate'
-      ) {
-        meta[key] = value
-      }
-    }
-  }
-  if (context.traceparent !== undefined) meta.traceparent = context.traceparent
-  return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }
-}
-
-function initializeResult(
-  params: Readonly<Record<string, unknown>> | undefined,
-  handshake: UpstreamHandshake,
-): unknown {
-  const asked = params?.protocolVersion
-  const version =
-    typeof asked === 'string' && SESSION_ERA_VERSIONS.includes(asked)
-      ? asked
-      : (SESSION_ERA_VERSIONS[0] as string)
-  return {
-    protocolVersion: version,
-    capabilities: servedCapabilities(handshake),
-    serverInfo: handshake.serverInfo,
-    ...(handshake.instructions === undefined ? {} : { instructions: handshake.instructions }),
-  }
-}
-
-function discoverResult(handshake: UpstreamHandshake): unknown {
-  return {
-    supportedVersions: [STATELESS_VERSION],
-    capabilities: servedCapabilities(handshake),
-    ...(handshake.instructions === undefined ? {} : { instructions: handshake.instructions }),
-    ttlMs: 0,
-    cacheScope: 'private',
-    _meta: { [META_SERVER_INFO]: handshake.serverInfo },
-  }
-}
-
-/**
- * The upstream's capabilities the gateway can carry: tools, resources (no subscriptions: the
- * gateway holds no stream per caller), prompts, completions and logging (the messages about a
- * request, relayed on its answer's stream). Tasks are not carried.
- */
-function servedCapabilities(handshake: UpstreamHandshake): Record<string, unknown> {
-  const c = handshake.capabilities
-  const out: Record<string, unknown> = { tools: {} }
-  if (c.resources !== undefined) out.resources = {}
-  if (c.prompts !== undefined) out.prompts = {}
-  if (c.completions !== undefined) out.completions = {}
-  if (c.logging !== undefined) out.logging = {}
-  return out
 }
 
 function refusedResult(code: string, limit: number): ToolRefusal['result'] {
