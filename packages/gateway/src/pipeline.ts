@@ -9,12 +9,7 @@ import {
   objectOrEmpty,
 } from './forward-params.js'
 import { gatewayRpcError } from './gateway-errors.js'
-import {
-  discoverResult,
-  initializeResult,
-  SESSION_ERA_VERSIONS,
-  STATELESS_VERSION,
-} from './handshake-results.js'
+import { discoverResult, initializeResult, STATELESS_VERSION } from './handshake-results.js'
 import type { GatewayLog } from './log.js'
 import type { GatewayMetrics } from './metrics.js'
 import type { RpcErrorObject, RpcNotification, RpcReply } from './rpc-session.js'
