@@ -336,22 +336,28 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     // The per-principal limits are charged once the tool is known to be served to this caller
     // (a caller must not create buckets named as it likes); a refusal reads nothing more.
     let lease: { release(): void } | undefined
+    // A `subscriptions/listen` stream holds an upstream request open: it counts against the
+    // caller's concurrency (and rate) like a call, so one caller cannot hold every upstream slot.
     const name = (params as { name?: unknown } | undefined)?.name
-    if (
-      m.method === 'tools/call' &&
-      typeof name === 'string' &&
-      options.catalog.find(name) !== undefined &&
-      options.pipeline.mayCall(name, context)
-    ) {
-      const granted = limiter.acquire(facts.principal.key, name)
+    const bucket =
+      m.method === 'subscriptions/listen'
+        ? 'subscriptions/listen'
+        : m.method === 'tools/call' &&
+            typeof name === 'string' &&
+            options.catalog.find(name) !== undefined &&
+            options.pipeline.mayCall(name, context)
+          ? name
+          : undefined
+    if (bucket !== undefined) {
+      const granted = limiter.acquire(facts.principal.key, bucket)
       if (!granted.ok) {
         audit.event('call_refused', {
           code: granted.code,
           principal: facts.principal.key,
           route: facts.route.path,
-          tool: name,
+          tool: bucket,
         })
-        metrics.refused(granted.code, facts.route.path, name)
+        metrics.refused(granted.code, facts.route.path, bucket)
         refuseJsonRpcUnread(
           res,
           429,

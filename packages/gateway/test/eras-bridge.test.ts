@@ -2,6 +2,8 @@
 // `createMcpHandler` server: 2026-07-28, with the stateless 2025 fallback), spoken to with a raw
 // JSON-RPC client: what each era's client sees must be what the server behind the gateway says.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,6 +27,7 @@ const FIXTURE_DIR = join(
 const V2026 = '2026-07-28'
 
 let fixture: ChildProcess
+let fixturePort: number
 let gateway: RunningCli
 
 /** Starts the bare conformance fixture on a free port; resolves with its port. */
@@ -50,8 +53,8 @@ function startFixture(): Promise<number> {
 }
 
 beforeAll(async () => {
-  const port = await startFixture()
-  gateway = await startCli(['--upstream', `http://127.0.0.1:${port}/mcp`])
+  fixturePort = await startFixture()
+  gateway = await startCli(['--upstream', `http://127.0.0.1:${fixturePort}/mcp`])
 }, 2 * START_DEADLINE_MS)
 afterAll(async () => {
   await gateway?.stop('SIGKILL')
@@ -284,36 +287,86 @@ describe('serveHttp (a 2026-07-28 client in front of a 2026-07-28 upstream)', ()
   })
 
   it('relays a subscriptions/listen stream: the acknowledgement first, with its subscriptionId', async () => {
-    const controller = new AbortController()
-    const res = await fetch(gateway.url, {
-      method: 'POST',
-      signal: controller.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': V2026,
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 18,
-        method: 'subscriptions/listen',
-        params: { notifications: { toolsListChanged: true }, _meta: META },
-      }),
-    })
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader()
-    let text = ''
-    while (!text.includes('\n\n')) {
-      const { value, done } = await reader.read()
-      if (done) break
-      text += new TextDecoder().decode(value)
-    }
-    controller.abort()
-    const first = JSON.parse(/data: (.*)/.exec(text)?.[1] ?? 'null') as Record<string, unknown>
-    expect(first).toMatchObject({
+    const opened = await listen(gateway.url)
+    opened.controller.abort()
+    expect(opened.status).toBe(200)
+    expect(opened.first).toMatchObject({
       method: 'notifications/subscriptions/acknowledged',
       params: { _meta: { 'io.modelcontextprotocol/subscriptionId': expect.anything() } },
     })
   })
+
+  it("counts a subscriptions/listen stream against the caller's concurrency: past it, 429", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-listen-'))
+    const config = join(dir, 'config.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        routes: [{ path: '/mcp', anonymous: true }],
+        limits: { concurrentPerPrincipal: 2 },
+      }),
+    )
+    const limited = await startCli([
+      '--config',
+      config,
+      '--upstream',
+      `http://127.0.0.1:${fixturePort}/mcp`,
+    ])
+    const held: AbortController[] = []
+    try {
+      for (const url of [limited.url, limited.url]) {
+        const opened = await listen(url)
+        held.push(opened.controller)
+        expect(opened.status).toBe(200)
+      }
+      const third = await listen(limited.url)
+      held.push(third.controller)
+      expect(third.status).toBe(429)
+      expect(third.first).toMatchObject({ error: { data: { code: 'ERR_CONCURRENCY_LIMIT' } } })
+      // The control removed (the default concurrency): the third stream is served.
+      for (let i = 0; i < 2; i++) held.push((await listen(gateway.url)).controller)
+      const served = await listen(gateway.url)
+      held.push(served.controller)
+      expect(served.status).toBe(200)
+      expect(served.first).toMatchObject({ method: 'notifications/subscriptions/acknowledged' })
+    } finally {
+      for (const c of held) c.abort()
+      await limited.stop('SIGKILL')
+    }
+  })
 })
+
+/** Opens a `subscriptions/listen` stream; resolves with its status and first message. */
+async function listen(
+  url: string,
+): Promise<{ status: number; first: Record<string, unknown>; controller: AbortController }> {
+  const controller = new AbortController()
+  const res = await fetch(url, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': V2026,
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 18,
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: META },
+    }),
+  })
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    return { status: res.status, first: (await res.json()) as Record<string, unknown>, controller }
+  }
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+  let text = ''
+  while (!text.includes('\n\n')) {
+    const { value, done } = await reader.read()
+    if (done) break
+    text += new TextDecoder().decode(value)
+  }
+  const first = JSON.parse(/data: (.*)/.exec(text)?.[1] ?? 'null') as Record<string, unknown>
+  return { status: res.status, first, controller }
+}
