@@ -5,7 +5,8 @@
 //   node compare.mjs           run, then rewrite the section of README.md
 //   node compare.mjs --check   run, then also fail if the committed section differs (CI)
 //   --gateway                  also run it behind `tollgate-gateway --upstream` in front of the
-//                              bare fixture (packages/gateway, built), a third column
+//                              bare fixture (packages/gateway, built), a third column compared
+//                              with bare like the guarded one (CI passes it)
 //
 // Exit code 1 when any scenario's verdict differs between the two modes (a control changes what
 // a conforming client sees), when a scored scenario fails bare without a reason listed in

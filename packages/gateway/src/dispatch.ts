@@ -1,11 +1,19 @@
 import type { JsonRpcMessage } from '@tollgate/mcp-transport'
-import { gatewayRpcError } from './gateway-errors.js'
 import {
   type CallContext,
   type GatewayResponse,
   type MessagePipeline,
   STATELESS_VERSION,
 } from './pipeline.js'
+
+/** Methods of the session era that the 2026-07-28 revision removed. */
+const REMOVED_IN_2026: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+])
 
 /** The `_meta` key a 2026-07-28 request names its protocol version with. */
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
@@ -15,7 +23,9 @@ export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion'
  * front): a request goes through the pipeline; a notification or a response from the client is
  * consumed (the gateway's upstream connection is its own: its `initialized` was sent by the
  * gateway, and a caller's cancellations or answers cannot name the gateway's request ids).
- * A 2026-07-28 request naming another version is answered `-32022` with the supported list.
+ * A 2026-07-28 request naming another version is answered `-32022` with the supported list; one
+ * naming a method that revision removed (`initialize`, `ping`, `logging/setLevel`,
+ * `resources/subscribe`, `resources/unsubscribe`) is answered `-32601`.
  * @returns the response to send, or `undefined` when there is none.
  */
 export async function dispatchMessage(
@@ -47,8 +57,9 @@ export async function dispatchMessage(
     }
   }
   const era = context.era ?? (version === undefined ? '2025' : '2026')
-  if (era === '2026' && m.method === 'initialize') {
-    return { jsonrpc: '2.0', id, error: gatewayRpcError('ERR_GATEWAY_UNSUPPORTED') }
+  // The 2026-07-28 revision removed these methods: a stateless server answers them -32601.
+  if (era === '2026' && REMOVED_IN_2026.has(m.method)) {
+    return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }
   }
   return pipeline.request(id, m.method, params, { ...context, era })
 }

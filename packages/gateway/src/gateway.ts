@@ -88,19 +88,19 @@ export async function startGateway(
     log: (event, fields) => controls.audit.event(event, fields ?? {}),
     onLoaded: (names) => controls.metrics.setTools(names),
   })
+  let pipeline: MessagePipeline | undefined
   upstream.listen((event) => {
     if (event.kind === 'ready') void catalog.refresh()
-    else if (
-      event.kind === 'notification' &&
-      event.notification.method === 'notifications/tools/list_changed'
-    ) {
-      void catalog.refresh()
+    else if (event.kind === 'notification') {
+      if (event.notification.method === 'notifications/tools/list_changed') void catalog.refresh()
+      // A stdio child's progress arrives here; the pipeline routes it by the gateway's token.
+      else pipeline?.relay(event.notification)
     }
   })
   await upstream.start()
   // The first list is read before the gateway takes callers, so nothing is served unjudged.
   await catalog.settled()
-  const pipeline = new MessagePipeline({
+  pipeline = new MessagePipeline({
     upstream,
     catalog,
     guard: controls.guard,

@@ -20,7 +20,20 @@ import type { GatewayRoute } from './config.js'
 import { dispatchMessage } from './dispatch.js'
 import type { GatewayControls } from './gateway.js'
 import { GATEWAY_CODES, type GatewayCode, gatewayRpcError } from './gateway-errors.js'
-import { type MessagePipeline, SESSION_ERA_VERSIONS, STATELESS_VERSION } from './pipeline.js'
+import {
+  acceptsEventStream,
+  declaresCapabilities,
+  MISSING_CAPABILITIES,
+  modernStatus,
+  requestIdOf,
+  sseEvent,
+} from './http-answers.js'
+import {
+  type CallerSession,
+  type MessagePipeline,
+  SESSION_ERA_VERSIONS,
+  STATELESS_VERSION,
+} from './pipeline.js'
 import type { ToolCatalog } from './tool-catalog.js'
 import type { UpstreamTool } from './tool-guard.js'
 import type { Upstream } from './upstream.js'
@@ -59,7 +72,9 @@ const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
  * (checked from the head, before the body is read). Host and Origin are checked first (DNS
  * rebinding), then the body is admitted under `maxBodyBytes` with the lexical preflight
  * (duplicate keys and `__proto__` refused), then the message goes through the pipeline. One
- * message per POST: a batch is refused. Answers are `application/json`; there is no GET stream.
+ * message per POST: a batch is refused. Answers are `application/json`, or an event stream once
+ * the upstream sends a progress or log message about the request (to a caller that accepts
+ * one); there is no GET stream.
  * Also serves `/healthz` (the process is up) and `/readyz` (the upstream is initialized).
  */
 export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
@@ -83,7 +98,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     if (surface.served !== served) surface = { served, head: surfaceOf(served) }
     return surface.head
   }
-  const sessions = new Map<string, { seen: number; key: string }>()
+  const sessions = new Map<string, { seen: number; key: string; state: CallerSession }>()
   const { access, limiter, audit, metrics } = options.controls
   let inFlight = 0
   let draining = false
@@ -115,7 +130,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       if (sessions.size >= MAX_SESSIONS) return undefined
     }
     const id = randomBytes(16).toString('hex')
-    sessions.set(id, { seen: Date.now(), key })
+    sessions.set(id, { seen: Date.now(), key, state: { logLevel: undefined } })
     return id
   }
 
@@ -230,7 +245,13 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     const message = body.value
     const disagreement = checkHeaderAgreement(facts.head, message, req.headers, eras, facts.surface)
     if (disagreement !== undefined) {
-      refuseJsonRpcUnread(res, disagreement.status, disagreement.error)
+      refuseJsonRpcUnread(res, disagreement.status, disagreement.error, {}, requestIdOf(message))
+      return
+    }
+    // 2026-07-28: every request declares its client capabilities in `_meta` (what the upstream
+    // may ask of it); without them it is refused as a stateless server refuses it.
+    if (stateless && !declaresCapabilities(message)) {
+      refuseJsonRpcUnread(res, 400, MISSING_CAPABILITIES, {}, requestIdOf(message))
       return
     }
     if (Array.isArray(message)) {
@@ -279,32 +300,64 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       }
     }
     const traceparent = single(req.headers.traceparent)
+    // A caller that accepts an event stream gets the upstream's progress and log messages
+    // about its request: the answer turns into a stream at the first one.
+    let streaming = false
+    const sessionHeaders: Record<string, string> =
+      newSession === undefined ? {} : { 'Mcp-Session-Id': newSession }
+    const notify = acceptsEventStream(req.headers.accept)
+      ? (n: { method: string; params: unknown }): void => {
+          if (res.writableEnded || res.destroyed) return
+          if (!streaming) {
+            streaming = true
+            res.writeHead(200, {
+              'Content-Type': 'text/event-stream',
+              'Cache-Control': 'no-store',
+              ...sessionHeaders,
+            })
+          }
+          const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
+          if (n.params !== undefined) note.params = n.params
+          res.write(sseEvent(note))
+        }
+      : undefined
+    const gone = new AbortController()
+    res.once('close', () => gone.abort())
     const context = {
+      signal: gone.signal,
       era: stateless ? ('2026' as const) : ('2025' as const),
       traceparent:
         traceparent !== undefined && TRACEPARENT.test(traceparent) ? traceparent : undefined,
       principal: facts.principal,
       route: facts.route,
+      notify,
+      session: stateless ? undefined : sessions.get(newSession ?? sessionHeader ?? '')?.state,
     }
     // The per-principal limits are charged once the tool is known to be served to this caller
     // (a caller must not create buckets named as it likes); a refusal reads nothing more.
     let lease: { release(): void } | undefined
+    // A `subscriptions/listen` stream holds an upstream request open: it counts against the
+    // caller's concurrency (and rate) like a call, so one caller cannot hold every upstream slot.
     const name = (params as { name?: unknown } | undefined)?.name
-    if (
-      m.method === 'tools/call' &&
-      typeof name === 'string' &&
-      options.catalog.find(name) !== undefined &&
-      options.pipeline.mayCall(name, context)
-    ) {
-      const granted = limiter.acquire(facts.principal.key, name)
+    const bucket =
+      m.method === 'subscriptions/listen'
+        ? 'subscriptions/listen'
+        : m.method === 'tools/call' &&
+            typeof name === 'string' &&
+            options.catalog.find(name) !== undefined &&
+            options.pipeline.mayCall(name, context)
+          ? name
+          : undefined
+    if (bucket !== undefined) {
+      const granted = limiter.acquire(facts.principal.key, bucket)
       if (!granted.ok) {
         audit.event('call_refused', {
           code: granted.code,
           principal: facts.principal.key,
           route: facts.route.path,
-          tool: name,
+          tool: bucket,
         })
-        metrics.refused(granted.code, facts.route.path, name)
+        metrics.refused(granted.code, facts.route.path, bucket)
         refuseJsonRpcUnread(
           res,
           429,
@@ -322,12 +375,16 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     inFlight++
     try {
       const response = await dispatchMessage(message as JsonRpcMessage, options.pipeline, context)
-      const headers: Record<string, string> = {
-        'Content-Type': 'application/json',
-        'Cache-Control': 'no-store',
+      if (streaming) res.end(sseEvent(response))
+      else {
+        res
+          .writeHead(stateless ? modernStatus(response) : 200, {
+            'Content-Type': 'application/json',
+            'Cache-Control': 'no-store',
+            ...sessionHeaders,
+          })
+          .end(JSON.stringify(response))
       }
-      if (newSession !== undefined) headers['Mcp-Session-Id'] = newSession
-      res.writeHead(200, headers).end(JSON.stringify(response))
     } finally {
       lease?.release()
       inFlight--

@@ -9,6 +9,7 @@ import {
   readHandshake,
   UPSTREAM_PROTOCOL_VERSION,
   type Upstream,
+  type UpstreamCall,
   type UpstreamEvent,
   type UpstreamHandshake,
 } from './upstream.js'
@@ -56,6 +57,7 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     params: Record<string, unknown> | undefined,
     timeoutMs: number,
     notification = false,
+    call?: UpstreamCall,
   ): Promise<{ reply: RpcReply; headers?: Headers }> {
     const id = nextId++
     const headers: Record<string, string> = {
@@ -71,8 +73,11 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
         _meta: {
           ...((p?._meta as Record<string, unknown> | undefined) ?? {}),
           'io.modelcontextprotocol/protocolVersion': STATELESS,
-          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientCapabilities': call?.clientCapabilities ?? {},
           'io.modelcontextprotocol/clientInfo': GATEWAY_CLIENT_INFO,
+          ...(call?.logLevel === undefined
+            ? {}
+            : { 'io.modelcontextprotocol/logLevel': call.logLevel }),
         },
       }
       headers['mcp-protocol-version'] = STATELESS
@@ -87,6 +92,9 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     const controller = new AbortController()
     controllers.add(controller)
     const timer = setTimeout(() => controller.abort(), timeoutMs)
+    const gone = (): void => controller.abort()
+    call?.signal?.addEventListener('abort', gone, { once: true })
+    if (call?.signal?.aborted === true) controller.abort()
     try {
       const res = await fetch(options.url, {
         method: 'POST',
@@ -108,11 +116,19 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
       let answer: unknown
       if (type.startsWith('text/event-stream')) {
         answer = await readSseMessages(res, options.maxLineBytes, id, (note) => {
-          if (typeof note.method === 'string') {
-            listener?.({
-              kind: 'notification',
-              notification: { method: note.method, params: note.params },
-            })
+          if (typeof note.method !== 'string') return
+          const notification = { method: note.method, params: note.params }
+          // Progress and log messages on this answer's stream are about this request, and so
+          // is every frame of a `subscriptions/listen` stream (a list change there also
+          // re-reads the gateway's catalog).
+          const listen = method === 'subscriptions/listen'
+          const about =
+            listen ||
+            note.method === 'notifications/progress' ||
+            note.method === 'notifications/message'
+          if (about && call?.onNotification !== undefined) call.onNotification(notification)
+          if (!about || (listen && note.method.endsWith('/list_changed'))) {
+            listener?.({ kind: 'notification', notification })
           }
         })
       } else answer = await readJson(res, options.maxLineBytes)
@@ -130,6 +146,7 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
       return { reply: fail('ERR_UPSTREAM_EXITED') }
     } finally {
       clearTimeout(timer)
+      call?.signal?.removeEventListener('abort', gone)
       controllers.delete(controller)
     }
   }
@@ -200,14 +217,20 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     get handshake() {
       return handshake
     },
-    async request(method: string, params: unknown, own = false): Promise<RpcReply> {
+    async request(
+      method: string,
+      params: unknown,
+      own = false,
+      call?: UpstreamCall,
+    ): Promise<RpcReply> {
       if (handshake === undefined) return fail('ERR_UPSTREAM_UNAVAILABLE')
       if (!own && inFlight >= options.maxConcurrentCalls)
         return fail('ERR_UPSTREAM_BUSY', options.maxConcurrentCalls)
       inFlight++
       try {
         const p = params as Record<string, unknown> | undefined
-        return (await exchange(method, p, own ? CONNECT_TIMEOUT_MS : options.callTimeoutMs)).reply
+        const timeout = own ? CONNECT_TIMEOUT_MS : options.callTimeoutMs
+        return (await exchange(method, p, timeout, false, call)).reply
       } finally {
         inFlight--
       }

@@ -64,7 +64,10 @@ export {
 } from './pins-command.js'
 export {
   type CallContext,
+  type CallerSession,
   type GatewayResponse,
+  LOG_LEVELS,
+  type LogLevel,
   MessagePipeline,
   SESSION_ERA_VERSIONS,
   STATELESS_VERSION,
@@ -76,7 +79,7 @@ export {
   RpcSession,
 } from './rpc-session.js'
 export { type StdioFrontOptions, serveStdio } from './stdio-front.js'
-export { readUpstreamTools, ToolCatalog } from './tool-catalog.js'
+export { type CacheHints, readUpstreamTools, ToolCatalog } from './tool-catalog.js'
 export {
   type QuarantinedTool,
   type QuarantineReason,
@@ -90,8 +93,10 @@ export {
 export { DEFAULT_ALLOWED_EXTRA_KEYS, TOOL_GUARD_DEFAULTS } from './tool-guard-options.js'
 export { MAX_REFUSAL_TEXT, UNKNOWN_TOOL_TEXT } from './tool-refusal.js'
 export {
+  META_SERVER_INFO,
   readHandshake,
   type Upstream,
+  type UpstreamCall,
   type UpstreamEvent,
   type UpstreamHandshake,
 } from './upstream.js'

@@ -1,14 +1,22 @@
 import { chargeJson, isAdmissionError } from '@tollgate/json-budget'
 import type { Access, Principal } from './access.js'
 import type { GatewayRoute } from './config.js'
+import {
+  forwardParams,
+  META_CLIENT_CAPABILITIES,
+  META_LOG_LEVEL,
+  metaOf,
+  objectOrEmpty,
+} from './forward-params.js'
 import { gatewayRpcError } from './gateway-errors.js'
+import { discoverResult, initializeResult, STATELESS_VERSION } from './handshake-results.js'
 import type { GatewayLog } from './log.js'
 import type { GatewayMetrics } from './metrics.js'
-import type { RpcErrorObject, RpcReply } from './rpc-session.js'
+import type { RpcErrorObject, RpcNotification, RpcReply } from './rpc-session.js'
 import type { ToolCatalog } from './tool-catalog.js'
 import type { ToolGuard, ToolRefusal } from './tool-guard.js'
 import { unknownToolRefusal } from './tool-refusal.js'
-import type { Upstream, UpstreamHandshake } from './upstream.js'
+import type { Upstream, UpstreamCall, UpstreamHandshake } from './upstream.js'
 
 /** Per-request facts from the front that received the message. */
 export interface CallContext {
@@ -19,23 +27,47 @@ export interface CallContext {
   /** Who is calling, and on which route (HTTP); `undefined` serves every tool (stdio). */
   readonly principal?: Principal | undefined
   readonly route?: GatewayRoute | undefined
+  /**
+   * Sends a notification to the caller about this request (its progress, the upstream's log
+   * messages), where the front can (an HTTP answer turned into an event stream); absent, the
+   * upstream's notifications about the request are dropped.
+   */
+  readonly notify?: ((notification: RpcNotification) => void) | undefined
+  /** Aborted when the caller is gone: its request upstream is abandoned. */
+  readonly signal?: AbortSignal | undefined
+  /** The caller's session-era state (HTTP session or stdio client), kept by the front. */
+  readonly session?: CallerSession | undefined
 }
+
+/**
+ * What the gateway keeps per session-era caller: the log level it set with `logging/setLevel`
+ * (answered by the gateway, since one upstream connection serves every caller).
+ */
+export interface CallerSession {
+  logLevel: LogLevel | undefined
+}
+
+/** The MCP log levels, least severe first. */
+export const LOG_LEVELS = Object.freeze([
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const)
+
+/** One MCP log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number]
 
 /** A JSON-RPC response the gateway sends back. */
 export type GatewayResponse =
   | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly result: unknown }
   | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly error: RpcErrorObject }
 
-/** Protocol versions of the session era the gateway answers `initialize` with. */
-export const SESSION_ERA_VERSIONS: readonly string[] = Object.freeze([
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-])
-
-/** The stateless revision the gateway serves. */
-export const STATELESS_VERSION = '2026-07-28'
+export { SESSION_ERA_VERSIONS, STATELESS_VERSION } from './handshake-results.js'
 
 /** Room the JSON-RPC envelope of a result is allowed beside `--max-result-bytes`. */
 const ENVELOPE_RESERVE_BYTES = 1024
@@ -49,9 +81,6 @@ const OWN = new Set([
   'tools/call',
   'resources/read',
 ])
-
-/** `_meta` keys of the 2026-07-28 revision, which a session-era upstream must not see. */
-const META_PREFIX = 'io.modelcontextprotocol/'
 
 /**
  * The gateway's message pipeline, after byte caps, preflight and parse: one JSON-RPC request in,
@@ -71,6 +100,9 @@ export class MessagePipeline {
   readonly #metrics: GatewayMetrics | undefined
   readonly #maxResultBytes: number
   readonly #log: GatewayLog
+  /** The progress tokens the gateway sent upstream, to the caller's token and sink. */
+  readonly #progress = new Map<string, { token: unknown; notify: (n: RpcNotification) => void }>()
+  #nextToken = 1
 
   constructor(options: {
     upstream: Upstream
@@ -111,19 +143,131 @@ export class MessagePipeline {
       case 'server/discover':
         return ok(id, discoverResult(handshake as UpstreamHandshake), context)
       case 'tools/list':
-        return ok(
-          id,
-          { tools: this.#catalog.served.filter((t) => this.mayCall(t.name, context)) },
-          context,
-        )
+        return ok(id, this.#list(context), context)
       case 'tools/call':
         return this.#call(id, params, context)
       case 'resources/read':
         return this.#read(id, params, context)
-      default: {
-        const reply = await this.#upstream.request(method, forwardParams(params, context))
-        return answer(id, reply, context)
-      }
+      case 'logging/setLevel':
+        if (context.era === '2025') return this.#setLevel(id, params, context)
+        break
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        // A stateless upstream has no subscriptions of the session era; as a stateless server
+        // answers them, they are accepted (and no update follows: the gateway holds no stream).
+        if (context.era === '2025' && handshake?.protocolVersion === STATELESS_VERSION) {
+          return typeof params?.uri === 'string'
+            ? ok(id, {}, context)
+            : fail(id, { code: -32602, message: 'Invalid params: uri must be a string' })
+        }
+        break
+    }
+    return answer(id, await this.#forward(method, params, context), context)
+  }
+
+  /**
+   * `logging/setLevel` of a session-era caller, answered by the gateway: the level is kept in
+   * the caller's session and sent with each of its requests to a 2026-07-28 upstream. Refused
+   * `-32601` when the upstream does not log, `-32602` for a level that is not one of MCP's.
+   */
+  #setLevel(
+    id: string | number,
+    params: Readonly<Record<string, unknown>> | undefined,
+    context: CallContext,
+  ): GatewayResponse {
+    if (this.#upstream.handshake?.capabilities.logging === undefined) {
+      return fail(id, { code: -32601, message: 'Method not found' })
+    }
+    const level = params?.level
+    if (!LOG_LEVELS.includes(level as LogLevel)) {
+      return fail(id, { code: -32602, message: 'Invalid params: level must be an MCP log level' })
+    }
+    if (context.session !== undefined) context.session.logLevel = level as LogLevel
+    return ok(id, {}, context)
+  }
+
+  /**
+   * Relays an upstream notification that names a progress token the gateway sent (a stdio
+   * child's progress arrives on its one stream) to the caller that asked; others are ignored.
+   */
+  relay(notification: RpcNotification): void {
+    if (notification.method !== 'notifications/progress') return
+    const token = (notification.params as { progressToken?: unknown } | null)?.progressToken
+    const sink = typeof token === 'string' ? this.#progress.get(token) : undefined
+    if (sink === undefined) return
+    sink.notify({
+      method: notification.method,
+      params: { ...(notification.params as object), progressToken: sink.token },
+    })
+  }
+
+  /**
+   * The served list for this caller; on the 2026-07-28 path with the caching hints: the
+   * upstream's `ttlMs` (0 when it sent none), and `cacheScope` `public` only when the upstream
+   * said so and the list is not filtered for this caller (an anonymous caller whose route
+   * serves every tool), else `private`.
+   */
+  #list(context: CallContext): Record<string, unknown> {
+    const served = this.#catalog.served
+    const tools = served.filter((t) => this.mayCall(t.name, context))
+    if (context.era !== '2026') return { tools }
+    const hints = this.#catalog.hints
+    const filtered = tools.length < served.length || context.principal?.anonymous === false
+    return {
+      tools,
+      ttlMs: hints.ttlMs ?? 0,
+      cacheScope: !filtered && hints.cacheScope === 'public' ? 'public' : 'private',
+    }
+  }
+
+  /**
+   * Forwards one request with the caller's per-request facts; a progress token the caller sent
+   * is replaced by one of the gateway's (callers' tokens could collide on one upstream stream)
+   * and the upstream's progress under it is relayed back under the caller's token.
+   */
+  async #forward(
+    method: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+    context: CallContext,
+  ): Promise<RpcReply> {
+    const forwarded = forwardParams(params, context)
+    const meta = metaOf(params)
+    const callerToken = meta?.progressToken
+    let token: string | undefined
+    const notify = context.notify
+    if (
+      notify !== undefined &&
+      (typeof callerToken === 'string' || typeof callerToken === 'number')
+    ) {
+      token = `tollgate-${this.#nextToken++}`
+      this.#progress.set(token, { token: callerToken, notify })
+      forwarded._meta = { ...(forwarded._meta as object | undefined), progressToken: token }
+    }
+    const call: UpstreamCall = {
+      clientCapabilities:
+        context.era === '2026' ? objectOrEmpty(meta?.[META_CLIENT_CAPABILITIES]) : {},
+      // A 2026-07-28 caller names its level per request; a session-era caller's is the one it
+      // set, or every message (the session era's default) when it set none.
+      logLevel:
+        context.era === '2026'
+          ? typeof meta?.[META_LOG_LEVEL] === 'string'
+            ? (meta[META_LOG_LEVEL] as string)
+            : undefined
+          : (context.session?.logLevel ?? 'debug'),
+      onNotification:
+        notify === undefined
+          ? undefined
+          : (n) => {
+              if (n.method === 'notifications/progress') this.relay(n)
+              else if (n.method === 'notifications/message' || method === 'subscriptions/listen')
+                notify(n)
+            },
+      signal: context.signal,
+    }
+    try {
+      return await this.#upstream.request(method, forwarded, false, call)
+    } finally {
+      if (token !== undefined) this.#progress.delete(token)
     }
   }
 
@@ -154,7 +298,7 @@ export class MessagePipeline {
       return ok(id, refusal.result, context)
     }
     const started = process.hrtime.bigint()
-    const reply = await this.#upstream.request('tools/call', forwardParams(params, context))
+    const reply = await this.#forward('tools/call', params, context)
     this.#metrics?.upstreamSeconds(Number(process.hrtime.bigint() - started) / 1e9)
     if (!reply.ok) return fail(id, reply.error)
     this.#metrics?.admitted(context.route?.path ?? '/mcp', name)
@@ -176,7 +320,7 @@ export class MessagePipeline {
     params: Readonly<Record<string, unknown>> | undefined,
     context: CallContext,
   ): Promise<GatewayResponse> {
-    const reply = await this.#upstream.request('resources/read', forwardParams(params, context))
+    const reply = await this.#forward('resources/read', params, context)
     if (!reply.ok) return fail(id, reply.error)
     const over = this.#overBudget(reply.result)
     if (over !== undefined) {
@@ -217,15 +361,18 @@ export class MessagePipeline {
 }
 
 function ok(id: string | number, result: unknown, context: CallContext): GatewayResponse {
-  // Every 2026-07-28 result names its type; a session-era upstream does not send it.
-  const shaped =
-    context.era === '2026' &&
-    result !== null &&
-    typeof result === 'object' &&
-    !Array.isArray(result)
-      ? { ...(result as Record<string, unknown>), resultType: 'complete' }
-      : result
-  return { jsonrpc: '2.0', id, result: shaped }
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+    return { jsonrpc: '2.0', id, result }
+  }
+  const r = result as Record<string, unknown>
+  // Every 2026-07-28 result names its type: the upstream's (`input_required` passes through
+  // with its `requestState`), or `complete` from a session-era upstream, which sends none. A
+  // session-era caller gets no `resultType` of `complete`, which its revision does not have.
+  if (context.era === '2026')
+    return { jsonrpc: '2.0', id, result: { resultType: 'complete', ...r } }
+  if (r.resultType !== 'complete') return { jsonrpc: '2.0', id, result }
+  const { resultType: _dropped, ...rest } = r
+  return { jsonrpc: '2.0', id, result: rest }
 }
 
 function fail(id: string | number, error: RpcErrorObject): GatewayResponse {
@@ -234,77 +381,6 @@ function fail(id: string | number, error: RpcErrorObject): GatewayResponse {
 
 function answer(id: string | number, reply: RpcReply, context: CallContext): GatewayResponse {
   return reply.ok ? ok(id, reply.result, context) : fail(id, reply.error)
-}
-
-/**
- * The params the upstream receives: the parsed, admitted value, re-serialized by the gateway's
- * transport; the caller's `_meta` keeps only keys that are not the 2026 revision's own (the
- * upstream is reached in the session era) and not `progressToken` (progress cannot be routed
- * back to one caller); the request's `traceparent` is added.
- */
-function forwardParams(
-  params: Readonly<Record<string, unknown>> | undefined,
-  context: CallContext,
-): Record<string, unknown> | undefined {
-  if (params === undefined && context.traceparent === undefined) return undefined
-  const { _meta, ...rest } = params ?? {}
-  const meta: Record<string, unknown> = {}
-  if (_meta !== null && typeof _meta === 'object' && !Array.isArray(_meta)) {
-    for (const [key, value] of Object.entries(_meta)) {
-      if (
-        !key.startsWith(META_PREFIX) &&
-        key !== 'progressToken' &&
-        key !== 'traceparent' &&
-        key !== 'tracestate'
-      ) {
-        meta[key] = value
-      }
-    }
-  }
-  if (context.traceparent !== undefined) meta.traceparent = context.traceparent
-  return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }
-}
-
-function initializeResult(
-  params: Readonly<Record<string, unknown>> | undefined,
-  handshake: UpstreamHandshake,
-): unknown {
-  const asked = params?.protocolVersion
-  const version =
-    typeof asked === 'string' && SESSION_ERA_VERSIONS.includes(asked)
-      ? asked
-      : (SESSION_ERA_VERSIONS[0] as string)
-  return {
-    protocolVersion: version,
-    capabilities: servedCapabilities(handshake),
-    serverInfo: handshake.serverInfo,
-    ...(handshake.instructions === undefined ? {} : { instructions: handshake.instructions }),
-  }
-}
-
-function discoverResult(handshake: UpstreamHandshake): unknown {
-  return {
-    supportedVersions: [STATELESS_VERSION],
-    capabilities: servedCapabilities(handshake),
-    serverInfo: handshake.serverInfo,
-    ...(handshake.instructions === undefined ? {} : { instructions: handshake.instructions }),
-    ttlMs: 0,
-    cacheScope: 'private',
-  }
-}
-
-/**
- * The upstream's capabilities the gateway can carry: tools, resources (no subscriptions: the
- * gateway holds no stream per caller), prompts and completions. Logging and tasks are not
- * carried.
- */
-function servedCapabilities(handshake: UpstreamHandshake): Record<string, unknown> {
-  const c = handshake.capabilities
-  const out: Record<string, unknown> = { tools: {} }
-  if (c.resources !== undefined) out.resources = {}
-  if (c.prompts !== undefined) out.prompts = {}
-  if (c.completions !== undefined) out.completions = {}
-  return out
 }
 
 function refusedResult(code: string, limit: number): ToolRefusal['result'] {

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream'
 import { BoundedStdioServerTransport, type JsonRpcMessage } from '@tollgate/mcp-transport'
 import { dispatchMessage } from './dispatch.js'
-import type { MessagePipeline } from './pipeline.js'
+import type { CallerSession, MessagePipeline } from './pipeline.js'
 
 /** Host-only options of {@link serveStdio}. */
 export interface StdioFrontOptions {
@@ -15,7 +15,9 @@ export interface StdioFrontOptions {
  * Serves one client over stdio with the bounded stdio transport of `@tollgate/mcp-transport`
  * (lines capped at `maxLineBytes` before decoding, the lexical preflight with duplicate keys and
  * `__proto__` refused). While the output is backed up (the client is not reading), the input is
- * paused, so a client that never reads cannot make the gateway hold its answers.
+ * paused, so a client that never reads cannot make the gateway hold its answers. The
+ * upstream's progress and log messages about a request are written to the client before its
+ * answer.
  * @returns a promise that settles when the input has ended and every answer is written.
  */
 export async function serveStdio(options: StdioFrontOptions): Promise<void> {
@@ -28,8 +30,15 @@ export async function serveStdio(options: StdioFrontOptions): Promise<void> {
     transport.onclose = resolve
   })
   transport.onerror = () => {}
+  const session: CallerSession = { logLevel: undefined }
   transport.onmessage = (message: JsonRpcMessage) => {
-    void dispatchMessage(message, options.pipeline, {}).then((response) => {
+    // The upstream's progress and log messages about a request go to the one client in order.
+    const notify = (n: { method: string; params: unknown }): void => {
+      const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
+      if (n.params !== undefined) note.params = n.params
+      transport.send(note as JsonRpcMessage).catch(() => {})
+    }
+    void dispatchMessage(message, options.pipeline, { notify, session }).then((response) => {
       if (response === undefined) return
       const sent = transport.send(response as unknown as JsonRpcMessage)
       if (options.output.writableNeedDrain) {

@@ -18,6 +18,7 @@ export class ToolCatalog {
   readonly #pins: PinStore | undefined
   readonly #log: GatewayLog
   #served: readonly UpstreamTool[] = []
+  #hints: CacheHints = {}
   #byName = new Map<string, UpstreamTool>()
   #refreshing: Promise<void> | undefined
   #again = false
@@ -44,6 +45,14 @@ export class ToolCatalog {
   /** The tools served now, in the upstream's order. */
   get served(): readonly UpstreamTool[] {
     return this.#served
+  }
+
+  /**
+   * The caching hints (`ttlMs`, `cacheScope`) of the upstream's last `tools/list` read, where
+   * it sent valid ones (a 2026-07-28 upstream).
+   */
+  get hints(): CacheHints {
+    return this.#hints
   }
 
   /** The served tool named `name`, if any. */
@@ -73,8 +82,10 @@ export class ToolCatalog {
   }
 
   async #read(): Promise<void> {
-    const tools = await readUpstreamTools(this.#upstream, this.#log)
-    if (tools === undefined) return
+    const list = await readUpstreamList(this.#upstream, this.#log)
+    if (list === undefined) return
+    const { tools } = list
+    this.#hints = list.hints
     // Pins first, over every tool the upstream lists (a rename or a new tool is drift), then
     // the guard compiles only the approved ones, so a drifted tool is unknown to it as well.
     let served: readonly UpstreamTool[] = tools
@@ -113,7 +124,22 @@ export async function readUpstreamTools(
   upstream: Upstream,
   log: GatewayLog,
 ): Promise<UpstreamTool[] | undefined> {
+  return (await readUpstreamList(upstream, log))?.tools
+}
+
+/** The caching hints of a 2026-07-28 list result: `ttlMs` (ms, integer ≥ 0) and `cacheScope`. */
+export interface CacheHints {
+  readonly ttlMs?: number
+  readonly cacheScope?: 'public' | 'private'
+}
+
+/** {@link readUpstreamTools}, with the first page's valid caching hints. */
+async function readUpstreamList(
+  upstream: Upstream,
+  log: GatewayLog,
+): Promise<{ tools: UpstreamTool[]; hints: CacheHints } | undefined> {
   const tools: UpstreamTool[] = []
+  let hints: CacheHints | undefined
   let cursor: string | undefined
   for (let page = 0; page < MAX_PAGES; page++) {
     const reply = await upstream.request('tools/list', cursor === undefined ? {} : { cursor }, true)
@@ -121,10 +147,23 @@ export async function readUpstreamTools(
       log('tools_list_failed', { code: String(reply.error.code) })
       return undefined
     }
-    const result = reply.result as { tools?: unknown; nextCursor?: unknown }
+    const result = reply.result as {
+      tools?: unknown
+      nextCursor?: unknown
+      ttlMs?: unknown
+      cacheScope?: unknown
+    }
     if (!Array.isArray(result.tools)) {
       log('tools_list_failed', { code: 'ERR_UPSTREAM_INVALID' })
       return undefined
+    }
+    hints ??= {
+      ...(Number.isSafeInteger(result.ttlMs) && (result.ttlMs as number) >= 0
+        ? { ttlMs: result.ttlMs as number }
+        : {}),
+      ...(result.cacheScope === 'public' || result.cacheScope === 'private'
+        ? { cacheScope: result.cacheScope }
+        : {}),
     }
     for (const tool of result.tools) {
       const name = (tool as { name?: unknown } | null)?.name
@@ -134,5 +173,5 @@ export async function readUpstreamTools(
     if (typeof result.nextCursor !== 'string') break
     cursor = result.nextCursor
   }
-  return tools
+  return { tools, hints: hints ?? {} }
 }

@@ -84,10 +84,14 @@ export function toolGuard(options?: ToolGuardOptions): ToolGuard {
   const policy = resolveToolGuardOptions(options)
   let compiled = new Map<string, Compiled>()
   let quarantined = new Set<string>()
+  // The last load's verdicts by definition: a re-read list (every list_changed) compiles only
+  // what changed, so an upstream announcing changes cannot stall the gateway in Ajv.
+  let verdicts = new Map<string, Verdict>()
 
   return Object.freeze({
     load(tools: readonly UpstreamTool[]): ToolGuardLoad {
-      const result = compileAll(tools, policy)
+      const result = compileAll(tools, policy, verdicts)
+      verdicts = result.verdicts
       compiled = result.compiled
       quarantined = new Set(result.quarantined.map((q) => q.name))
       return { served: result.served, quarantined: result.quarantined }
@@ -144,8 +148,18 @@ function refuseUnknown(name: string, quarantined: ReadonlySet<string>): ToolRefu
   return unknownToolRefusal(quarantined.has(name) ? 'ERR_TOOL_QUARANTINED' : 'ERR_TOOL_UNKNOWN')
 }
 
-function compileAll(tools: readonly UpstreamTool[], policy: ResolvedToolGuardOptions) {
+/** One tool definition's compile outcome: its validators, or why it is quarantined. */
+type Verdict =
+  | { readonly ok: true; readonly compiled: Compiled }
+  | { readonly ok: false; readonly quarantine: QuarantinedTool }
+
+function compileAll(
+  tools: readonly UpstreamTool[],
+  policy: ResolvedToolGuardOptions,
+  previous: ReadonlyMap<string, Verdict>,
+) {
   const compiler = schemaCompiler(policy)
+  const verdicts = new Map<string, Verdict>()
   const compiled = new Map<string, Compiled>()
   const served: UpstreamTool[] = []
   const quarantined: QuarantinedTool[] = []
@@ -168,29 +182,46 @@ function compileAll(tools: readonly UpstreamTool[], policy: ResolvedToolGuardOpt
       }
       continue
     }
-    const input = compiler.compile(tool.inputSchema, {
-      close: !policy.openTools.has(name),
-      allowedExtraKeys: policy.allowedExtraKeys,
-    })
-    if (!input.ok) {
-      quarantined.push({ name, reason: input.reason, schema: 'input' })
+    const key = JSON.stringify([name, tool.inputSchema ?? null, tool.outputSchema ?? null])
+    const verdict = previous.get(key) ?? verdicts.get(key) ?? compileOne(compiler, policy, tool)
+    // A compile that ran out of time is tried again on the next read (the machine may have
+    // been busy); every other verdict stands while the definition is the same.
+    if (verdict.ok || verdict.quarantine.reason !== 'ERR_SCHEMA_COMPILE_TIME') {
+      verdicts.set(key, verdict)
+    }
+    if (!verdict.ok) {
+      quarantined.push(verdict.quarantine)
       continue
     }
-    let output: CompiledSchema | undefined
-    let outputKeys: ReadonlySet<string> = new Set()
-    if (tool.outputSchema !== undefined) {
-      // A result may carry keys its schema does not name (the spec allows it): output
-      // schemas are compiled as published, never closed.
-      const out = compiler.compile(tool.outputSchema, { close: false, allowedExtraKeys: [] })
-      if (!out.ok) {
-        quarantined.push({ name, reason: out.reason, schema: 'output' })
-        continue
-      }
-      output = out.validate
-      outputKeys = out.knownKeys
-    }
-    compiled.set(name, { input: input.validate, inputKeys: input.knownKeys, output, outputKeys })
+    compiled.set(name, verdict.compiled)
     served.push(tool)
   }
-  return { compiled, served, quarantined }
+  return { compiled, served, quarantined, verdicts }
+}
+
+function compileOne(
+  compiler: ReturnType<typeof schemaCompiler>,
+  policy: ResolvedToolGuardOptions,
+  tool: UpstreamTool,
+): Verdict {
+  const name = tool.name
+  const input = compiler.compile(tool.inputSchema, {
+    close: !policy.openTools.has(name),
+    allowedExtraKeys: policy.allowedExtraKeys,
+  })
+  if (!input.ok) return { ok: false, quarantine: { name, reason: input.reason, schema: 'input' } }
+  let output: CompiledSchema | undefined
+  let outputKeys: ReadonlySet<string> = new Set()
+  if (tool.outputSchema !== undefined) {
+    // A result may carry keys its schema does not name (the spec allows it): output
+    // schemas are compiled as published, never closed.
+    const out = compiler.compile(tool.outputSchema, { close: false, allowedExtraKeys: [] })
+    if (!out.ok) return { ok: false, quarantine: { name, reason: out.reason, schema: 'output' } }
+    output = out.validate
+    outputKeys = out.knownKeys
+  }
+  return {
+    ok: true,
+    compiled: { input: input.validate, inputKeys: input.knownKeys, output, outputKeys },
+  }
 }

@@ -8,6 +8,25 @@ export interface UpstreamHandshake {
   readonly instructions?: string
 }
 
+/**
+ * Per-call facts of one forwarded request (call arguments, never options): what the caller
+ * declared, for an upstream that reads it per request (the 2026-07-28 revision), and where the
+ * upstream's notifications about this request go.
+ */
+export interface UpstreamCall {
+  /** The caller's `io.modelcontextprotocol/clientCapabilities` (2026-07-28); `{}` when absent. */
+  readonly clientCapabilities?: Readonly<Record<string, unknown>> | undefined
+  /** The caller's `io.modelcontextprotocol/logLevel` (2026-07-28). */
+  readonly logLevel?: string | undefined
+  /**
+   * Receives the notifications the upstream sends on this request's own answer stream (its
+   * progress and log messages), where the upstream has one (Streamable HTTP).
+   */
+  readonly onNotification?: ((notification: RpcNotification) => void) | undefined
+  /** Aborts the request upstream when the caller is gone (its connection closed). */
+  readonly signal?: AbortSignal | undefined
+}
+
 /** What an upstream tells the gateway: a new connection is ready, a notification, a loss. */
 export type UpstreamEvent =
   | { readonly kind: 'ready'; readonly handshake: UpstreamHandshake }
@@ -22,9 +41,9 @@ export interface Upstream {
   /**
    * Sends one request; never rejects (failures are bounded gateway errors). `own` marks the
    * gateway's own requests (its `tools/list` reads): outside the cap on calls in flight, with
-   * the initialize deadline.
+   * the initialize deadline. `call` carries the caller's per-request facts.
    */
-  request(method: string, params: unknown, own?: boolean): Promise<RpcReply>
+  request(method: string, params: unknown, own?: boolean, call?: UpstreamCall): Promise<RpcReply>
   /** Sends one notification. */
   notify(method: string, params?: unknown): void
   /** The current connection's handshake, or `undefined` while none is ready. */
@@ -37,16 +56,28 @@ export interface Upstream {
   close(): Promise<void>
 }
 
-/** The handshake fields of an `initialize` result, or `undefined` when it is malformed. */
+/** The `_meta` key a 2026-07-28 result names its server with (the SDK sets it on every result). */
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo'
+
+/**
+ * The handshake fields of an `initialize` result (or of a `server/discover` result given a
+ * `protocolVersion`), or `undefined` when it is malformed. `serverInfo` is read from the result,
+ * or else from its `_meta` under `io.modelcontextprotocol/serverInfo` (where a 2026-07-28
+ * server puts it); a server naming neither is given the name `upstream`, so a 2025 client's
+ * `initialize` always carries the required `serverInfo.name`.
+ */
 export function readHandshake(result: unknown): UpstreamHandshake | undefined {
   const r = result as Record<string, unknown> | null
   if (r === null || typeof r !== 'object' || typeof r.protocolVersion !== 'string') return undefined
   const object = (v: unknown): Readonly<Record<string, unknown>> =>
     v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+  const info = { ...object(r.serverInfo ?? object(r._meta)[META_SERVER_INFO]) }
+  if (typeof info.name !== 'string') info.name = 'upstream'
+  if (typeof info.version !== 'string') info.version = '0.0.0'
   return Object.freeze({
     protocolVersion: r.protocolVersion,
     capabilities: object(r.capabilities),
-    serverInfo: object(r.serverInfo),
+    serverInfo: Object.freeze(info),
     ...(typeof r.instructions === 'string' ? { instructions: r.instructions } : {}),
   })
 }

@@ -60,7 +60,7 @@ describe('serveHttp (tollgate-gateway in front of @modelcontextprotocol/server-e
       resultType: 'complete',
       supportedVersions: [V2026],
       capabilities: { tools: {} },
-      serverInfo: { name: 'mcp-servers/everything' },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-servers/everything' } },
     })
     expect(discover.headers.get('mcp-session-id')).toBeNull()
     const echo = await modern(shared.url, 2, 'tools/call', {
@@ -141,6 +141,51 @@ describe('serveHttp (tollgate-gateway in front of @modelcontextprotocol/server-e
     const answer = await call(callBody(1, 'echo', { message: 'x'.repeat(2000) }))
     expect(answer.status).toBe(413)
     expect(answer.body?.error).toMatchObject({ data: { code: 'ERR_BODY_TOO_LARGE', limit: 1024 } })
+  })
+
+  it("relays a stdio child's progress to the caller that asked, under its own token, and to no other caller", async () => {
+    const open = async (): Promise<Record<string, string>> => {
+      const init = await post(
+        shared.url,
+        '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+      )
+      return {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': init.headers.get('mcp-session-id') ?? '',
+        'mcp-protocol-version': '2025-06-18',
+      }
+    }
+    // Two callers send the same token at once: each must see its own two steps only.
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'trigger-long-running-operation',
+        arguments: { duration: 0.2, steps: 2 },
+        _meta: { progressToken: 'same' },
+      },
+    })
+    const [a, b] = await Promise.all([open(), open()])
+    const answers = await Promise.all(
+      [a, b].map(async (headers) => {
+        const res = await fetch(shared.url, { method: 'POST', headers, body })
+        expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
+        return (await res.text())
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+      }),
+    )
+    for (const frames of answers) {
+      const progress = frames.filter((f) => f.method === 'notifications/progress')
+      expect(progress.map((f) => f.params)).toEqual([
+        { progress: 1, total: 2, progressToken: 'same' },
+        { progress: 2, total: 2, progressToken: 'same' },
+      ])
+      expect(frames.at(-1)).toMatchObject({ id: 1, result: { content: [{ type: 'text' }] } })
+    }
   })
 })
 
