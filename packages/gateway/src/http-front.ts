@@ -6,6 +6,7 @@ import {
   checkHeaderAgreement,
   DEFAULT_PROTOCOL_ERAS,
   guardHostAndOrigin,
+  guardProtocolVersion,
   type JsonRpcMessage,
   type McpRouteHead,
   type McpRouteTool,
@@ -181,21 +182,11 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       refuse(res, 'ERR_GATEWAY_DRAINING', { 'Retry-After': '1' })
       return
     }
+    // An unsupported version is answered as every tollgate host answers it: from the head for a
+    // request without a body, after the bounded body otherwise (with the request's id, and the
+    // sent value echoed only when it has a version's shape).
+    if (!guardProtocolVersion(req, res, mcp, eras)) return
     const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
-    const headerVersion = single(req.headers['mcp-protocol-version'])
-    if (
-      verdict.era === 'unsupported-modern' ||
-      (verdict.era === 'legacy' &&
-        headerVersion !== undefined &&
-        !SESSION_ERA_VERSIONS.includes(headerVersion))
-    ) {
-      refuseJsonRpcUnread(res, 400, {
-        code: -32022,
-        message: 'Unsupported protocol version',
-        data: { supported: [STATELESS_VERSION, ...SESSION_ERA_VERSIONS] },
-      })
-      return
-    }
     const stateless = verdict.era === 'modern'
     const sessionKnown = !stateless && sessionAllowed(sessionHeader, principal.key)
     if (!stateless && sessionHeader !== undefined && !sessionKnown) {

@@ -122,10 +122,33 @@ describe('serveHttp (tollgate-gateway in front of @modelcontextprotocol/server-e
     })
     const answer = await post(shared.url, body, { 'mcp-protocol-version': '2099-01-01' })
     expect(answer.status).toBe(400)
+    expect(answer.body?.id).toBe(1)
     expect(answer.body?.error).toMatchObject({
       code: -32022,
-      data: { supported: expect.arrayContaining([V2026]) },
+      data: { supported: expect.arrayContaining([V2026]), requested: '2099-01-01' },
     })
+  })
+
+  it('answers an unsupported version after the body with the request id, echoing only a version-shaped value', async () => {
+    const ask = (version: string, id: number) =>
+      post(
+        shared.url,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'server/discover',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version } },
+        }),
+        { 'mcp-protocol-version': version },
+      )
+    const shaped = await ask('v999.0.0', 301)
+    expect(shaped.status).toBe(400)
+    expect(shaped.body?.id).toBe(301)
+    expect(shaped.body?.error).toMatchObject({ code: -32022, data: { requested: 'v999.0.0' } })
+    const markup = await ask('<b>x</b>', 302)
+    expect(markup.status).toBe(400)
+    expect(markup.body?.id).toBe(302)
+    expect(JSON.stringify(markup.body)).not.toContain('<b>')
   })
 
   it('refuses a body over --max-body-bytes with 413 ERR_BODY_TOO_LARGE', async () => {
