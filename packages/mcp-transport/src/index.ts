@@ -4,7 +4,12 @@ export {
   checkHeaderAgreement,
 } from './header-agreement.js'
 export { type AdmittedMcpBody, admitMcpBody } from './http-body.js'
-export { type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
+export {
+  closeEarlyAnswers,
+  guardBodylessMethod,
+  type HandlesHttpRequest,
+  handleMcpRequest,
+} from './http-handover.js'
 export { guardHostAndOrigin } from './http-host-origin.js'
 export {
   guardHeaderAgreement,

@@ -3,7 +3,7 @@
 // sessions calls the same steps itself, its own checks between them (see the README).
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { admitMcpBody } from './http-body.js'
-import { type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
+import { guardBodylessMethod, type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
 import { guardHostAndOrigin } from './http-host-origin.js'
 import {
   guardHeaderAgreement,
@@ -61,12 +61,14 @@ export interface McpHttpControls {
  * order: {@link guardHostAndOrigin} (on by default for a loopback `host`),
  * {@link guardProtocolVersion} (2025-era versions from the options, 2026-07-28-era ones from
  * `controls.eras`), {@link guardModernHttpMethod} (405 for GET/DELETE on the 2026-07-28 path),
+ * {@link guardBodylessMethod} (a non-POST declaring a body: 413 unread),
  * {@link guardMcpHead} (method, `Mcp-Name`, per-tool cap, quota: from the head alone), for a
  * POST {@link guardModernFirstByte} (a batch refused at its first byte on the 2026-07-28
  * path), {@link admitMcpBody} (the 4 MiB MCP cap, never above 64 MiB), {@link guardHeaderAgreement}
  * (every mirrored header against the parsed body), then {@link handleMcpRequest}, which hands
  * the parsed body over and releases SDK 1.32's finished JSON-response entries. GET (SSE) and
- * DELETE of the 2025 path skip the body steps. Nothing is built (a function target is not
+ * DELETE of the 2025 path skip the body steps; one that declares a body is refused unread (413,
+ * limit 0), and every error answer the SDK writes closes the connection like a refusal. Nothing is built (a function target is not
  * called) before the checks pass. Every refusal is a JSON-RPC error body with the status of its
  * code (403 Host/Origin, 400 protocol version or header mismatch, 404 method, 405, 413, 422,
  * 415, 408, 429, 503) and closes the connection unread. The returned handler takes the
@@ -97,6 +99,7 @@ export function mcpHttpHandler(
     if (!guardProtocolVersion(req, res, resolved, eras)) return
     const head = readMcpHead(req, eras)
     if (!guardModernHttpMethod(res, head)) return
+    if (!guardBodylessMethod(req, res, resolved)) return
     const principal = call.principal
     const release = guardMcpHead(res, head, route, principal)
     if (release === undefined) return
