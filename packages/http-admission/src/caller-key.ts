@@ -19,6 +19,13 @@ import {
   type ResolvedOf,
 } from '@tollgate/json-budget'
 
+/**
+ * The pool name hosts give callers without a credential (`{ principal: keys.keyOf(req), pool:
+ * ANONYMOUS_POOL }`): every anonymous caller together holds one principal's share, each
+ * address a member's share of it.
+ */
+export const ANONYMOUS_POOL = 'anonymous'
+
 /** Most forwarded hops read, from the right: a longer chain is cut there (its caller keyed by the last hop read). */
 const MAX_HOPS = 32
 

@@ -16,6 +16,7 @@ export {
 export type { JsonReviver } from './body-scanner.js'
 export { createInFlightBudget, defaultInFlightBudget, type InFlightBudget } from './budget.js'
 export {
+  ANONYMOUS_POOL,
   CALLER_KEY_OPTIONS,
   type CallerKeyOptions,
   type CallerKeyPolicy,

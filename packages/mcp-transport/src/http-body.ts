@@ -18,7 +18,8 @@ export type AdmittedMcpBody =
  * 4 MiB default, never above 64 MiB; a batch is one body: bytes actually received counted, the
  * preflight running as chunks arrive, deadlines, the in-flight budget) and returns the parsed
  * value. `call.principal` is the key the body counts against for per-principal shares (the
- * caller's credential, known once the head has been authenticated); unset, no share applies. On a refusal it has already answered (a JSON-RPC error with the status of
+ * caller's credential, known once the head has been authenticated; an anonymous caller's
+ * `callerKeys` key with `pool: 'anonymous'`); unset, no share applies. On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
  * @throws TypeError when the body was already consumed by another parser (`express.json()`),
@@ -28,7 +29,7 @@ export async function admitMcpBody(
   req: IncomingMessage,
   res: ServerResponse,
   options: ResolvedMcpHttpOptions,
-  call?: Pick<AdmitCall, 'principal'>,
+  call?: Pick<AdmitCall, 'principal' | 'pool'>,
 ): Promise<AdmittedMcpBody> {
   requireResolved('admitMcpBody', options)
   if ((req as { _body?: unknown })._body === true) {
