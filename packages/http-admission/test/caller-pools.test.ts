@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import {
   type AdmitCall,
   admitNodeRequest,
+  admitWebRequest,
   type BodyAdmissionOptions,
   bodyAdmission,
   callerKeys,
@@ -159,5 +160,40 @@ describe('callerKeys with per-principal pools', () => {
     expect(starved.status).toBe(503)
     expect(JSON.parse(starved.body)).toMatchObject({ code: 'ERR_ADMISSION_BUSY' })
     expect(state.handled).toBe(0)
+  })
+})
+
+describe('admitWebRequest with a pool', () => {
+  it('holds a pooled principal of a web Request to its member share', async () => {
+    const budget = createInFlightBudget(1 << 20)
+    const body = bodyAdmission({ budget })
+    const aborts: AbortController[] = []
+    const stalled = () => {
+      const abort = new AbortController()
+      aborts.push(abort)
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('['))
+        },
+      })
+      return new Request('http://127.0.0.1/', {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+        signal: abort.signal,
+      } as RequestInit)
+    }
+    const call = { principal: `ip:${ATTACKER}`, pool: 'anonymous' }
+    const held = [admitWebRequest(stalled(), body, call), admitWebRequest(stalled(), body, call)]
+    await until(() => principalUsage(budget, `ip:${ATTACKER}`).bodies === 2)
+    const third = await admitWebRequest(stalled(), body, call)
+    expect(third.ok).toBe(false)
+    expect(!third.ok && third.error).toMatchObject({
+      code: 'ERR_ADMISSION_PRINCIPAL_BUSY',
+      limit: 2,
+    })
+    for (const a of aborts) a.abort()
+    await Promise.all(held)
   })
 })
