@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { callerKeys } from '@tollgate/http-admission'
 import { ADMISSION_DEFAULTS, assertLimit } from '@tollgate/json-budget'
 import { DEFAULT_AUDIT_REPEAT_WINDOW_MS } from './audit.js'
 import {
@@ -36,6 +37,15 @@ export const DEFAULT_MAX_SESSIONS = 1000
  */
 export const DEFAULT_SESSION_IDLE_MS = 600_000
 
+/**
+ * Default cap on how long an open GET stream alone keeps a session alive: 10 minutes, as idle.
+ * A stream no longer holds a session (and its slot) for ever.
+ */
+export const DEFAULT_STREAM_IDLE_MS = 600_000
+
+/** Default absolute lifetime of a session: 1 hour from its `initialize`, however busy. */
+export const DEFAULT_SESSION_LIFETIME_MS = 3_600_000
+
 /** The resolved command line. */
 export interface CliOptions extends ContinuationCliOptions {
   readonly port: number
@@ -53,13 +63,25 @@ export interface CliOptions extends ContinuationCliOptions {
   /** Most Streamable HTTP sessions open at once. Default: 1,000. */
   readonly maxSessions: number
   /**
-   * Most sessions one credential holds (every anonymous caller together counts as one).
+   * Most sessions one credential holds (every anonymous caller together counts as one, each
+   * anonymous address a quarter of that).
    * Default: a tenth of `maxSessions`, rounded up (100), so one credential at its quota leaves
    * nine tenths of the slots to everyone else.
    */
   readonly maxSessionsPerCredential: number
   /** A session with no request in flight for this long is closed. Default: 600,000 (10 min). */
   readonly sessionIdleMs: number
+  /** How long an open GET stream alone keeps a session alive. Default: 600,000 (10 min). */
+  readonly streamIdleMs: number
+  /** A session is closed this long after it opened, however busy. Default: 3,600,000 (1 h). */
+  readonly sessionLifetimeMs: number
+  /**
+   * Addresses or CIDRs of the reverse proxies in front of the server: only from them is
+   * `X-Forwarded-For` read (its rightmost hop that is not one of them is the caller). Default: none.
+   */
+  readonly trustedProxies: readonly string[]
+  /** An anonymous IPv6 caller is keyed by this prefix of its address. Default: 64. */
+  readonly ipv6PrefixBits: number
   /** 2026-07-28 requests one principal has in flight at once. Default: 8. */
   readonly maxRequestsInFlightPerPrincipal: number
   /** 2026-07-28 requests one principal may start per minute. Default: 600. */
@@ -94,8 +116,15 @@ export const USAGE = `Usage: node dist/main.js [options]
   --max-sessions <n>         Streamable HTTP sessions open at once (default ${DEFAULT_MAX_SESSIONS})
   --max-sessions-per-credential <n>
                              sessions one credential holds; all anonymous callers share one
-                             quota (default: a tenth of --max-sessions, rounded up)
+                             quota, each address a quarter of it (default: a tenth of
+                             --max-sessions, rounded up)
   --session-idle-ms <n>      close a session idle this long (default ${DEFAULT_SESSION_IDLE_MS})
+  --stream-idle-ms <n>       how long an open GET stream alone keeps a session alive
+                             (default ${DEFAULT_STREAM_IDLE_MS})
+  --session-lifetime-ms <n>  close a session this long after it opened (default ${DEFAULT_SESSION_LIFETIME_MS})
+  --trusted-proxy <cidr>     a reverse proxy whose X-Forwarded-For names the caller (repeat it;
+                             default none: an anonymous caller is its peer address)
+  --ipv6-prefix-bits <n>     an anonymous IPv6 caller is keyed by this prefix (default 64)
   --max-requests-in-flight-per-principal <n>
                              2026-07-28 requests one credential (or one anonymous caller, by
                              peer address) has in flight at once (default ${PRINCIPAL_QUOTA_DEFAULTS.maxConcurrent})
@@ -144,6 +173,10 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'max-sessions': { type: 'string' },
       'max-sessions-per-credential': { type: 'string' },
       'session-idle-ms': { type: 'string' },
+      'stream-idle-ms': { type: 'string' },
+      'session-lifetime-ms': { type: 'string' },
+      'trusted-proxy': { type: 'string', multiple: true },
+      'ipv6-prefix-bits': { type: 'string' },
       'max-requests-in-flight-per-principal': { type: 'string' },
       'requests-per-minute-per-principal': { type: 'string' },
       'audit-repeat-window-ms': { type: 'string' },
@@ -169,6 +202,15 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
   )
   if (maxSessionsPerCredential > maxSessions) {
     throw new TypeError('--max-sessions-per-credential must be at most --max-sessions')
+  }
+  const trustedProxies = Object.freeze([...(values['trusted-proxy'] ?? [])])
+  const ipv6PrefixBits = limit('--ipv6-prefix-bits', values['ipv6-prefix-bits'], 64)
+  try {
+    callerKeys({ trustedProxies, ipv6PrefixBits })
+  } catch {
+    throw new TypeError(
+      '--trusted-proxy must be an IP address or CIDR, and --ipv6-prefix-bits at most 128',
+    )
   }
   return Object.freeze({
     port,
@@ -197,6 +239,14 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
     maxSessions,
     maxSessionsPerCredential,
     sessionIdleMs: limit('--session-idle-ms', values['session-idle-ms'], DEFAULT_SESSION_IDLE_MS),
+    streamIdleMs: limit('--stream-idle-ms', values['stream-idle-ms'], DEFAULT_STREAM_IDLE_MS),
+    sessionLifetimeMs: limit(
+      '--session-lifetime-ms',
+      values['session-lifetime-ms'],
+      DEFAULT_SESSION_LIFETIME_MS,
+    ),
+    trustedProxies,
+    ipv6PrefixBits,
     maxRequestsInFlightPerPrincipal: limit(
       '--max-requests-in-flight-per-principal',
       values['max-requests-in-flight-per-principal'],

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import { type AuthInfo, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server'
 import {
+  closeEarlyAnswers,
   type McpHeadAuditEvent,
   type McpRouteHead,
   type McpRouteTool,
@@ -74,7 +75,10 @@ export function createModernLeg(
         const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined
         // Unreachable: every request reaching the handler carries the principal set below.
         if (principal === undefined) throw new Error('no principal')
-        return buildMcpServer(context, { route, credentialId: principal.id }, published, controls)
+        const session = principal.anonymous
+          ? { route, credentialId: principal.id, quotaKey: principal.quotaKey }
+          : { route, credentialId: principal.id }
+        return buildMcpServer(context, session, published, controls)
       },
       {
         legacy: 'reject',
@@ -92,6 +96,8 @@ export function createModernLeg(
       extra: { [PRINCIPAL]: principal },
     }
     ;(req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo
+    // The SDK's own error answers close like tollgate's (a lingering close after a 4xx/5xx).
+    closeEarlyAnswers(req, res)
     await handlers.get(route)!.node(req, res, body)
   }
   return {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
 import { type McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
+import { type CallerKeys, callerKeys } from '@tollgate/http-admission'
 import {
   admitMcpBody,
   guardHeaderAgreement,
@@ -34,12 +35,16 @@ export interface HttpSessionOptions {
   /** Most sessions open at once, every credential together. Default: 1,000. */
   readonly maxSessions?: number | undefined
   /**
-   * Most sessions one principal's quota key holds (each credential its own; every anonymous
-   * caller shares one). Default: a tenth of `maxSessions`, rounded up.
+   * Most sessions one credential holds, and every anonymous caller together (each anonymous
+   * caller, one per address, a quarter of it). Default: a tenth of `maxSessions`, rounded up.
    */
   readonly maxSessionsPerCredential?: number | undefined
   /** A session with no request in flight for this long is closed. Default: 600,000 ms. */
   readonly sessionIdleMs?: number | undefined
+  /** How long an open GET stream alone keeps a session alive. Default: 600,000 ms. */
+  readonly streamIdleMs?: number | undefined
+  /** A session is closed this long after it opened, however busy. Default: 3,600,000 ms. */
+  readonly sessionLifetimeMs?: number | undefined
 }
 
 /** Options of {@link startHttpServer}. */
@@ -55,6 +60,8 @@ export interface HttpServerOptions {
   readonly sessions?: HttpSessionOptions
   /** The per-principal quotas of 2026-07-28 requests; `undefined`: the defaults. */
   readonly quota?: PrincipalQuota
+  /** Who an anonymous caller is (its address; forwarded only from trusted proxies). Default: `callerKeys()`. */
+  readonly callers?: CallerKeys
 }
 
 /** What a session is bound to: the SDK transport, the route and who opened it. */
@@ -83,9 +90,10 @@ export async function startHttpServer(
   options: HttpServerOptions,
 ): Promise<{ server: Server; port: number; close: () => Promise<void> }> {
   // Each body also counts against its principal's share of the in-flight budget (at most 8
-  // bodies and a quarter of the budget per credential; anonymous callers share one key on the
-  // 2025 path and have one per peer address on the 2026 path),
-  // so one credential sending many bodies at once cannot take the budget from the others.
+  // bodies and a quarter of the budget per credential; every anonymous caller together the same
+  // in the anonymous pool, each address a quarter of that, on both eras), so one credential
+  // sending many bodies at once cannot take the budget from the others, anonymous traffic never
+  // takes the credentials' share, and one anonymous caller never the whole anonymous pool.
   const http = resolveMcpHttpOptions({
     // Repeated and `__proto__` keys refused (422), as on stdio, whatever the library default.
     body: mcpBodyAdmission({
@@ -105,11 +113,14 @@ export async function startHttpServer(
     ]),
   )
   const quota = options.quota ?? principalQuota()
+  const callers = options.callers ?? callerKeys()
   const modern = createModernLeg(context, ROUTES, options.published, options.controls)
   const pool = new SessionPool<Session>({
     maxSessions: options.sessions?.maxSessions,
     maxSessionsPerKey: options.sessions?.maxSessionsPerCredential,
     idleMs: options.sessions?.sessionIdleMs,
+    streamIdleMs: options.sessions?.streamIdleMs,
+    maxLifetimeMs: options.sessions?.sessionLifetimeMs,
   })
   const routes = new Map(ROUTES.map((r) => [r.path, r]))
 
@@ -126,7 +137,7 @@ export async function startHttpServer(
       context.audit('http_refused', { reason: 'route_not_found' })
       return refuseJsonRpcUnread(res, 404, { code: -32601, message: 'Not found' })
     }
-    const principal = authenticateRequest(context, route, req)
+    const principal = authenticateRequest(context, route, req, callers)
     if (principal === undefined) {
       context.audit('auth_refused', { route: route.name })
       return refuseJsonRpcUnread(
@@ -139,7 +150,7 @@ export async function startHttpServer(
     const sessionHeader = req.headers['mcp-session-id']
     const head = readMcpHead(req, eras)
     if (sessionHeader === undefined && head.era === 'modern') {
-      return serveStateless(req, res, route, statelessPrincipal(principal, req), head)
+      return serveStateless(req, res, route, statelessPrincipal(principal), head)
     }
     return serveSession(req, res, route, principal, sessionHeader)
   }
@@ -178,7 +189,10 @@ export async function startHttpServer(
     }
     try {
       if (!(await guardModernFirstByte(req, res, head))) return
-      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
+      const body = await admitMcpBody(req, res, http, {
+        principal: principal.quotaKey,
+        pool: principal.pool,
+      })
       if (!body.ok) return
       if (!guardHeaderAgreement(req, res, head, body.value, eras, routeHead)) return
       await modern.serve(req, res, body.value, route, principal)
@@ -197,22 +211,28 @@ export async function startHttpServer(
     sessionHeader: string | string[] | undefined,
   ) => {
     if (typeof sessionHeader === 'string') {
-      const use = pool.use(sessionHeader)
-      if (
-        use === undefined ||
-        use.value.route !== route ||
-        !samePrincipal(use.value.principal, principal)
-      ) {
-        use?.done()
+      // Read without touching its clocks: a request refused here keeps no session alive.
+      const found = pool.peek(sessionHeader)
+      const use =
+        found === undefined ||
+        found.value.route !== route ||
+        !samePrincipal(found.value.principal, principal)
+          ? undefined
+          : pool.use(sessionHeader, req.method === 'GET' ? 'stream' : 'request')
+      if (use === undefined) {
         context.audit('session_refused', { reason: 'not_found', route: route.name })
         return refuseJsonRpcUnread(res, 404, { code: -32001, message: 'Session not found' })
       }
-      // The idle clock stays stopped while the response is open (an SSE stream included).
+      // The idle clock stays stopped while the response is open; a GET's event stream keeps
+      // the session alive for at most streamIdleMs with nothing else in flight.
       res.once('close', use.done)
       if (req.method !== 'POST') {
         return handleMcpRequest(use.value.transport, req, res, undefined, http)
       }
-      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
+      const body = await admitMcpBody(req, res, http, {
+        principal: principal.quotaKey,
+        pool: principal.pool,
+      })
       if (!body.ok) return
       return handleMcpRequest(use.value.transport, req, res, body.value, http)
     }
@@ -221,7 +241,7 @@ export async function startHttpServer(
     }
     // The slot is taken before the body is read, so initializes held back mid-body cannot all
     // pass a check made at their heads and count past the cap once their bodies arrive.
-    const reserved = pool.reserve(principal.quotaKey)
+    const reserved = pool.reserve(principal.quotaKey, principal.pool)
     if (!reserved.ok) {
       const { code, status, limit } = reserved.error
       context.audit('session_refused', { reason: code, route: route.name })
@@ -235,7 +255,10 @@ export async function startHttpServer(
     const { slot } = reserved
     let mcp: McpServer | undefined
     try {
-      const body = await admitMcpBody(req, res, http, { principal: principal.quotaKey })
+      const body = await admitMcpBody(req, res, http, {
+        principal: principal.quotaKey,
+        pool: principal.pool,
+      })
       if (!body.ok) return
       if (!isInitializeBody(body.value)) {
         return refuseJsonRpcUnread(res, 400, {
@@ -256,7 +279,9 @@ export async function startHttpServer(
       }
       const server = buildMcpServer(
         context,
-        { route, credentialId: principal.id },
+        principal.anonymous
+          ? { route, credentialId: principal.id, quotaKey: principal.quotaKey }
+          : { route, credentialId: principal.id },
         options.published,
         options.controls,
       )

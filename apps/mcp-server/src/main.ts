@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createContinuations, pinoAuditSink } from '@tollgate/continuation'
+import { callerKeys } from '@tollgate/http-admission'
 import { loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { createAudit } from './audit.js'
 import { publishTools } from './build-server.js'
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     published,
     schemas: registry,
     sessions: cli,
+    callers: callerKeys({ trustedProxies: cli.trustedProxies, ipv6PrefixBits: cli.ipv6PrefixBits }),
     quota: principalQuota({
       maxConcurrent: cli.maxRequestsInFlightPerPrincipal,
       requestsPerMinute: cli.requestsPerMinutePerPrincipal,

@@ -54,6 +54,15 @@ export interface AdmitCall {
    * response.
    */
   readonly principal?: string | undefined
+  /**
+   * The pool `principal` belongs to (`'anonymous'` for every caller without a credential, keyed
+   * each by its address): the pool together is held to one principal's share
+   * (`maxBodiesPerPrincipal`, `principalShare`), and each of its principals to
+   * `poolMemberShare` of that, so the pool can never take the others' budget and one member
+   * never the whole pool. Unset: the principal is held to a principal's share alone. At most
+   * 1,024 characters; only with `principal`.
+   */
+  readonly pool?: string | undefined
   /** Aborting it stops the read with `ERR_BODY_ABORTED` (the client went away). */
   readonly signal?: AbortSignal | undefined
   /** Hand on the admitted bytes for this call even when the control's `keepRaw` is off. */
@@ -161,6 +170,12 @@ export function bodyAdmission(options?: BodyAdmissionOptions): BodyAdmission {
     const cap = call.maxBytes
     if (cap !== undefined && !(Number.isSafeInteger(cap) && cap > 0)) {
       return Promise.reject(new TypeError('maxBytes of a call must be a positive integer'))
+    }
+    const pool = call.pool
+    if (pool !== undefined && (typeof pool !== 'string' || pool.length > 1024)) {
+      return Promise.reject(
+        new TypeError('pool must be a string of at most 1024 characters, or undefined'),
+      )
     }
     return readBody(source, policy, decision, call)
   }

@@ -197,6 +197,15 @@ export const BODY_ADMISSION_OPTIONS = defineOptions('bodyAdmission', {
     },
     doc: "largest fraction of the budget's bytes one principal holds → 503; `false` is off",
   }),
+  poolMemberShare: option({
+    default: 0.25,
+    check: (value, name) => {
+      if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
+        throw new TypeError(`${name} must be a number in (0, 1]`)
+      }
+    },
+    doc: "fraction of a pool's share (the call's `pool`: every anonymous caller, say) one principal in it holds, bodies and bytes alike (at least one body) → 503",
+  }),
 })
 
 /** Options of {@link bodyAdmission} (see {@link BODY_ADMISSION_OPTIONS}); every field optional. */

@@ -89,7 +89,7 @@ export async function readBody(
     }
     if (call.signal?.aborted) throw admissionError('ERR_BODY_ABORTED')
     if (call.principal !== undefined) {
-      share = openPrincipalShare(budget, call.principal, o)
+      share = openPrincipalShare(budget, call.principal, o, call.pool)
     }
     // The budget holds bytes, not promises: `reserved` is what this body actually holds (the
     // bytes received, or inflated, so far; the pre-sized buffer once it exists). A declared

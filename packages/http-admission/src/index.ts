@@ -15,6 +15,15 @@ export {
 } from './body-options.js'
 export type { JsonReviver } from './body-scanner.js'
 export { createInFlightBudget, defaultInFlightBudget, type InFlightBudget } from './budget.js'
+export {
+  ANONYMOUS_POOL,
+  CALLER_KEY_OPTIONS,
+  type CallerKeyOptions,
+  type CallerKeyPolicy,
+  type CallerKeys,
+  type CallerRequest,
+  callerKeys,
+} from './caller-key.js'
 export { HTTP_ADMISSION_CODES, type HttpAdmissionCode } from './codes.js'
 export type { AdmitFailure, AdmitResult, AdmitSuccess, SkipReason } from './core.js'
 export type { HttpAdmissionError } from './http-error.js'

@@ -5,13 +5,15 @@ import { admissionError } from './codes.js'
 // One ledger per budget: every admission drawing on the same budget (whatever its route's
 // options) sees the same per-principal counts, so a principal cannot dodge its share by
 // spreading bodies over routes. A key is held only while it has bodies in flight, so the map
-// never holds more entries than there are bodies being read.
+// never holds more entries than there are bodies being read. Pools are counted in a ledger of
+// their own, so a pool's name never meets a principal's key.
 // Shared by every loaded copy of the package (ESM and CJS), like the default budget itself.
 const LEDGERS_KEY = Symbol.for('tollgate.http-admission.principalLedgers')
-const shared = globalThis as {
-  [LEDGERS_KEY]?: WeakMap<InFlightBudget, Map<string, PrincipalEntry>>
-}
+const POOLS_KEY = Symbol.for('tollgate.http-admission.poolLedgers')
+type Ledgers = WeakMap<InFlightBudget, Map<string, PrincipalEntry>>
+const shared = globalThis as { [LEDGERS_KEY]?: Ledgers; [POOLS_KEY]?: Ledgers }
 const LEDGERS = (shared[LEDGERS_KEY] ??= new WeakMap<InFlightBudget, Map<string, PrincipalEntry>>())
+const POOLS = (shared[POOLS_KEY] ??= new WeakMap<InFlightBudget, Map<string, PrincipalEntry>>())
 
 interface PrincipalEntry {
   bodies: number
@@ -24,6 +26,8 @@ export interface PrincipalLimits {
   readonly maxBodiesPerPrincipal: number | false
   /** Largest fraction (0 < share ≤ 1) of the budget's `maxBytes` one principal may hold, or `false`. */
   readonly principalShare: number | false
+  /** Fraction (0 < share ≤ 1) of its pool's limits one principal in a pool holds. Default: 0.25. */
+  readonly poolMemberShare?: number
 }
 
 /**
@@ -33,8 +37,9 @@ export interface PrincipalLimits {
  */
 export interface PrincipalShare {
   /**
-   * Throws `ERR_ADMISSION_PRINCIPAL_BUSY` (limit: the share in bytes, option `principalShare`)
-   * when holding `total` bytes for this body would pass the principal's share.
+   * Throws `ERR_ADMISSION_PRINCIPAL_BUSY` (limit: the share in bytes, option `principalShare`,
+   * or `poolMemberShare` for a principal in a pool) when holding `total` bytes for this body
+   * would pass the principal's share, or its pool's.
    */
   check(total: number): void
   /** Records that this body now holds `total` bytes (after {@link check} and the budget agreed). */
@@ -43,60 +48,107 @@ export interface PrincipalShare {
   close(): void
 }
 
+interface Counted {
+  readonly entry: PrincipalEntry
+  readonly maxBytes: number
+  readonly option: 'principalShare' | 'poolMemberShare'
+  give(): void
+}
+
+function ledgerOf(ledgers: Ledgers, budget: InFlightBudget): Map<string, PrincipalEntry> {
+  let ledger = ledgers.get(budget)
+  if (ledger === undefined) {
+    ledger = new Map()
+    ledgers.set(budget, ledger)
+  }
+  return ledger
+}
+
+/** Counts one more body for `key` in `ledger`, or throws when it already holds `maxBodies`. */
+function countBody(
+  ledger: Map<string, PrincipalEntry>,
+  key: string,
+  maxBodies: number | false,
+  option: 'maxBodiesPerPrincipal' | 'poolMemberShare',
+): { entry: PrincipalEntry; give(): void } {
+  const existing = ledger.get(key)
+  if (maxBodies !== false && existing !== undefined && existing.bodies >= maxBodies) {
+    throw admissionError('ERR_ADMISSION_PRINCIPAL_BUSY', { limit: maxBodies, option })
+  }
+  const entry = existing ?? { bodies: 0, bytes: 0 }
+  entry.bodies++
+  ledger.set(key, entry)
+  return {
+    entry,
+    give() {
+      entry.bodies--
+      if (entry.bodies === 0) ledger.delete(key)
+    },
+  }
+}
+
 /**
  * Counts a new body for `key` on `budget`, or throws `ERR_ADMISSION_PRINCIPAL_BUSY` (limit:
  * `maxBodiesPerPrincipal`, option `maxBodiesPerPrincipal`) when the principal already has that
- * many bodies in flight.
+ * many bodies in flight. With a `pool` (every anonymous caller, each keyed by its address), the
+ * pool as a whole is held to `maxBodiesPerPrincipal` and `principalShare`, and `key` to
+ * `poolMemberShare` of each (at least one body; option `poolMemberShare`), so the pool never
+ * takes more than one principal's share and one member never the whole pool.
  */
 export function openPrincipalShare(
   budget: InFlightBudget,
   key: string,
   limits: PrincipalLimits,
+  pool?: string,
 ): PrincipalShare {
-  let ledger = LEDGERS.get(budget)
-  if (ledger === undefined) {
-    ledger = new Map()
-    LEDGERS.set(budget, ledger)
-  }
-  const existing = ledger.get(key)
-  const max = limits.maxBodiesPerPrincipal
-  if (max !== false && existing !== undefined && existing.bodies >= max) {
-    throw admissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
-      limit: max,
-      option: 'maxBodiesPerPrincipal',
-    })
-  }
-  const entry = existing ?? { bodies: 0, bytes: 0 }
-  entry.bodies++
-  ledger.set(key, entry)
-  const map = ledger
+  const maxBodies = limits.maxBodiesPerPrincipal
   const shareBytes =
     limits.principalShare === false
       ? Number.POSITIVE_INFINITY
       : Math.floor(budget.maxBytes * limits.principalShare)
+  const counted: Counted[] = []
+  try {
+    if (pool === undefined) {
+      const own = countBody(ledgerOf(LEDGERS, budget), key, maxBodies, 'maxBodiesPerPrincipal')
+      counted.push({ ...own, maxBytes: shareBytes, option: 'principalShare' })
+    } else {
+      const member = limits.poolMemberShare ?? 0.25
+      const memberBodies = maxBodies === false ? false : Math.max(1, Math.floor(maxBodies * member))
+      const own = countBody(ledgerOf(LEDGERS, budget), key, memberBodies, 'poolMemberShare')
+      counted.push({ ...own, maxBytes: Math.floor(shareBytes * member), option: 'poolMemberShare' })
+      const whole = countBody(ledgerOf(POOLS, budget), pool, maxBodies, 'maxBodiesPerPrincipal')
+      counted.push({ ...whole, maxBytes: shareBytes, option: 'principalShare' })
+    }
+  } catch (error) {
+    for (const c of counted) c.give()
+    throw error
+  }
   let held = 0
   let open = true
   return {
     check(total) {
       if (total <= held) return
-      if (entry.bytes - held + total > shareBytes) {
-        throw admissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
-          limit: shareBytes,
-          option: 'principalShare',
-        })
+      for (const c of counted) {
+        if (c.entry.bytes - held + total > c.maxBytes) {
+          throw admissionError('ERR_ADMISSION_PRINCIPAL_BUSY', {
+            limit: c.maxBytes,
+            option: c.option,
+          })
+        }
       }
     },
     commit(total) {
       if (total <= held) return
-      entry.bytes += total - held
+      for (const c of counted) c.entry.bytes += total - held
       held = total
     },
     close() {
       if (!open) return
       open = false
-      entry.bytes -= held
-      entry.bodies--
-      if (entry.bodies === 0) map.delete(key)
+      for (const c of counted) {
+        c.entry.bytes -= held
+        c.give()
+      }
     },
   }
 }

@@ -60,8 +60,8 @@ const STALE_HEADERS = [
 /**
  * Bounds of the lingering close {@link closeAfterResponse} performs: after the response has
  * been flushed and the connection half-closed, at most `lingerBytes` more bytes (1 MiB) are
- * read and discarded, for at most `lingerMs` milliseconds (2,000), before the socket is
- * destroyed. The body the client is still sending is what is discarded; no further request on
+ * read and discarded (past them reading stops), and the socket is destroyed `lingerMs`
+ * milliseconds (2,000) after the response, or when the body ends or the client closes. The body the client is still sending is what is discarded; no further request on
  * the connection is ever read.
  */
 export const LINGER_LIMITS = Object.freeze({ lingerBytes: 1024 * 1024, lingerMs: 2_000 })
@@ -146,9 +146,11 @@ function startLinger(socket: Socket, req: IncomingMessage): Linger {
   const onData = (chunk: Buffer) => {
     discarded += chunk.byteLength
     if (discarded <= LINGER_LIMITS.lingerBytes) return
-    // Enough: stop reading; once the response is out, the socket goes.
+    // Enough: stop reading. The socket is not destroyed at once: a reset makes the client's
+    // kernel drop the answer it has not read yet, so a client that stops sending once answered
+    // (RFC 9112 §9.5) would lose it. Paused, nothing more is read; the time bound (or the
+    // client's own close) ends the socket.
     req.pause()
-    if (halfClosed) done()
   }
   // The time bound runs from the end of the response, so a response the client never reads
   // cannot hold the socket past it either.
@@ -172,10 +174,8 @@ function startLinger(socket: Socket, req: IncomingMessage): Linger {
         return
       }
       socket.end()
-      if (discarded > LINGER_LIMITS.lingerBytes) {
-        done()
-        return
-      }
+      // Past the byte bound: stay paused until the time bound (see onData).
+      if (discarded > LINGER_LIMITS.lingerBytes) return
       // A request an admission paused is resumed: its bytes reach only the counter above.
       req.resume()
     },

@@ -18,6 +18,8 @@ export type WebAdmitResult = Extract<AdmitResult, { ok: true }> | WebAdmitFailur
 export interface WebAdmitCall {
   /** The key this body is counted under for per-principal shares (see `AdmitCall`). */
   readonly principal?: string | undefined
+  /** The pool `principal` belongs to (`ANONYMOUS_POOL` for a caller without a credential; see `AdmitCall`). */
+  readonly pool?: string | undefined
   /** Renders a refusal's body; the status and headers stay the same. Default: problem+json. */
   readonly renderRefusal?: RenderRefusal | undefined
   /** Hand on the admitted bytes (`raw`) for this call even when the control's `keepRaw` is off. */
@@ -69,6 +71,7 @@ export async function admitWebRequest(
   }
   const result = await body.admit(chunksOf(reader), decision, {
     principal: call.principal,
+    pool: call.pool,
     signal: request.signal,
     keepRaw: call.keepRaw,
   })

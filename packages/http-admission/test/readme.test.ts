@@ -3,7 +3,7 @@ import { refusalCodeSpec } from '@tollgate/json-budget'
 import { tableUnder } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_IN_FLIGHT_BYTES } from '../src/budget.js'
-import { ADMISSION_HOST_OPTIONS, BODY_ADMISSION_OPTIONS } from '../src/index.js'
+import { ADMISSION_HOST_OPTIONS, BODY_ADMISSION_OPTIONS, CALLER_KEY_OPTIONS } from '../src/index.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 // The long reference (the middleware's own options among it) lives in docs/.
@@ -15,6 +15,7 @@ describe('README', () => {
   it('holds the options tables generated from the code, and the budget default', () => {
     expect(readme).toContain(BODY_ADMISSION_OPTIONS.markdown())
     expect(reference).toContain(ADMISSION_HOST_OPTIONS.markdown())
+    expect(reference).toContain(CALLER_KEY_OPTIONS.markdown())
     expect(readme.split('\n').length).toBeLessThanOrEqual(201)
     expect(DEFAULT_IN_FLIGHT_BYTES).toBe(256 * 1024 * 1024)
     const budgetRow = tableUnder(readme, '`bodyAdmission(options)`: the body control').find(

@@ -21,7 +21,8 @@ export type AdmittedMcpBody =
  * 4 MiB default, never above 64 MiB; a batch is one body: bytes actually received counted, the
  * preflight running as chunks arrive, deadlines, the in-flight budget) and returns the parsed
  * value. `call.principal` is the key the body counts against for per-principal shares (the
- * caller's credential, known once the head has been authenticated); unset, no share applies.
+ * caller's credential, known once the head has been authenticated; an anonymous caller's
+ * `callerKeys` key with `pool: 'anonymous'`); unset, no share applies.
  * A byte cap `guardMcpHead` found for the tool the head names (on the same `res`) caps the
  * body lower, counted as it arrives. A POST whose `MCP-Protocol-Version` `guardProtocolVersion`
  * found unsupported is refused here once parsed (400 `-32020`, `-32022` or `-32000`, with the
@@ -35,7 +36,7 @@ export async function admitMcpBody(
   req: IncomingMessage,
   res: ServerResponse,
   options: ResolvedMcpHttpOptions,
-  call?: Pick<AdmitCall, 'principal'>,
+  call?: Pick<AdmitCall, 'principal' | 'pool'>,
 ): Promise<AdmittedMcpBody> {
   requireResolved('admitMcpBody', options)
   assertBodyUnread(req)

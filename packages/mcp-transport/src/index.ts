@@ -5,7 +5,12 @@ export {
   checkHeaderAgreement,
 } from './header-agreement.js'
 export { type AdmittedMcpBody, admitMcpBody } from './http-body.js'
-export { type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
+export {
+  closeEarlyAnswers,
+  guardBodylessMethod,
+  type HandlesHttpRequest,
+  handleMcpRequest,
+} from './http-handover.js'
 export { guardHostAndOrigin } from './http-host-origin.js'
 export {
   guardHeaderAgreement,
@@ -88,15 +93,18 @@ export {
 export { releaseFinishedJsonResponses, SDK_SHAPE_WARNING_CODE } from './sdk-json-retention.js'
 export {
   isInitializeBody,
-  type ResolvedSessionPoolOptions,
-  resolveSessionPoolOptions,
-  SESSION_POOL_DEFAULTS,
   SessionPool,
-  type SessionPoolOptions,
   type SessionRefusal,
   type SessionSlot,
   type SessionUse,
+  type SessionUseKind,
 } from './session-pool.js'
+export {
+  type ResolvedSessionPoolOptions,
+  resolveSessionPoolOptions,
+  SESSION_POOL_DEFAULTS,
+  type SessionPoolOptions,
+} from './session-pool-options.js'
 export { BoundedStdioServerTransport } from './stdio.js'
 export {
   BOUNDED_STDIO_DEFAULTS,

@@ -1,81 +1,25 @@
 // Streamable HTTP session bookkeeping for servers that keep sessions (the SDK keeps each
-// session's state in-process and leaves counting them to the app). Three attacks it ends:
-//   - one principal opening sessions until the server has none left for anyone: a per-key quota;
-//   - sessions that are never closed filling the slots forever: idle expiry frees them;
+// session's state in-process and leaves counting them to the app). The attacks it ends:
+//   - one principal opening sessions until the server has none left for anyone: a per-key quota,
+//     and for keys in a pool (every anonymous caller, keyed by address) a quota of the pool
+//     together and a member's share of it, so one address never locks the pool out;
+//   - sessions that are never closed filling the slots forever: idle expiry, a cap on how long
+//     an open stream alone keeps a session alive, and an absolute lifetime;
 //   - a cap checked when headers arrive but counted after the body, so concurrent initializes
 //     with held-back bodies all pass the check (cap 5, 40 opened): a slot is reserved before
-//     the body is read and released if the initialize does not open a session.
+//     the body is read and released if the initialize does not open a session;
+//   - a refused request keeping someone else's session alive: `peek` reads a session without
+//     touching its clocks, `use` (which stops the idle clock) only once the caller is known.
 
 import {
-  checkOptions,
-  createResolvedBrand,
-  integerOption,
-  type OptionValidators,
-} from '@tollgate/json-budget'
-
-/** Options of {@link SessionPool}. Every field is optional. */
-export interface SessionPoolOptions {
-  /** Most sessions open (or reserved) at once, every key together. Default: 1,000. */
-  readonly maxSessions?: number
-  /**
-   * Most sessions one key (a credential, a tenant; the app decides) holds at once. Default: a
-   * tenth of `maxSessions`, rounded up, so one key at its quota leaves nine tenths to the rest.
-   */
-  readonly maxSessionsPerKey?: number
-  /**
-   * Milliseconds a session may go without a request in flight before it is closed and its slot
-   * freed (an open SSE stream counts as in flight). `false` keeps sessions until they close.
-   * Default: 600,000 (10 minutes).
-   */
-  readonly idleMs?: number | false
-}
-
-/** {@link SessionPoolOptions} after {@link resolveSessionPoolOptions}: every field set, frozen. */
-export interface ResolvedSessionPoolOptions {
-  readonly maxSessions: number
-  readonly maxSessionsPerKey: number
-  readonly idleMs: number | false
-}
-
-/** The defaults of {@link SessionPoolOptions} (`maxSessionsPerKey` is derived from `maxSessions`). */
-export const SESSION_POOL_DEFAULTS: Readonly<{ maxSessions: number; idleMs: number }> =
-  Object.freeze({ maxSessions: 1000, idleMs: 600_000 })
-
-const VALIDATORS: OptionValidators<SessionPoolOptions> = {
-  maxSessions: integerOption(),
-  maxSessionsPerKey: integerOption(),
-  idleMs: (value, name) => {
-    if (value !== false) integerOption()(value, name)
-  },
-}
-
-const brand = createResolvedBrand<ResolvedSessionPoolOptions>()
-
-/**
- * Validates {@link SessionPoolOptions} once, fills {@link SESSION_POOL_DEFAULTS} (and
- * `maxSessionsPerKey` from `maxSessions`) and freezes the result; an object this function
- * returned is returned as it is.
- * @throws TypeError on an unknown option or a limit that is not a positive safe integer.
- */
-export function resolveSessionPoolOptions(
-  options: SessionPoolOptions | ResolvedSessionPoolOptions = {},
-): ResolvedSessionPoolOptions {
-  if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'SessionPool')
-  const input: SessionPoolOptions = options ?? {}
-  const maxSessions = input.maxSessions ?? SESSION_POOL_DEFAULTS.maxSessions
-  return brand.mark(
-    Object.freeze({
-      maxSessions,
-      maxSessionsPerKey: input.maxSessionsPerKey ?? Math.ceil(maxSessions / 10),
-      idleMs: input.idleMs ?? SESSION_POOL_DEFAULTS.idleMs,
-    }),
-  )
-}
+  type ResolvedSessionPoolOptions,
+  resolveSessionPoolOptions,
+  type SessionPoolOptions,
+} from './session-pool-options.js'
 
 /** Why {@link SessionPool.reserve} refused: the status to answer with and the limit reached. */
 export interface SessionRefusal {
-  /** `ERR_SESSION_LIMIT`: every slot is taken. `ERR_SESSION_QUOTA`: this key holds its quota. */
+  /** `ERR_SESSION_LIMIT`: every slot is taken. `ERR_SESSION_QUOTA`: this key (or its pool) holds its quota. */
   readonly code: 'ERR_SESSION_LIMIT' | 'ERR_SESSION_QUOTA'
   /** 503 for the server-wide limit, 429 for the key's quota (answer with `Retry-After`). */
   readonly status: 503 | 429
@@ -87,7 +31,7 @@ export interface SessionSlot<T> {
   readonly key: string
   /**
    * Binds the slot to the session `id` with its `value`; `close` is called (once) if the session
-   * expires idle. A slot commits once; after a release it throws.
+   * expires (idle, stream-idle or at its lifetime). A slot commits once; after a release it throws.
    */
   commit(id: string, value: T, close: () => unknown): void
   /**
@@ -104,31 +48,46 @@ export interface SessionUse<T> {
   done(): void
 }
 
+/** What a request is to a session's clocks: a request stops the idle clock, a stream only for `streamIdleMs`. */
+export type SessionUseKind = 'request' | 'stream'
+
 interface Entry<T> {
   readonly key: string
+  readonly pool: string | undefined
   readonly value: T
   readonly close: () => unknown
   inFlight: number
+  streams: number
   timer: ReturnType<typeof setTimeout> | undefined
+  lifetime: ReturnType<typeof setTimeout> | undefined
 }
 
 /**
  * Counts a server's Streamable HTTP sessions: at most `maxSessions` in all and
- * `maxSessionsPerKey` per key, a slot reserved before an `initialize` body is read (so
- * concurrent initializes never exceed either limit) and sessions idle for `idleMs` closed with
- * their slots freed. Framework-free: the app calls {@link reserve} when a POST without a
- * session id arrives, {@link use} for a request naming a session, and {@link delete} from the
+ * `maxSessionsPerKey` per key (a pool of keys: that many together, each key `poolMemberShare`
+ * of it), a slot reserved before an `initialize` body is read (so concurrent initializes never
+ * exceed either limit), sessions idle for `idleMs` (or kept only by a stream for `streamIdleMs`)
+ * closed, and every session closed `maxLifetimeMs` after it opened, its slot freed.
+ * Framework-free: the app calls {@link reserve} when a POST without a session id arrives,
+ * {@link peek} then {@link use} for a request naming a session, and {@link delete} from the
  * transport's `onclose`.
  */
 export class SessionPool<T> {
   /** Most sessions open or reserved at once. */
   readonly maxSessions: number
-  /** Most sessions one key holds at once. */
+  /** Most sessions one key (or one pool together) holds at once. */
   readonly maxSessionsPerKey: number
+  /** Most sessions one key inside a pool holds: `poolMemberShare` of `maxSessionsPerKey`, at least 1. */
+  readonly maxSessionsPerPoolMember: number
   /** Idle lifetime in milliseconds, or `false`. */
   readonly idleMs: number | false
+  /** How long a stream alone keeps a session alive, in milliseconds, or `false`. */
+  readonly streamIdleMs: number | false
+  /** Absolute lifetime in milliseconds, or `false`. */
+  readonly maxLifetimeMs: number | false
   readonly #sessions = new Map<string, Entry<T>>()
   readonly #perKey = new Map<string, number>()
+  readonly #perPool = new Map<string, number>()
   #slots = 0
 
   /** @throws TypeError on an unknown option or a limit that is not a positive safe integer. */
@@ -136,7 +95,13 @@ export class SessionPool<T> {
     const resolved = resolveSessionPoolOptions(options)
     this.maxSessions = resolved.maxSessions
     this.maxSessionsPerKey = resolved.maxSessionsPerKey
+    this.maxSessionsPerPoolMember = Math.max(
+      1,
+      Math.floor(resolved.maxSessionsPerKey * resolved.poolMemberShare),
+    )
     this.idleMs = resolved.idleMs
+    this.streamIdleMs = resolved.streamIdleMs
+    this.maxLifetimeMs = resolved.maxLifetimeMs
   }
 
   /** Slots taken: open sessions and reservations not yet committed or released. */
@@ -149,24 +114,34 @@ export class SessionPool<T> {
     return this.#perKey.get(key) ?? 0
   }
 
+  /** Slots the keys of `pool` hold together. */
+  countOfPool(pool: string): number {
+    return this.#perPool.get(pool) ?? 0
+  }
+
   /**
-   * Reserves a slot for `key` before an `initialize` body is read, or says which limit is
-   * reached. The slot counts at once, against both limits.
+   * Reserves a slot for `key` (a member of `pool`, when given: every anonymous caller, say)
+   * before an `initialize` body is read, or says which limit is reached. The slot counts at
+   * once, against every limit.
    */
-  reserve(key: string): { ok: true; slot: SessionSlot<T> } | { ok: false; error: SessionRefusal } {
+  reserve(
+    key: string,
+    pool?: string,
+  ): { ok: true; slot: SessionSlot<T> } | { ok: false; error: SessionRefusal } {
     if (this.#slots >= this.maxSessions) {
       return {
         ok: false,
         error: { code: 'ERR_SESSION_LIMIT', status: 503, limit: this.maxSessions },
       }
     }
-    if (this.countOf(key) >= this.maxSessionsPerKey) {
-      return {
-        ok: false,
-        error: { code: 'ERR_SESSION_QUOTA', status: 429, limit: this.maxSessionsPerKey },
-      }
+    const own = pool === undefined ? this.maxSessionsPerKey : this.maxSessionsPerPoolMember
+    const quota = (limit: number) =>
+      ({ ok: false, error: { code: 'ERR_SESSION_QUOTA', status: 429, limit } }) as const
+    if (this.countOf(key) >= own) return quota(own)
+    if (pool !== undefined && this.countOfPool(pool) >= this.maxSessionsPerKey) {
+      return quota(this.maxSessionsPerKey)
     }
-    this.#take(key)
+    this.#take(key, pool)
     let state: 'reserved' | 'committed' | 'released' = 'reserved'
     let opened: { id: string; entry: Entry<T> } | undefined
     const slot: SessionSlot<T> = {
@@ -176,14 +151,27 @@ export class SessionPool<T> {
         if (this.#sessions.has(id)) throw new Error('session id already in the pool')
         state = 'committed'
         // The opening request is still in flight: the idle clock starts at release().
-        const entry: Entry<T> = { key, value, close, inFlight: 1, timer: undefined }
+        const entry: Entry<T> = {
+          key,
+          pool,
+          value,
+          close,
+          inFlight: 1,
+          streams: 0,
+          timer: undefined,
+          lifetime: undefined,
+        }
         this.#sessions.set(id, entry)
+        if (this.maxLifetimeMs !== false) {
+          entry.lifetime = setTimeout(() => this.#expire(id, entry), this.maxLifetimeMs)
+          entry.lifetime.unref?.()
+        }
         opened = { id, entry }
       },
       release: () => {
         if (state === 'reserved') {
           state = 'released'
-          this.#give(key)
+          this.#give(key, pool)
         } else if (state === 'committed' && opened !== undefined) {
           const { id, entry } = opened
           opened = undefined
@@ -196,16 +184,27 @@ export class SessionPool<T> {
   }
 
   /**
-   * The session `id` for one request, its idle clock stopped until `done()`; `undefined` for an
-   * unknown (closed, expired) id. Match the returned `key` / `value` against the caller before
-   * serving (a session belongs to whoever opened it).
+   * The session `id`'s value and key, touching nothing: match them against the caller before
+   * {@link use}, so a request that is refused (another principal's session, another route)
+   * restarts no session's idle clock. `undefined` for an unknown (closed, expired) id.
    */
-  use(id: string): SessionUse<T> | undefined {
+  peek(id: string): { readonly value: T; readonly key: string } | undefined {
+    const entry = this.#sessions.get(id)
+    return entry === undefined ? undefined : { value: entry.value, key: entry.key }
+  }
+
+  /**
+   * The session `id` for one request, its idle clock stopped until `done()` (a `'stream'` use,
+   * a GET's event stream, keeps it alive for at most `streamIdleMs` with nothing else in
+   * flight); `undefined` for an unknown (closed, expired) id. Check the caller with
+   * {@link peek} first (a session belongs to whoever opened it).
+   */
+  use(id: string, kind: SessionUseKind = 'request'): SessionUse<T> | undefined {
     const entry = this.#sessions.get(id)
     if (entry === undefined) return undefined
-    entry.inFlight++
-    if (entry.timer !== undefined) clearTimeout(entry.timer)
-    entry.timer = undefined
+    if (kind === 'stream') entry.streams++
+    else entry.inFlight++
+    this.#arm(id, entry)
     let finished = false
     return {
       value: entry.value,
@@ -213,7 +212,8 @@ export class SessionPool<T> {
       done: () => {
         if (finished) return
         finished = true
-        entry.inFlight--
+        if (kind === 'stream') entry.streams--
+        else entry.inFlight--
         if (this.#sessions.get(id) === entry) this.#arm(id, entry)
       },
     }
@@ -243,37 +243,56 @@ export class SessionPool<T> {
     await Promise.allSettled(entries.map(([, entry]) => Promise.resolve().then(entry.close)))
   }
 
+  // (Re)starts the clock that fits what is in flight: none while a request is; `streamIdleMs`
+  // while only streams are; `idleMs` when nothing is. Called on every change of either count.
   #arm(id: string, entry: Entry<T>): void {
-    if (this.idleMs === false || entry.inFlight > 0) return
+    if (entry.timer !== undefined) clearTimeout(entry.timer)
+    entry.timer = undefined
+    if (entry.inFlight > 0) return
+    const ms = entry.streams > 0 ? this.streamIdleMs : this.idleMs
+    if (ms === false) return
     entry.timer = setTimeout(() => {
-      if (this.#sessions.get(id) !== entry || entry.inFlight > 0) return
-      this.#drop(id, entry)
-      // The slot is free before close runs, so a failing close cannot leak it.
-      void Promise.resolve()
-        .then(entry.close)
-        .catch(() => {})
-    }, this.idleMs)
+      if (entry.inFlight > 0) return
+      this.#expire(id, entry)
+    }, ms)
     // An idle session must not keep the process alive.
     entry.timer.unref?.()
   }
 
+  #expire(id: string, entry: Entry<T>): void {
+    if (this.#sessions.get(id) !== entry) return
+    this.#drop(id, entry)
+    // The slot is free before close runs, so a failing close cannot leak it.
+    void Promise.resolve()
+      .then(entry.close)
+      .catch(() => {})
+  }
+
   #drop(id: string, entry: Entry<T>): void {
     if (entry.timer !== undefined) clearTimeout(entry.timer)
+    if (entry.lifetime !== undefined) clearTimeout(entry.lifetime)
     entry.timer = undefined
+    entry.lifetime = undefined
     this.#sessions.delete(id)
-    this.#give(entry.key)
+    this.#give(entry.key, entry.pool)
   }
 
-  #take(key: string): void {
+  #take(key: string, pool: string | undefined): void {
     this.#slots++
     this.#perKey.set(key, this.countOf(key) + 1)
+    if (pool !== undefined) this.#perPool.set(pool, this.countOfPool(pool) + 1)
   }
 
-  #give(key: string): void {
+  #give(key: string, pool: string | undefined): void {
     this.#slots--
     const left = this.countOf(key) - 1
     if (left > 0) this.#perKey.set(key, left)
     else this.#perKey.delete(key)
+    if (pool !== undefined) {
+      const rest = this.countOfPool(pool) - 1
+      if (rest > 0) this.#perPool.set(pool, rest)
+      else this.#perPool.delete(pool)
+    }
   }
 }
 

@@ -2,8 +2,9 @@
 // with one transport (or one made per request). A server that routes, authenticates or keeps
 // sessions calls the same steps itself, its own checks between them (see the README).
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ANONYMOUS_POOL, type CallerKeys, callerKeys } from '@tollgate/http-admission'
 import { admitMcpBody } from './http-body.js'
-import { type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
+import { guardBodylessMethod, type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
 import { guardHostAndOrigin } from './http-host-origin.js'
 import {
   guardHeaderAgreement,
@@ -35,9 +36,15 @@ export interface McpHttpCall {
   /**
    * The caller's key (a credential, tenant or client address, at most 1,024 characters): what
    * the route's quota is asked with and what the body counts against for per-principal shares.
-   * Unset: the quota is asked with `undefined` and no share applies. Never put in a response.
+   * Unset: the request is anonymous, keyed by `controls.callers`. Never put in a response.
    */
   readonly principal?: string | undefined
+  /**
+   * The pool `principal` belongs to (see `AdmitCall.pool` of `@tollgate/http-admission`).
+   * Ignored without a principal: a request with none is keyed by `controls.callers` in the
+   * `'anonymous'` pool.
+   */
+  readonly pool?: string | undefined
 }
 
 /**
@@ -52,6 +59,13 @@ export interface McpHttpControls {
    * `mcpRouteHead()`, which serves every method and name.
    */
   readonly route?: McpRouteHead
+  /**
+   * Who a request without a principal is: its `callerKeys` key (the peer address, IPv6 by /64,
+   * forwarded hops only from trusted proxies), counted in the `'anonymous'` pool, so one
+   * anonymous caller holds a member's share of the anonymous pool and the pool one principal's
+   * share. Default: `callerKeys()`.
+   */
+  readonly callers?: CallerKeys
 }
 
 /**
@@ -61,12 +75,14 @@ export interface McpHttpControls {
  * order: {@link guardHostAndOrigin} (on by default for a loopback `host`),
  * {@link guardProtocolVersion} (2025-era versions from the options, 2026-07-28-era ones from
  * `controls.eras`), {@link guardModernHttpMethod} (405 for GET/DELETE on the 2026-07-28 path),
+ * {@link guardBodylessMethod} (a non-POST declaring a body: 413 unread),
  * {@link guardMcpHead} (method, `Mcp-Name`, per-tool cap, quota: from the head alone), for a
  * POST {@link guardModernFirstByte} (a batch refused at its first byte on the 2026-07-28
  * path), {@link admitMcpBody} (the 4 MiB MCP cap, never above 64 MiB), {@link guardHeaderAgreement}
  * (every mirrored header against the parsed body), then {@link handleMcpRequest}, which hands
  * the parsed body over and releases SDK 1.32's finished JSON-response entries. GET (SSE) and
- * DELETE of the 2025 path skip the body steps. Nothing is built (a function target is not
+ * DELETE of the 2025 path skip the body steps; one that declares a body is refused unread (413,
+ * limit 0), and every error answer the SDK writes closes the connection like a refusal. Nothing is built (a function target is not
  * called) before the checks pass. Every refusal is a JSON-RPC error body with the status of its
  * code (403 Host/Origin, 400 protocol version or header mismatch, 404 method, 405, 413, 422,
  * 415, 408, 429, 503) and closes the connection unread. The returned handler takes the
@@ -82,6 +98,7 @@ export function mcpHttpHandler(
   const resolved = resolveMcpHttpOptions(options)
   const eras = controls.eras ?? DEFAULT_PROTOCOL_ERAS
   const route = controls.route ?? DEFAULT_ROUTE
+  const callers = controls.callers ?? DEFAULT_CALLERS
   if (
     typeof target !== 'function' &&
     typeof (target as Partial<HandlesHttpRequest> | null)?.handleRequest !== 'function'
@@ -97,7 +114,9 @@ export function mcpHttpHandler(
     if (!guardProtocolVersion(req, res, resolved, eras)) return
     const head = readMcpHead(req, eras)
     if (!guardModernHttpMethod(res, head)) return
-    const principal = call.principal
+    if (!guardBodylessMethod(req, res, resolved)) return
+    const principal = call.principal ?? callers.keyOf(req)
+    const pool = call.principal === undefined ? ANONYMOUS_POOL : call.pool
     const release = guardMcpHead(res, head, route, principal)
     if (release === undefined) return
     try {
@@ -106,7 +125,7 @@ export function mcpHttpHandler(
       }
       const waitMs = resolved.admission.idleTimeoutMs
       if (!(await guardModernFirstByte(req, res, head, waitMs))) return
-      const body = await admitMcpBody(req, res, resolved, { principal })
+      const body = await admitMcpBody(req, res, resolved, { principal, pool })
       if (!body.ok) return
       if (!guardHeaderAgreement(req, res, head, body.value, eras, route)) return
       await handleMcpRequest(await transportFor(req), req, res, body.value, resolved)
@@ -117,6 +136,7 @@ export function mcpHttpHandler(
 }
 
 const DEFAULT_ROUTE: McpRouteHead = mcpRouteHead()
+const DEFAULT_CALLERS: CallerKeys = callerKeys()
 
 /**
  * The Express 5 / Connect form of {@link mcpHttpHandler}: `app.all('/mcp', mcpExpressHandler(t))`.

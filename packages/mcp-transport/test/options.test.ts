@@ -268,7 +268,10 @@ describe('resolveSessionPoolOptions', () => {
     expect(resolveSessionPoolOptions({ maxSessions: 15, maxSessionsPerKey: 15 })).toEqual({
       maxSessions: 15,
       maxSessionsPerKey: 15,
+      poolMemberShare: 0.25,
       idleMs: 600_000,
+      streamIdleMs: 600_000,
+      maxLifetimeMs: 3_600_000,
     })
     expect(resolveSessionPoolOptions({ idleMs: 5 }).idleMs).toBe(5)
     const resolved = resolveSessionPoolOptions()

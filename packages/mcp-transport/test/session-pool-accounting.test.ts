@@ -103,7 +103,7 @@ describe('SessionPool accounting', () => {
   })
 
   it('keeps sessions with idleMs false, and a failing close frees the slot all the same', async () => {
-    const kept = new SessionPool<string>({ idleMs: false })
+    const kept = new SessionPool<string>({ idleMs: false, maxLifetimeMs: false })
     const slot = reserved(kept, 'a')
     slot.commit('s', 'v', () => {})
     slot.release()
@@ -158,7 +158,7 @@ describe('SessionPool accounting', () => {
   })
 
   it('holds no idle timer for a session that is deleted, however its requests end', async () => {
-    const pool = new SessionPool<string>({ idleMs: 1000 })
+    const pool = new SessionPool<string>({ idleMs: 1000, maxLifetimeMs: false })
     // Deleted while idle: its clock is stopped with it.
     const idle = reserved(pool, 'a')
     idle.commit('idle', 'v', () => {})

@@ -219,7 +219,8 @@ describe('mcpHttpHandler', () => {
   it('answers 503 with Retry-After and a JSON-RPC body when the in-flight budget is spent', async () => {
     const { seen, server } = await serve(
       {},
-      { budget: createInFlightBudget(1024), retryAfterSeconds: 7 },
+      // The anonymous pool's share off: the budget itself is what is spent here.
+      { budget: createInFlightBudget(1024), retryAfterSeconds: 7, principalShare: false },
     )
     const refused = await rawPost(server.port, HEADERS, callOf(2048))
     expect(refused.status).toBe(503)

@@ -22,4 +22,10 @@ export interface ServerContext {
 export interface SessionContext {
   readonly route: Route
   readonly credentialId: string
+  /**
+   * Whose continuation quota what it mints counts against, when that is not the credential:
+   * an anonymous caller's own key (`anonymous@ip:…`), so one anonymous caller's mints evict
+   * only its own oldest continuations, never another anonymous caller's.
+   */
+  readonly quotaKey?: string | undefined
 }

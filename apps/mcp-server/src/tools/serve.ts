@@ -25,10 +25,11 @@ export async function serveValue(
   if (!server.continuations.isHeavy(text)) return jsonText(text)
   const minted = await server.continuations.mint({
     ownerKey: ownerKey(session.credentialId),
-    // Each anonymous caller owns its tokens, but all of them share one store quota, so opening
-    // sessions cannot buy an anonymous caller more of the store than one credential has.
+    // Each anonymous session or request owns its tokens, and they count against its caller's
+    // quota (one per address): opening sessions cannot buy a caller more of the store than one
+    // credential has, and one anonymous caller's mints never evict another's.
     ...(session.credentialId.startsWith(ANONYMOUS_PREFIX)
-      ? { quotaKey: ownerKey(ANONYMOUS_QUOTA_KEY) }
+      ? { quotaKey: ownerKey(session.quotaKey ?? ANONYMOUS_QUOTA_KEY) }
       : {}),
     target,
     payload: text,
