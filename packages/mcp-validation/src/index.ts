@@ -15,7 +15,7 @@ export {
 export { InputValidationTransport, withInputValidation } from './decorator.js'
 export { isModernParams, PROTOCOL_VERSION_META_KEY } from './era.js'
 export {
-  INPUT_VALIDATION_DEFAULTS,
+  INPUT_VALIDATION_OPTIONS,
   type InputValidationOptions,
   type ResolvedInputValidationOptions,
   resolveInputValidationOptions,
