@@ -9,7 +9,6 @@
 
 import {
   defineOptions,
-  functionOption,
   integerOption,
   type OptionsOf,
   option,
@@ -17,14 +16,13 @@ import {
 } from '@tollgate/json-budget'
 import {
   assertPositiveInteger,
+  CLOCK_ROW,
   type ContinuationStore,
   ContinuationStoreError,
-  quotaOption,
+  ownerQuotaRows,
+  RECORD_BYTES,
   resolveOwnerQuota,
 } from './store.js'
-
-/** 64 MiB + 4 KiB: a 64 MiB payload with its record around it. */
-const RECORD_BYTES = 64 * 1024 * 1024 + 4096
 
 /**
  * The options of {@link createMemoryStore}, declared once. A per-owner quota left unset is
@@ -48,23 +46,13 @@ export const MEMORY_STORE_OPTIONS = defineOptions('createMemoryStore', {
     shown: '64 MiB + 4 KiB',
     doc: 'largest single record in UTF-8 bytes; larger is refused; at most `maxBytes` and `maxBytesPerOwner`',
   }),
-  maxEntriesPerOwner: option<number | false>({
-    default: 100,
-    check: quotaOption,
-    doc: "most entries one owner holds; a write beyond it evicts that owner's least recently used entry; `false` is off",
+  ...ownerQuotaRows({
+    entries:
+      "most entries one owner holds; a write beyond it evicts that owner's least recently used entry; `false` is off",
+    bytes:
+      "most bytes one owner holds; `false` is off, and both per-owner options `false` turn owner isolation off (the global caps then evict any owner's entries)",
   }),
-  maxBytesPerOwner: option<number | false>({
-    default: RECORD_BYTES,
-    check: quotaOption,
-    shown: '64 MiB + 4 KiB',
-    doc: "most bytes one owner holds; `false` is off, and both per-owner options `false` turn owner isolation off (the global caps then evict any owner's entries)",
-  }),
-  now: option<() => number>({
-    default: Date.now,
-    check: functionOption,
-    shown: '`Date.now`',
-    doc: 'clock in ms, for tests',
-  }),
+  now: CLOCK_ROW,
 })
 
 /** Options of {@link createMemoryStore} (see {@link MEMORY_STORE_OPTIONS}); every field optional. */

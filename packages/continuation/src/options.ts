@@ -3,7 +3,6 @@
 
 import {
   defineOptions,
-  functionOption,
   integerOption,
   type OptionsOf,
   option,
@@ -11,7 +10,7 @@ import {
 } from '@tollgate/json-budget'
 import type { AuditSink } from './audit.js'
 import { createMemoryStore } from './memory-store.js'
-import type { ContinuationStore } from './store.js'
+import { CLOCK_ROW, type ContinuationStore } from './store.js'
 
 /**
  * A validator for an object taken by the methods it has, so a class instance or a
@@ -58,12 +57,7 @@ export const CONTINUATIONS_OPTIONS = defineOptions('continuations', {
     check: integerOption(),
     doc: 'largest payload `mint()` accepts, in UTF-8 bytes',
   }),
-  now: option<() => number>({
-    default: Date.now,
-    check: functionOption,
-    shown: '`Date.now`',
-    doc: 'clock in ms since the epoch, for tests',
-  }),
+  now: CLOCK_ROW,
 })
 
 /** Options of `createContinuations()` (see {@link CONTINUATIONS_OPTIONS}); every field optional. */

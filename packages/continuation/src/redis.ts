@@ -19,7 +19,8 @@ import {
   assertPositiveInteger,
   type ContinuationStore,
   ContinuationStoreError,
-  quotaOption,
+  ownerQuotaRows,
+  RECORD_BYTES,
   resolveOwnerQuota,
 } from './store.js'
 
@@ -52,9 +53,6 @@ function prefixOption(value: unknown, name: string): void {
   }
 }
 
-/** 64 MiB + 4 KiB: a 64 MiB payload with its record around it. */
-const RECORD_BYTES = 64 * 1024 * 1024 + 4096
-
 /**
  * The options of {@link createRedisStore}, declared once. `client` is required. The default
  * `maxRecordBytes` is lowered to `maxBytesPerOwner` when that is smaller.
@@ -77,16 +75,11 @@ export const REDIS_STORE_OPTIONS = defineOptions('createRedisStore', {
     shown: '64 MiB + 4 KiB',
     doc: 'largest record in UTF-8 bytes (key and value); larger is refused before sending; at most `maxBytesPerOwner`',
   }),
-  maxEntriesPerOwner: option<number | false>({
-    default: 100,
-    check: quotaOption,
-    doc: "most live entries one owner holds across every instance; a write beyond it evicts that owner's oldest-written entries, never another owner's; `false` is off",
-  }),
-  maxBytesPerOwner: option<number | false>({
-    default: RECORD_BYTES,
-    check: quotaOption,
-    shown: '64 MiB + 4 KiB',
-    doc: 'most bytes (prefix + key + value) one owner holds; `false` is off; with both per-owner options `false` the store writes a plain `SET` and keeps no owner index',
+  ...ownerQuotaRows({
+    entries:
+      "most live entries one owner holds across every instance; a write beyond it evicts that owner's oldest-written entries, never another owner's; `false` is off",
+    bytes:
+      'most bytes (prefix + key + value) one owner holds; `false` is off; with both per-owner options `false` the store writes a plain `SET` and keeps no owner index',
   }),
   commandTimeoutMs: option({
     default: 1000,

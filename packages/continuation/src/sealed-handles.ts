@@ -4,13 +4,7 @@
 // back the envelope is verified, then the recorded tool is re-authorized against the current
 // view of the route, as a continuation is at redemption. Every refusal is one outcome.
 
-import {
-  defineOptions,
-  functionOption,
-  integerOption,
-  type OptionsOf,
-  option,
-} from '@tollgate/json-budget'
+import { defineOptions, integerOption, type OptionsOf, option } from '@tollgate/json-budget'
 import type { AuditSink, ContinuationAuditEvent } from './audit.js'
 import { methodsOption } from './options.js'
 import { isResolvedTarget, type ResolvedTarget } from './resolve.js'
@@ -30,6 +24,7 @@ import {
   type SealedHandleRefusalReason,
   type SealFailureCode,
 } from './sealed-outcome.js'
+import { CLOCK_ROW } from './store.js'
 
 /** An optional revocation check, consulted last, after a handle verified and was authorized. */
 export interface SealedHandleRevocation {
@@ -69,12 +64,7 @@ export const SEALED_HANDLES_OPTIONS = defineOptions('sealedHandles', {
     check: methodsOption(['isRevoked']),
     doc: 'a revocation check (e.g. over Redis), consulted last',
   }),
-  now: option<() => number>({
-    default: Date.now,
-    check: functionOption,
-    shown: '`Date.now`',
-    doc: 'clock in ms since the epoch, for tests',
-  }),
+  now: CLOCK_ROW,
 })
 
 /** Options of {@link sealedHandles} (see {@link SEALED_HANDLES_OPTIONS}); `keys` is required. */
