@@ -112,7 +112,9 @@ export class ResultBudget {
  * Builds the result budget control once, for every transport it will decorate.
  * @throws TypeError on bad options, at construction (see {@link resolveResultBudgetOptions}).
  */
-export function createResultBudget(options: ResultBudgetOptions | undefined = undefined): ResultBudget {
+export function createResultBudget(
+  options: ResultBudgetOptions | undefined = undefined,
+): ResultBudget {
   return new ResultBudget(options)
 }
 

@@ -6,15 +6,15 @@ import { describe, expect, it } from 'vitest'
 import { isLoopbackHost } from '../src/http-options.js'
 import {
   BOUNDED_STDIO_DEFAULTS,
+  createResultBudget,
   MCP_PROTOCOL_VERSIONS,
   mcpBodyAdmission,
-  createResultBudget,
   RESULT_BUDGET_OPTIONS,
   resolveBoundedStdioOptions,
   resolveMcpHttpOptions,
   resolveResultBudgetOptions,
-  resultBudget,
   resolveSessionPoolOptions,
+  resultBudget,
   SessionPool,
 } from '../src/index.js'
 
