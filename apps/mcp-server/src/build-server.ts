@@ -8,7 +8,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server'
 import { assertToolPopulation, type SchemaRegistry } from '@tollgate/mcp-validation'
-import { applyControls, type ControlOptions } from './controls.js'
+import { type MessageControls, sessionCall } from './controls.js'
 import { registerPrompts } from './prompts.js'
 import { registerResources } from './resources.js'
 import type { ServerContext, SessionContext } from './tools/context.js'
@@ -60,11 +60,11 @@ const PROBE_SCHEMA = fromJsonSchema({ type: 'object' }, ADMITTED_UPSTREAM)
  * 2026-07-28 exchange, which `createMcpHandler` builds and connects itself).
  */
 class ControlledMcpServer extends McpServer {
-  readonly #controls: ControlOptions
+  readonly #controls: MessageControls
   readonly #session: SessionContext
   readonly #audit: ServerContext['audit']
 
-  constructor(server: ServerContext, session: SessionContext, controls: ControlOptions) {
+  constructor(server: ServerContext, session: SessionContext, controls: MessageControls) {
     super(SERVER_INFO, {
       capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
     })
@@ -75,11 +75,14 @@ class ControlledMcpServer extends McpServer {
 
   override connect(transport: Transport): Promise<void> {
     return super.connect(
-      applyControls(transport, this.#controls, {
-        route: this.#session.route,
-        credentialId: this.#session.credentialId,
-        audit: this.#audit,
-      }) as Transport,
+      this.#controls.decorate(
+        transport,
+        sessionCall({
+          route: this.#session.route,
+          credentialId: this.#session.credentialId,
+          audit: this.#audit,
+        }),
+      ) as Transport,
     )
   }
 }
@@ -95,7 +98,7 @@ export function buildMcpServer(
   server: ServerContext,
   session: SessionContext,
   published: PublishedTools,
-  controls: ControlOptions,
+  controls: MessageControls,
 ): McpServer {
   const mcp = new ControlledMcpServer(server, session, controls)
   registerResources(mcp, server, session)

@@ -1,7 +1,7 @@
 import {
   type ContinuationStore,
   createMemoryStore,
-  MEMORY_STORE_DEFAULTS,
+  MEMORY_STORE_OPTIONS,
 } from '@tollgate/continuation'
 import { createRedisStore } from '@tollgate/continuation/redis'
 import { assertLimit } from '@tollgate/json-budget'
@@ -12,10 +12,11 @@ import { connectRedis } from './redis-connection.js'
  * Default of `--max-continuations-per-credential`: the stores' own per-owner default (100), so
  * the default memory store (1,000 entries) holds the full quota of ten credentials at once.
  */
-export const DEFAULT_MAX_CONTINUATIONS_PER_CREDENTIAL = MEMORY_STORE_DEFAULTS.maxEntriesPerOwner
+export const DEFAULT_MAX_CONTINUATIONS_PER_CREDENTIAL = MEMORY_STORE_OPTIONS.defaults
+  .maxEntriesPerOwner as number
 
 /** Highest `--max-continuations-per-credential`: the memory store's global cap (1,000). */
-export const MAX_CONTINUATIONS_PER_CREDENTIAL_CEILING = MEMORY_STORE_DEFAULTS.maxEntries
+export const MAX_CONTINUATIONS_PER_CREDENTIAL_CEILING = MEMORY_STORE_OPTIONS.defaults.maxEntries
 
 /** The continuation flags `parseArgs` takes (spread into the CLI's options). */
 export const CONTINUATION_CLI_OPTIONS = Object.freeze({

@@ -11,7 +11,7 @@ import {
 import type { SchemaRegistry } from '@tollgate/mcp-validation'
 import type { Principal } from './auth.js'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
-import type { ControlOptions } from './controls.js'
+import type { MessageControls } from './controls.js'
 import type { Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 import { TOOL_TABLE } from './tools/table.js'
@@ -63,7 +63,7 @@ export function createModernLeg(
   context: ServerContext,
   routes: readonly Route[],
   published: PublishedTools,
-  controls: ControlOptions,
+  controls: MessageControls,
 ): { serve: ModernServe; close: () => Promise<void> } {
   const handlers = new Map<
     Route,

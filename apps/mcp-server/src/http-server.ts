@@ -24,7 +24,7 @@ import {
 import type { SchemaRegistry } from '@tollgate/mcp-validation'
 import { authenticateRequest, type Principal, samePrincipal, statelessPrincipal } from './auth.js'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
-import type { ControlOptions } from './controls.js'
+import type { MessageControls } from './controls.js'
 import { createModernLeg, routeHead } from './http-modern.js'
 import { type PrincipalQuota, principalQuota } from './principal-quota.js'
 import { ROUTES, type Route } from './surfaces.js'
@@ -52,7 +52,7 @@ export interface HttpServerOptions {
   readonly host: string
   readonly port: number
   readonly maxBodyBytes: number
-  readonly controls: ControlOptions
+  readonly controls: MessageControls
   /** The published input schemas of the tool table (`publishTools`). */
   readonly published: PublishedTools
   /** `schemas/mcp/`, loaded: each route's head admission reads its tools' `x-mcp-header`s there. */

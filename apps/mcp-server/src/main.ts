@@ -9,6 +9,7 @@ import { openCapabilityStore } from './capability-store.js'
 import { parseCli, USAGE } from './cli.js'
 import { defaultConfig, loadConfig } from './config.js'
 import { openContinuationStore } from './continuation-store.js'
+import { messageControls } from './controls.js'
 import { CredentialRegistry } from './credentials.js'
 import { startHttpServer } from './http-server.js'
 import { principalQuota } from './principal-quota.js'
@@ -94,10 +95,10 @@ async function main(): Promise<void> {
   // row stops the server here), so a tool added without a schema cannot slip past validation.
   const registry = loadSchemaRegistry(cli.schemasDir)
   const published = publishTools(registry)
-  const controls = {
+  const controls = messageControls({
     registry: cli.unsafeDisableInputValidation ? undefined : registry,
     maxResultBytes: cli.maxResultBytes,
-  }
+  })
   if (cli.stdio) {
     const credentialId = config.stdioCredential ?? config.credentials[0]!.id
     const { closed } = await startStdioServer(context, {

@@ -1,7 +1,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { BoundedStdioServerTransport } from '@tollgate/mcp-transport'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
-import type { ControlOptions } from './controls.js'
+import type { MessageControls } from './controls.js'
 import { ROUTES } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
@@ -9,7 +9,7 @@ import type { ServerContext } from './tools/context.js'
 export interface StdioServerOptions {
   readonly credentialId: string
   readonly maxLineBytes: number
-  readonly controls: ControlOptions
+  readonly controls: MessageControls
   readonly published: PublishedTools
 }
 

@@ -14,6 +14,7 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildMcpServer, publishTools } from '../src/build-server.js'
 import { validateConfig } from '../src/config.js'
+import { messageControls } from '../src/controls.js'
 import { CredentialRegistry } from '../src/credentials.js'
 import { KnowledgeStore } from '../src/store/knowledge-store.js'
 import { SEED_DATA } from '../src/store/seed.js'
@@ -182,7 +183,7 @@ describe('the control: the decorator without the route surface', () => {
         context,
         { route: publicRoute, credentialId: 'alice' },
         publishTools(registry),
-        { registry: undefined, maxResultBytes: 64 * 1024 * 1024 },
+        messageControls({ registry: undefined, maxResultBytes: 64 * 1024 * 1024 }),
       )
       await mcp.connect(withInputValidation(transport, registry))
       return transport.handleRequest(req, res)

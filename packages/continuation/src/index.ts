@@ -10,11 +10,7 @@ export type {
 } from './continuations.js'
 export { createContinuations } from './continuations.js'
 export type { MemoryStoreOptions, ResolvedMemoryStoreOptions } from './memory-store.js'
-export {
-  createMemoryStore,
-  MEMORY_STORE_DEFAULTS,
-  resolveMemoryStoreOptions,
-} from './memory-store.js'
+export { createMemoryStore, MEMORY_STORE_OPTIONS } from './memory-store.js'
 export {
   composeToolName,
   isNameSegment,
@@ -23,7 +19,7 @@ export {
   MAX_SEGMENTS,
 } from './names.js'
 export type { ContinuationsOptions, ResolvedContinuationsOptions } from './options.js'
-export { CONTINUATIONS_DEFAULTS, resolveContinuationsOptions } from './options.js'
+export { CONTINUATIONS_OPTIONS } from './options.js'
 export type { ContinuationRefusalReason, MintFailureCode } from './outcome.js'
 export { CONTINUATION_REFUSAL_REASONS, CONTINUATION_REFUSED } from './outcome.js'
 export type { NamePattern } from './patterns.js'
@@ -49,7 +45,7 @@ export type {
   SealInput,
   SealResult,
 } from './sealed-handles.js'
-export { SEALED_HANDLES_DEFAULTS, sealedHandles } from './sealed-handles.js'
+export { SEALED_HANDLES_OPTIONS, sealedHandles } from './sealed-handles.js'
 export type { SealingKey } from './sealed-keys.js'
 export { MAX_SEALING_KEYS, MIN_SECRET_BYTES } from './sealed-keys.js'
 export type { HandleCall, OpenedRequest } from './sealed-messages.js'

@@ -8,113 +8,91 @@
 // recently used.
 
 import {
-  checkOptions,
-  createResolvedBrand,
-  functionOption,
+  defineOptions,
   integerOption,
-  type OptionValidators,
+  type OptionsOf,
+  option,
+  type ResolvedOf,
 } from '@tollgate/json-budget'
 import {
   assertPositiveInteger,
+  CLOCK_ROW,
   type ContinuationStore,
   ContinuationStoreError,
-  quotaOption,
+  ownerQuotaRows,
+  RECORD_BYTES,
   resolveOwnerQuota,
 } from './store.js'
 
-/** Options of {@link createMemoryStore}. */
-export interface MemoryStoreOptions {
-  /**
-   * Most entries held by all owners together. Once reached, a write evicts the writing owner's
-   * least recently used entries, never another owner's; an owner holding none is refused with
-   * `ERR_CONTINUATION_STORE_FULL`. Default: 1,000.
-   */
-  readonly maxEntries?: number
-  /** Most bytes held by all owners (UTF-8 of keys and values), handled like `maxEntries`. Default: 256 MiB. */
-  readonly maxBytes?: number
-  /** Largest single record in UTF-8 bytes; larger is refused. Default: 64 MiB + 4 KiB (at most `maxBytesPerOwner`). */
-  readonly maxRecordBytes?: number
-  /**
-   * Most entries one owner holds; a write beyond it evicts that owner's least recently used
-   * entry. `false` turns the per-owner quota off. Default: 100.
-   */
-  readonly maxEntriesPerOwner?: number | false
-  /**
-   * Most bytes one owner holds (UTF-8 of keys and values); a write beyond it evicts that owner's
-   * least recently used entries. `false` turns it off. Setting both per-owner options to `false`
-   * also turns owner isolation off: the global caps then evict the least recently used entry of
-   * any owner (one owner's writes can push out another's). Default: 64 MiB + 4 KiB.
-   */
-  readonly maxBytesPerOwner?: number | false
-  /** Clock in ms, for tests. Default: `Date.now`. */
-  readonly now?: () => number
-}
-
-/** The defaults of {@link createMemoryStore} (frozen). */
-export const MEMORY_STORE_DEFAULTS = Object.freeze({
-  maxEntries: 1000,
-  maxBytes: 256 * 1024 * 1024,
-  maxRecordBytes: 64 * 1024 * 1024 + 4096,
-  maxEntriesPerOwner: 100,
-  maxBytesPerOwner: 64 * 1024 * 1024 + 4096,
+/**
+ * The options of {@link createMemoryStore}, declared once. A per-owner quota left unset is
+ * lowered to its global cap when that is smaller, and so is the default `maxRecordBytes` (to
+ * `maxBytes` and `maxBytesPerOwner`).
+ */
+export const MEMORY_STORE_OPTIONS = defineOptions('createMemoryStore', {
+  maxEntries: option({
+    default: 1000,
+    check: integerOption(),
+    doc: "most entries of all owners together; once reached a write evicts the writing owner's least recently used entries, never another owner's, and an owner holding none is refused (`ERR_CONTINUATION_STORE_FULL`)",
+  }),
+  maxBytes: option({
+    default: 256 * 1024 * 1024,
+    check: integerOption(),
+    doc: 'most bytes of all owners (UTF-8 of keys and values), handled like `maxEntries`',
+  }),
+  maxRecordBytes: option({
+    default: RECORD_BYTES,
+    check: integerOption(),
+    shown: '64 MiB + 4 KiB',
+    doc: 'largest single record in UTF-8 bytes; larger is refused; at most `maxBytes` and `maxBytesPerOwner`',
+  }),
+  ...ownerQuotaRows({
+    entries:
+      "most entries one owner holds; a write beyond it evicts that owner's least recently used entry; `false` is off",
+    bytes:
+      "most bytes one owner holds; `false` is off, and both per-owner options `false` turn owner isolation off (the global caps then evict any owner's entries)",
+  }),
+  now: CLOCK_ROW,
 })
 
-/** {@link MemoryStoreOptions} after {@link resolveMemoryStoreOptions}: every field set, frozen. */
-export interface ResolvedMemoryStoreOptions {
-  readonly maxEntries: number
-  readonly maxBytes: number
-  readonly maxRecordBytes: number
-  /** `false` when the per-owner entry quota is off. */
-  readonly maxEntriesPerOwner: number | false
-  /** `false` when the per-owner byte quota is off. */
-  readonly maxBytesPerOwner: number | false
-  readonly now: () => number
-}
+/** Options of {@link createMemoryStore} (see {@link MEMORY_STORE_OPTIONS}); every field optional. */
+export type MemoryStoreOptions = OptionsOf<typeof MEMORY_STORE_OPTIONS.rows>
 
-const VALIDATORS: OptionValidators<MemoryStoreOptions> = {
-  maxEntries: integerOption(),
-  maxBytes: integerOption(),
-  maxRecordBytes: integerOption(),
-  maxEntriesPerOwner: quotaOption,
-  maxBytesPerOwner: quotaOption,
-  now: functionOption,
-}
-
-const brand = createResolvedBrand<ResolvedMemoryStoreOptions>()
+/** What a memory store holds: every option set, frozen; a quota turned off is `false`. */
+export type ResolvedMemoryStoreOptions = ResolvedOf<typeof MEMORY_STORE_OPTIONS.rows>
 
 /**
- * Validates once, fills defaults and freezes; an object this function returned is returned as
- * it is. A per-owner quota left unset is lowered to its global cap when that is smaller, and so
- * is the default `maxRecordBytes`. Throws a `TypeError` naming the option on an unknown option,
- * a limit that is not a positive safe integer (or `false` for the per-owner quotas), a
- * `maxRecordBytes` above `maxBytes` or `maxBytesPerOwner`, or a per-owner quota above its
- * global cap.
+ * Validates once, fills the defaults, lowers the unset ones that depend on a global cap, and
+ * freezes.
+ * @throws TypeError naming the option: an unknown option, a limit that is not a positive safe
+ *   integer (or `false` for the per-owner quotas), a `maxRecordBytes` above `maxBytes` or
+ *   `maxBytesPerOwner`, or a per-owner quota above its global cap.
  */
 export function resolveMemoryStoreOptions(
-  options: MemoryStoreOptions | ResolvedMemoryStoreOptions = {},
+  options?: MemoryStoreOptions,
 ): ResolvedMemoryStoreOptions {
-  if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'createMemoryStore')
-  const d = MEMORY_STORE_DEFAULTS
-  const maxEntries = options.maxEntries ?? d.maxEntries
-  const maxBytes = options.maxBytes ?? d.maxBytes
-  const quota = resolveOwnerQuota(options, d, { maxEntries, maxBytes })
+  const o = MEMORY_STORE_OPTIONS.resolve(options)
+  const { maxEntries, maxBytes } = o
+  const quota = resolveOwnerQuota(
+    {
+      maxEntriesPerOwner: options?.maxEntriesPerOwner,
+      maxBytesPerOwner: options?.maxBytesPerOwner,
+    },
+    MEMORY_STORE_OPTIONS.defaults as { maxEntriesPerOwner: number; maxBytesPerOwner: number },
+    { maxEntries, maxBytes },
+  )
   const maxRecordBytes =
-    options.maxRecordBytes ?? Math.min(d.maxRecordBytes, maxBytes, quota.maxBytes || maxBytes)
+    options?.maxRecordBytes ?? Math.min(RECORD_BYTES, maxBytes, quota.maxBytes || maxBytes)
   if (maxRecordBytes > maxBytes) throw new TypeError('maxRecordBytes must not exceed maxBytes')
   if (quota.maxBytes !== 0 && maxRecordBytes > quota.maxBytes) {
     throw new TypeError('maxRecordBytes must not exceed maxBytesPerOwner')
   }
-  return brand.mark(
-    Object.freeze({
-      maxEntries,
-      maxBytes,
-      maxRecordBytes,
-      maxEntriesPerOwner: quota.maxEntries === 0 ? false : quota.maxEntries,
-      maxBytesPerOwner: quota.maxBytes === 0 ? false : quota.maxBytes,
-      now: options.now ?? Date.now,
-    }),
-  )
+  return Object.freeze({
+    ...o,
+    maxRecordBytes,
+    maxEntriesPerOwner: quota.maxEntries === 0 ? false : quota.maxEntries,
+    maxBytesPerOwner: quota.maxBytes === 0 ? false : quota.maxBytes,
+  })
 }
 
 interface Slot {

@@ -7,18 +7,20 @@
 // write evicts only its own owner's oldest entries.
 
 import {
-  checkOptions,
-  createResolvedBrand,
+  defineOptions,
   functionOption,
   integerOption,
-  type OptionValidators,
+  type OptionsOf,
+  option,
+  type ResolvedOf,
 } from '@tollgate/json-budget'
 import { OWNER_QUOTA_SCRIPT, ownerIndexKeys } from './quota-script.js'
 import {
   assertPositiveInteger,
   type ContinuationStore,
   ContinuationStoreError,
-  quotaOption,
+  ownerQuotaRows,
+  RECORD_BYTES,
   resolveOwnerQuota,
 } from './store.js'
 
@@ -37,54 +39,6 @@ export interface RedisLikeClient {
   listenerCount?(event: string): number
 }
 
-/** Options of {@link createRedisStore}. */
-export interface RedisStoreOptions {
-  /** A connected node-redis client. Create it with `disableOfflineQueue: true` so commands fail at once while Redis is down. Required. */
-  readonly client: RedisLikeClient
-  /** Prefix of every key. Default: `'tollgate:continuation:'`. */
-  readonly prefix?: string
-  /** Largest record in UTF-8 bytes (key and value); larger is refused before sending. Default: 64 MiB + 4 KiB. */
-  readonly maxRecordBytes?: number
-  /**
-   * Most live entries one owner holds across every instance sharing this Redis; a write beyond
-   * it evicts that owner's oldest-written entries, never another owner's. `false` turns it off.
-   * Default: 100.
-   */
-  readonly maxEntriesPerOwner?: number | false
-  /**
-   * Most bytes (prefix + key + value, UTF-8) one owner holds; a write beyond it evicts that
-   * owner's oldest-written entries. `false` turns it off; with both per-owner options `false`
-   * the store writes a plain `SET` and keeps no owner index. Default: 64 MiB + 4 KiB.
-   */
-  readonly maxBytesPerOwner?: number | false
-  /** A command not answered within this many milliseconds counts as the store unavailable. Default: 1,000. */
-  readonly commandTimeoutMs?: number
-  /** Receives client `error` events when the client has no other listener. Default: ignore. */
-  readonly onError?: (error: unknown) => void
-}
-
-/** The defaults of {@link createRedisStore} (frozen). */
-export const REDIS_STORE_DEFAULTS = Object.freeze({
-  prefix: 'tollgate:continuation:',
-  maxRecordBytes: 64 * 1024 * 1024 + 4096,
-  commandTimeoutMs: 1000,
-  maxEntriesPerOwner: 100,
-  maxBytesPerOwner: 64 * 1024 * 1024 + 4096,
-})
-
-/** {@link RedisStoreOptions} after {@link resolveRedisStoreOptions}: every field set, frozen. */
-export interface ResolvedRedisStoreOptions {
-  readonly client: RedisLikeClient
-  readonly prefix: string
-  readonly maxRecordBytes: number
-  /** `false` when the per-owner entry quota is off. */
-  readonly maxEntriesPerOwner: number | false
-  /** `false` when the per-owner byte quota is off. */
-  readonly maxBytesPerOwner: number | false
-  readonly commandTimeoutMs: number
-  readonly onError: (error: unknown) => void
-}
-
 function clientOption(value: unknown, name: string): void {
   for (const method of ['get', 'set', 'del'] as const) {
     if (typeof (value as Record<string, unknown> | null)?.[method] !== 'function') {
@@ -99,53 +53,88 @@ function prefixOption(value: unknown, name: string): void {
   }
 }
 
-const VALIDATORS: OptionValidators<RedisStoreOptions> = {
-  client: clientOption,
-  prefix: prefixOption,
-  maxRecordBytes: integerOption(),
-  maxEntriesPerOwner: quotaOption,
-  maxBytesPerOwner: quotaOption,
-  commandTimeoutMs: integerOption(),
-  onError: functionOption,
+/**
+ * The options of {@link createRedisStore}, declared once. `client` is required. The default
+ * `maxRecordBytes` is lowered to `maxBytesPerOwner` when that is smaller.
+ */
+export const REDIS_STORE_OPTIONS = defineOptions('createRedisStore', {
+  client: option<RedisLikeClient | undefined>({
+    default: undefined,
+    check: clientOption,
+    shown: 'required',
+    doc: 'a connected node-redis client; create it with `disableOfflineQueue: true` so commands fail at once while Redis is down',
+  }),
+  prefix: option({
+    default: 'tollgate:continuation:',
+    check: prefixOption,
+    doc: 'prefix of every key (at most 256 characters)',
+  }),
+  maxRecordBytes: option({
+    default: RECORD_BYTES,
+    check: integerOption(),
+    shown: '64 MiB + 4 KiB',
+    doc: 'largest record in UTF-8 bytes (key and value); larger is refused before sending; at most `maxBytesPerOwner`',
+  }),
+  ...ownerQuotaRows({
+    entries:
+      "most live entries one owner holds across every instance; a write beyond it evicts that owner's oldest-written entries, never another owner's; `false` is off",
+    bytes:
+      'most bytes (prefix + key + value) one owner holds; `false` is off; with both per-owner options `false` the store writes a plain `SET` and keeps no owner index',
+  }),
+  commandTimeoutMs: option({
+    default: 1000,
+    check: integerOption(),
+    doc: 'a command not answered within this many ms counts as the store unavailable',
+  }),
+  onError: option<(error: unknown) => void>({
+    default: () => {},
+    check: functionOption,
+    shown: 'ignore',
+    doc: 'receives client `error` events when the client has no other listener',
+  }),
+})
+
+/** Options of {@link createRedisStore} (see {@link REDIS_STORE_OPTIONS}); `client` is required. */
+export type RedisStoreOptions = OptionsOf<typeof REDIS_STORE_OPTIONS.rows> & {
+  readonly client: RedisLikeClient
 }
 
-const brand = createResolvedBrand<ResolvedRedisStoreOptions>()
+/** What a Redis store holds: every option set, frozen; a quota turned off is `false`. */
+export interface ResolvedRedisStoreOptions
+  extends Omit<ResolvedOf<typeof REDIS_STORE_OPTIONS.rows>, 'client'> {
+  readonly client: RedisLikeClient
+}
 
 /**
- * Validates once, fills defaults and freezes; an object this function returned is returned as
- * it is. The default `maxRecordBytes` is lowered to `maxBytesPerOwner` when that is smaller.
- * Throws a `TypeError` naming the option on an unknown option, a missing client or one without
- * `get`/`set`/`del` (or without `eval` while a per-owner quota is on), a bad limit, or a
- * `maxRecordBytes` above `maxBytesPerOwner`.
+ * Validates once, fills the defaults, lowers the default `maxRecordBytes` to
+ * `maxBytesPerOwner`, and freezes.
+ * @throws TypeError naming the option: an unknown option, a missing client or one without
+ *   `get`/`set`/`del` (or without `eval` while a per-owner quota is on), a bad limit, or a
+ *   `maxRecordBytes` above `maxBytesPerOwner`.
  */
-export function resolveRedisStoreOptions(
-  options: RedisStoreOptions | ResolvedRedisStoreOptions,
-): ResolvedRedisStoreOptions {
-  if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'createRedisStore')
-  const client = options?.client
+export function resolveRedisStoreOptions(options: RedisStoreOptions): ResolvedRedisStoreOptions {
+  const o = REDIS_STORE_OPTIONS.resolve(options)
+  const client = o.client as RedisLikeClient
   clientOption(client, 'client')
-  const d = REDIS_STORE_DEFAULTS
-  const quota = resolveOwnerQuota(options, d)
+  const quota = resolveOwnerQuota(
+    { maxEntriesPerOwner: options.maxEntriesPerOwner, maxBytesPerOwner: options.maxBytesPerOwner },
+    REDIS_STORE_OPTIONS.defaults as { maxEntriesPerOwner: number; maxBytesPerOwner: number },
+  )
   const maxRecordBytes =
-    options.maxRecordBytes ?? Math.min(d.maxRecordBytes, quota.maxBytes || Number.MAX_SAFE_INTEGER)
+    options.maxRecordBytes ?? Math.min(RECORD_BYTES, quota.maxBytes || Number.MAX_SAFE_INTEGER)
   if (quota.maxBytes !== 0 && maxRecordBytes > quota.maxBytes) {
     throw new TypeError('maxRecordBytes must not exceed maxBytesPerOwner')
   }
   if ((quota.maxEntries !== 0 || quota.maxBytes !== 0) && typeof client.eval !== 'function') {
     throw new TypeError('client.eval must be a function while a per-owner quota is on')
   }
-  return brand.mark(
-    Object.freeze({
-      client,
-      prefix: options.prefix ?? d.prefix,
-      maxRecordBytes,
-      maxEntriesPerOwner: quota.maxEntries === 0 ? false : quota.maxEntries,
-      maxBytesPerOwner: quota.maxBytes === 0 ? false : quota.maxBytes,
-      commandTimeoutMs: options.commandTimeoutMs ?? d.commandTimeoutMs,
-      onError: options.onError ?? (() => {}),
-    }),
-  )
+  return Object.freeze({
+    ...o,
+    client,
+    maxRecordBytes,
+    maxEntriesPerOwner: quota.maxEntries === 0 ? false : quota.maxEntries,
+    maxBytesPerOwner: quota.maxBytes === 0 ? false : quota.maxBytes,
+  })
 }
 
 /**

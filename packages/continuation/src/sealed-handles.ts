@@ -4,13 +4,9 @@
 // back the envelope is verified, then the recorded tool is re-authorized against the current
 // view of the route, as a continuation is at redemption. Every refusal is one outcome.
 
-import {
-  checkOptions,
-  functionOption,
-  integerOption,
-  type OptionValidators,
-} from '@tollgate/json-budget'
+import { defineOptions, integerOption, type OptionsOf, option } from '@tollgate/json-budget'
 import type { AuditSink, ContinuationAuditEvent } from './audit.js'
+import { methodsOption } from './options.js'
 import { isResolvedTarget, type ResolvedTarget } from './resolve.js'
 import { authorizeOnRoute, isRouteView, type Permissions, type RouteView } from './route-view.js'
 import {
@@ -28,6 +24,7 @@ import {
   type SealedHandleRefusalReason,
   type SealFailureCode,
 } from './sealed-outcome.js'
+import { CLOCK_ROW } from './store.js'
 
 /** An optional revocation check, consulted last, after a handle verified and was authorized. */
 export interface SealedHandleRevocation {
@@ -35,35 +32,45 @@ export interface SealedHandleRevocation {
   isRevoked(handleId: string): boolean | Promise<boolean>
 }
 
-/** Options of {@link sealedHandles}. */
-export interface SealedHandlesOptions {
-  /**
-   * The key set, newest first: the first key signs, every listed key verifies (until each
-   * handle's own expiry). Rotate by listing a new key first and dropping the old one `ttlMs`
-   * later. Each `{ id, secret }`: an id of 1–32 characters of `[A-Za-z0-9_-]`, a secret of at
-   * least 32 random bytes. 1–16 keys. Required.
-   */
-  readonly keys: readonly SealingKey[]
-  /** Lifetime of a handle, in milliseconds. Default: 600,000 (10 minutes). */
-  readonly ttlMs?: number
-  /**
-   * Longest handle, in characters: `seal` fails with `ERR_SEALED_HANDLE_TOO_LARGE` past it,
-   * and `open` refuses a longer value before decoding anything. Default: 16,384.
-   */
-  readonly maxHandleLength?: number
-  /** Receives every seal, open and refusal with its precise reason. Default: none. */
-  readonly audit?: AuditSink
-  /** A revocation check (e.g. over Redis), consulted last. Default: none. */
-  readonly revocation?: SealedHandleRevocation
-  /** Clock in milliseconds since the epoch, for tests. Default: `Date.now`. */
-  readonly now?: () => number
-}
-
-/** The defaults of {@link sealedHandles} that are values (frozen). */
-export const SEALED_HANDLES_DEFAULTS = Object.freeze({
-  ttlMs: 10 * 60 * 1000,
-  maxHandleLength: 16_384,
+/**
+ * The options of {@link sealedHandles}, declared once. `keys` is required: newest first, the
+ * first key signs and every listed key verifies (until each handle's own expiry); rotate by
+ * listing a new key first and dropping the old one `ttlMs` later.
+ */
+export const SEALED_HANDLES_OPTIONS = defineOptions('sealedHandles', {
+  keys: option<readonly SealingKey[] | undefined>({
+    default: undefined,
+    check: (value, name) => void createKeyRing(value, name),
+    shown: 'required',
+    doc: 'the key set, newest first: 1–16 `{ id, secret }`, an id of 1–32 characters of `[A-Za-z0-9_-]`, a secret of at least 32 random bytes',
+  }),
+  ttlMs: option({
+    default: 10 * 60 * 1000,
+    check: integerOption(),
+    doc: 'lifetime of a handle, in ms (10 minutes)',
+  }),
+  maxHandleLength: option({
+    default: 16_384,
+    check: integerOption(),
+    doc: '`seal` fails with `ERR_SEALED_HANDLE_TOO_LARGE` past it; `open` refuses a longer value before decoding anything',
+  }),
+  audit: option<AuditSink | undefined>({
+    default: undefined,
+    check: methodsOption(['record']),
+    doc: 'receives every seal, open and refusal with its precise reason',
+  }),
+  revocation: option<SealedHandleRevocation | undefined>({
+    default: undefined,
+    check: methodsOption(['isRevoked']),
+    doc: 'a revocation check (e.g. over Redis), consulted last',
+  }),
+  now: CLOCK_ROW,
 })
+
+/** Options of {@link sealedHandles} (see {@link SEALED_HANDLES_OPTIONS}); `keys` is required. */
+export type SealedHandlesOptions = OptionsOf<typeof SEALED_HANDLES_OPTIONS.rows> & {
+  readonly keys: readonly SealingKey[]
+}
 
 /** What to seal: the server's state and what it is bound to. */
 export interface SealInput {
@@ -143,23 +150,6 @@ export interface SealedHandles {
 const MAX_PRINCIPAL = 1024
 const KINDS: readonly SealedKind[] = ['requestState', 'task']
 
-const VALIDATORS: OptionValidators<SealedHandlesOptions> = {
-  keys: (value, name) => void createKeyRing(value, name),
-  ttlMs: integerOption(),
-  maxHandleLength: integerOption(),
-  audit: (value, name) => {
-    if (typeof (value as { record?: unknown } | null)?.record !== 'function') {
-      throw new TypeError(`${name}.record must be a function`)
-    }
-  },
-  revocation: (value, name) => {
-    if (typeof (value as { isRevoked?: unknown } | null)?.isRevoked !== 'function') {
-      throw new TypeError(`${name}.isRevoked must be a function`)
-    }
-  },
-  now: functionOption,
-}
-
 /**
  * Builds the sealed-handle control. Throws a `TypeError` at construction on an unknown option,
  * missing or bad `keys`, a limit that is not a positive safe integer, an audit sink without
@@ -183,13 +173,15 @@ export function buildSealedHandles(
   if (options === null || typeof options !== 'object') {
     throw new TypeError('sealedHandles: options must be an object')
   }
-  checkOptions(options, VALIDATORS, 'sealedHandles')
-  const ring = createKeyRing(options.keys)
-  const ttlMs = options.ttlMs ?? SEALED_HANDLES_DEFAULTS.ttlMs
-  const maxHandleLength = options.maxHandleLength ?? SEALED_HANDLES_DEFAULTS.maxHandleLength
-  const now = options.now ?? Date.now
-  const sink = options.audit
-  const revocation = options.revocation
+  const {
+    keys,
+    ttlMs,
+    maxHandleLength,
+    now,
+    audit: sink,
+    revocation,
+  } = SEALED_HANDLES_OPTIONS.resolve(options)
+  const ring = createKeyRing(keys)
   const emit = (event: ContinuationAuditEvent) => {
     if (sink === undefined) return
     try {

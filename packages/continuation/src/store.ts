@@ -1,6 +1,7 @@
 // The store interface shared by the in-memory and Redis stores. Keys are token hashes; values
 // are encoded records; owners are owner-key hashes. A store throws on failure; the service turns
 // that into the fail-closed refusal at redemption and into a mint failure code at mint.
+import { functionOption, type OptionRow, option } from '@tollgate/json-budget'
 
 /** A continuation store. Implementations: `createMemoryStore()`, `createRedisStore()`. */
 export interface ContinuationStore {
@@ -109,4 +110,38 @@ export function resolveOwnerQuota(
       global.maxBytes,
     ),
   })
+}
+
+/** 64 MiB + 4 KiB: the largest record by default, a 64 MiB payload with its record around it. */
+export const RECORD_BYTES = 64 * 1024 * 1024 + 4096
+
+/** The `now` option of every table of this package: a clock in ms since the epoch, for tests. */
+export const CLOCK_ROW: OptionRow<() => number> = option<() => number>({
+  default: Date.now,
+  check: functionOption,
+  shown: '`Date.now`',
+  doc: 'clock in ms since the epoch, for tests',
+})
+
+/**
+ * The per-owner quota rows both stores declare: 100 entries and 64 MiB + 4 KiB per owner by
+ * default, `false` turning a dimension off; `docs` says how each store evicts.
+ */
+export function ownerQuotaRows(docs: { readonly entries: string; readonly bytes: string }): {
+  readonly maxEntriesPerOwner: OptionRow<number | false>
+  readonly maxBytesPerOwner: OptionRow<number | false>
+} {
+  return {
+    maxEntriesPerOwner: option<number | false>({
+      default: 100,
+      check: quotaOption,
+      doc: docs.entries,
+    }),
+    maxBytesPerOwner: option<number | false>({
+      default: RECORD_BYTES,
+      check: quotaOption,
+      shown: '64 MiB + 4 KiB',
+      doc: docs.bytes,
+    }),
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMemoryStore, MEMORY_STORE_DEFAULTS } from '../src/index.js'
+import { createMemoryStore, MEMORY_STORE_OPTIONS } from '../src/index.js'
 import { storeContract } from './helpers/store-contract.js'
 
 storeContract('memory', () => ({
@@ -44,12 +44,13 @@ describe('createMemoryStore', () => {
     expect(() => createMemoryStore({ maxEntries: 0 })).toThrow(TypeError)
     expect(() => createMemoryStore({ maxBytes: 1.5 })).toThrow(TypeError)
     expect(() => createMemoryStore({ maxBytes: 10, maxRecordBytes: 11 })).toThrow(TypeError)
-    expect(MEMORY_STORE_DEFAULTS).toEqual({
+    expect(MEMORY_STORE_OPTIONS.defaults).toEqual({
       maxEntries: 1000,
       maxBytes: 268_435_456,
       maxRecordBytes: 67_112_960,
       maxEntriesPerOwner: 100,
       maxBytesPerOwner: 67_112_960,
+      now: Date.now,
     })
   })
 })

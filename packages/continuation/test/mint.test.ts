@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  CONTINUATIONS_DEFAULTS,
+  CONTINUATIONS_OPTIONS,
   type ContinuationAuditEvent,
   type ContinuationStore,
   createContinuations,
@@ -40,7 +40,11 @@ describe('createContinuations', () => {
       thresholdBytes: o.thresholdBytes,
       ttlMs: o.ttlMs,
       maxPayloadBytes: o.maxPayloadBytes,
-    }).toEqual(CONTINUATIONS_DEFAULTS)
+    }).toEqual({
+      thresholdBytes: CONTINUATIONS_OPTIONS.defaults.thresholdBytes,
+      ttlMs: CONTINUATIONS_OPTIONS.defaults.ttlMs,
+      maxPayloadBytes: CONTINUATIONS_OPTIONS.defaults.maxPayloadBytes,
+    })
   })
 })
 

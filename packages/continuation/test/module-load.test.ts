@@ -7,9 +7,9 @@ import { expect, it } from 'vitest'
 
 it('loads the package index, with its defaults resolved and a token of the documented length', async () => {
   const pkg = await import('../src/index.js')
-  expect(pkg.resolveContinuationsOptions()).toMatchObject({
-    thresholdBytes: pkg.CONTINUATIONS_DEFAULTS.thresholdBytes,
-    ttlMs: pkg.CONTINUATIONS_DEFAULTS.ttlMs,
+  expect(pkg.createContinuations().options).toMatchObject({
+    thresholdBytes: pkg.CONTINUATIONS_OPTIONS.defaults.thresholdBytes,
+    ttlMs: pkg.CONTINUATIONS_OPTIONS.defaults.ttlMs,
   })
   const token = pkg.createToken()
   expect(token).toHaveLength(pkg.TOKEN_LENGTH)

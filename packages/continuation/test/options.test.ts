@@ -1,18 +1,19 @@
-// The options of the service, the two stores and the route view: one validator table each, so
-// an unknown option is refused by name at construction, and what a resolver returned is
-// returned as it is. No Redis needed: the Redis store's options are checked against a stub.
+// The options of the service, the two stores and the route view: one options table each, so
+// an unknown option is refused by name at construction, and what a control resolved is what it
+// holds. No Redis needed: the Redis store's options are checked against a stub. The resolvers
+// are imported from their files (they are not exported from the package root).
 import { describe, expect, it } from 'vitest'
 import {
-  CONTINUATIONS_DEFAULTS,
+  CONTINUATIONS_OPTIONS,
   createContinuations,
   createMemoryStore,
   createRouteView,
   createToolRegistry,
-  MEMORY_STORE_DEFAULTS,
-  resolveContinuationsOptions,
-  resolveMemoryStoreOptions,
+  MEMORY_STORE_OPTIONS,
 } from '../src/index.js'
-import { createRedisStore, REDIS_STORE_DEFAULTS, resolveRedisStoreOptions } from '../src/redis.js'
+import { resolveMemoryStoreOptions } from '../src/memory-store.js'
+import { resolveContinuationsOptions } from '../src/options.js'
+import { createRedisStore, REDIS_STORE_OPTIONS, resolveRedisStoreOptions } from '../src/redis.js'
 
 const stub = {
   get: async () => null,
@@ -31,12 +32,15 @@ describe('resolveContinuationsOptions', () => {
     )
   })
 
-  it('fills the defaults, freezes, and returns what it resolved as it is', () => {
+  it('fills the defaults, freezes, and keeps what it resolved', () => {
+    const { store: _, ...defaults } = CONTINUATIONS_OPTIONS.defaults
     const resolved = resolveContinuationsOptions({ ttlMs: 5 })
     expect(Object.isFrozen(resolved)).toBe(true)
-    expect(resolved).toMatchObject({ ...CONTINUATIONS_DEFAULTS, ttlMs: 5, audit: undefined })
-    expect(resolveContinuationsOptions(resolved)).toBe(resolved)
-    expect(createContinuations(resolved).options).toBe(resolved)
+    expect(resolved).toMatchObject({ ...defaults, ttlMs: 5, audit: undefined })
+    expect(typeof resolved.store.get).toBe('function')
+    expect(resolveContinuationsOptions(resolved)).toEqual(resolved)
+    expect(createContinuations(resolved).options).toEqual(resolved)
+    expect(createContinuations(resolved).options.store).toBe(resolved.store)
     // A look-alike is validated again.
     expect(() => resolveContinuationsOptions({ ...resolved, ttlMs: 0 })).toThrow(/ttlMs/)
   })
@@ -57,8 +61,8 @@ describe('resolveMemoryStoreOptions', () => {
 
   it('fills the defaults, keeps false for a quota turned off, and returns what it resolved as it is', () => {
     const resolved = resolveMemoryStoreOptions({ maxEntriesPerOwner: false })
-    expect(resolved).toMatchObject({ ...MEMORY_STORE_DEFAULTS, maxEntriesPerOwner: false })
-    expect(resolveMemoryStoreOptions(resolved)).toBe(resolved)
+    expect(resolved).toMatchObject({ ...MEMORY_STORE_OPTIONS.defaults, maxEntriesPerOwner: false })
+    expect(resolveMemoryStoreOptions(resolved)).toEqual(resolved)
     expect(() => resolveMemoryStoreOptions({ ...resolved, maxEntries: -1 })).toThrow(/maxEntries/)
     expect(resolveMemoryStoreOptions({ maxEntries: 10 }).maxEntriesPerOwner).toBe(10)
     expect(resolveMemoryStoreOptions({ maxBytesPerOwner: false }).maxBytesPerOwner).toBe(false)
@@ -71,7 +75,7 @@ describe('resolveMemoryStoreOptions', () => {
       resolveMemoryStoreOptions({ maxBytesPerOwner: false, maxBytes: 100 }).maxRecordBytes,
     ).toBe(100)
     expect(resolveMemoryStoreOptions({ maxBytesPerOwner: false }).maxRecordBytes).toBe(
-      MEMORY_STORE_DEFAULTS.maxRecordBytes,
+      MEMORY_STORE_OPTIONS.defaults.maxRecordBytes,
     )
   })
 })
@@ -86,11 +90,12 @@ describe('resolveRedisStoreOptions', () => {
 
   it('fills the defaults and returns what it resolved as it is', () => {
     const resolved = resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: false })
-    expect(resolved).toMatchObject({ ...REDIS_STORE_DEFAULTS, maxBytesPerOwner: false })
+    const { client: _, onError: __, ...defaults } = REDIS_STORE_OPTIONS.defaults
+    expect(resolved).toMatchObject({ ...defaults, maxBytesPerOwner: false })
     expect(
       resolveRedisStoreOptions({ client: stub, maxEntriesPerOwner: false }).maxEntriesPerOwner,
     ).toBe(false)
-    expect(resolveRedisStoreOptions(resolved)).toBe(resolved)
+    expect(resolveRedisStoreOptions(resolved)).toEqual(resolved)
     expect(() => resolveRedisStoreOptions({ ...resolved, commandTimeoutMs: 0 })).toThrow(
       /commandTimeoutMs/,
     )
@@ -99,7 +104,7 @@ describe('resolveRedisStoreOptions', () => {
   it('lowers the default maxRecordBytes to maxBytesPerOwner, and keeps it with the byte quota off', () => {
     expect(resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: 50 }).maxRecordBytes).toBe(50)
     expect(resolveRedisStoreOptions({ client: stub, maxBytesPerOwner: false }).maxRecordBytes).toBe(
-      REDIS_STORE_DEFAULTS.maxRecordBytes,
+      REDIS_STORE_OPTIONS.defaults.maxRecordBytes,
     )
   })
 })

@@ -3,7 +3,7 @@
 import { createClient } from 'redis'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createContinuations, hashToken } from '../src/index.js'
-import { createRedisStore, REDIS_STORE_DEFAULTS } from '../src/redis.js'
+import { createRedisStore, REDIS_STORE_OPTIONS } from '../src/redis.js'
 import { group, heavyPayload, target, team } from './fixtures/routes.js'
 import { useRedisStores } from './helpers/redis-stores.js'
 import { storeContract } from './helpers/store-contract.js'
@@ -111,7 +111,9 @@ describe.runIf(available)('createRedisStore', () => {
     expect(() => createRedisStore({ client, maxBytesPerOwner: 100, maxRecordBytes: 101 })).toThrow(
       TypeError,
     )
-    expect(REDIS_STORE_DEFAULTS).toEqual({
+    expect({ ...REDIS_STORE_OPTIONS.defaults, client: null, onError: null }).toEqual({
+      client: null,
+      onError: null,
       prefix: 'tollgate:continuation:',
       maxRecordBytes: 67_112_960,
       commandTimeoutMs: 1000,

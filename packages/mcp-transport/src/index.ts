@@ -72,8 +72,10 @@ export {
   UNRECOGNIZED_PROTOCOL_VERSION,
 } from './protocol-eras.js'
 export {
-  RESULT_BUDGET_DEFAULTS,
+  createResultBudget,
+  RESULT_BUDGET_OPTIONS,
   type ResolvedResultBudgetOptions,
+  ResultBudget,
   type ResultBudgetOptions,
   ResultBudgetTransport,
   resolveResultBudgetOptions,

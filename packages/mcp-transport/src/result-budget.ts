@@ -2,14 +2,14 @@ import {
   ADMISSION_DEFAULTS,
   type AdmissionError,
   chargeJson,
-  checkOptions,
-  createResolvedBrand,
+  defineOptions,
   integerOption,
   isAdmissionError,
-  JSON_LIMITS_DEFAULTS,
-  type JsonLimitsOptions,
-  type OptionValidators,
+  JSON_LIMITS,
+  type OptionsOf,
+  option,
   type ResolvedJsonLimits,
+  type ResolvedOf,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
@@ -24,87 +24,98 @@ import type {
 import { isJsonRpcRequest, TransportDecorator } from './transport-decorator.js'
 
 /**
- * Options of {@link ResultBudgetTransport}. Every field is optional. The byte bound is
- * `maxResultBytes` (the whole response, envelope included), so `maxBytes` is not an input here:
- * the resolved options carry the result object's share of it as `maxBytes`.
+ * The options of the result budget, declared once. The byte bound is `maxResultBytes` (the
+ * whole response, envelope included); the result object itself gets `maxResultBytes` less
+ * `envelopeReserveBytes`, which the resolved policy holds as `maxBytes`.
  */
-export interface ResultBudgetOptions extends Pick<JsonLimitsOptions, 'maxNodes' | 'maxDepth'> {
-  /**
-   * The budget of one `tools/call` response, in bytes of compact UTF-8 JSON. May be lowered,
-   * never raised past 64 MiB. Default: 64 MiB.
-   */
-  readonly maxResultBytes?: number
-  /**
-   * Part of `maxResultBytes` kept for the JSON-RPC envelope (`jsonrpc`, `id`, `result`); the
-   * result object itself gets the rest. Must be smaller than `maxResultBytes`. Default: 1,024.
-   */
-  readonly envelopeReserveBytes?: number
-  /** Most JSON nodes in one result. Default: 100,000. */
-  readonly maxNodes?: number
-  /** Most nested containers in one result (a cycle lands here). Default: 64. */
-  readonly maxDepth?: number
-}
-
-/**
- * The options after {@link resolveResultBudgetOptions}: every field set, frozen. `maxBytes` is
- * the result object's budget, `maxResultBytes` less `envelopeReserveBytes`.
- */
-export interface ResolvedResultBudgetOptions extends ResolvedJsonLimits {
-  readonly maxResultBytes: number
-  readonly envelopeReserveBytes: number
-}
-
-/** The defaults: 64 MiB per result with 1 KiB reserved, 100,000 nodes, depth 64. */
-export const RESULT_BUDGET_DEFAULTS: Readonly<Required<ResultBudgetOptions>> = Object.freeze({
-  maxResultBytes: ADMISSION_DEFAULTS.toolResultBytes,
-  envelopeReserveBytes: ADMISSION_DEFAULTS.toolResultEnvelopeReserveBytes,
-  maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
-  maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
+export const RESULT_BUDGET_OPTIONS = defineOptions('resultBudget', {
+  maxResultBytes: option<number>({
+    default: ADMISSION_DEFAULTS.toolResultBytes,
+    check: integerOption(),
+    ceiling: ADMISSION_DEFAULTS.toolResultBytes,
+    doc: 'the budget of one `tools/call` response, in bytes of compact UTF-8 JSON; may be lowered, never raised past 64 MiB',
+  }),
+  envelopeReserveBytes: option<number>({
+    default: ADMISSION_DEFAULTS.toolResultEnvelopeReserveBytes,
+    check: integerOption(true),
+    doc: 'part of `maxResultBytes` kept for the JSON-RPC envelope; must be smaller than `maxResultBytes`',
+  }),
+  maxNodes: option({ ...JSON_LIMITS.rows.maxNodes, doc: 'most JSON nodes in one result' }),
+  maxDepth: option({
+    ...JSON_LIMITS.rows.maxDepth,
+    doc: 'most nested containers in one result (a cycle lands here)',
+  }),
 })
 
-const VALIDATORS: OptionValidators<ResultBudgetOptions> = {
-  maxResultBytes: (value, name) => {
-    integerOption()(value, name)
-    if ((value as number) > ADMISSION_DEFAULTS.toolResultBytes) {
-      throw new TypeError(
-        `${name} may not exceed ${ADMISSION_DEFAULTS.toolResultBytes}, got ${value as number}`,
-      )
-    }
-  },
-  envelopeReserveBytes: integerOption(true),
-  maxNodes: integerOption(),
-  maxDepth: integerOption(true),
-}
-
-const brand = createResolvedBrand<ResolvedResultBudgetOptions>()
+/** Options of the result budget (see {@link RESULT_BUDGET_OPTIONS}); every field optional. */
+export type ResultBudgetOptions = OptionsOf<typeof RESULT_BUDGET_OPTIONS.rows>
 
 /**
- * Validates {@link ResultBudgetOptions} once, fills {@link RESULT_BUDGET_DEFAULTS} and freezes
- * them; an object this function returned is returned as it is.
- * @throws TypeError on an unknown option, a bad number, a budget above 64 MiB, or a reserve not
- *   smaller than the budget.
+ * The resolved policy: every option set, frozen. `maxBytes` is the result object's budget,
+ * `maxResultBytes` less `envelopeReserveBytes`.
+ */
+export interface ResolvedResultBudgetOptions
+  extends ResolvedOf<typeof RESULT_BUDGET_OPTIONS.rows>,
+    ResolvedJsonLimits {}
+
+/**
+ * Validates the options once and freezes them, with the result object's share as `maxBytes`.
+ * @throws TypeError naming the option: an unknown option, a bad number, a budget above 64 MiB,
+ *   or a reserve not smaller than the budget.
  */
 export function resolveResultBudgetOptions(
-  options: ResultBudgetOptions | ResolvedResultBudgetOptions = {},
+  options: ResultBudgetOptions | undefined = undefined,
 ): ResolvedResultBudgetOptions {
-  if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'resolveResultBudgetOptions')
-  const input: ResultBudgetOptions = options ?? {}
-  const d = RESULT_BUDGET_DEFAULTS
-  const maxResultBytes = input.maxResultBytes ?? d.maxResultBytes
-  const envelopeReserveBytes = input.envelopeReserveBytes ?? d.envelopeReserveBytes
-  if (envelopeReserveBytes >= maxResultBytes) {
+  const o = RESULT_BUDGET_OPTIONS.resolve(options)
+  if (o.envelopeReserveBytes >= o.maxResultBytes) {
     throw new TypeError('envelopeReserveBytes must be smaller than maxResultBytes')
   }
-  return brand.mark(
-    Object.freeze({
-      maxResultBytes,
-      envelopeReserveBytes,
-      maxNodes: input.maxNodes ?? d.maxNodes,
-      maxDepth: input.maxDepth ?? d.maxDepth,
-      maxBytes: maxResultBytes - envelopeReserveBytes,
-    }),
-  )
+  return Object.freeze({ ...o, maxBytes: o.maxResultBytes - o.envelopeReserveBytes })
+}
+
+/**
+ * The result budget control: built once from its options ({@link createResultBudget}), it owns
+ * the resolved policy and the JSON limits it charges with, and decorates each transport a
+ * server connects (`budget.decorate(transport)`) without validating anything again.
+ */
+export class ResultBudget {
+  /** The resolved policy (frozen). */
+  readonly options: ResolvedResultBudgetOptions
+  /** The limits each result is charged with, resolved once. */
+  readonly #limits: ResolvedJsonLimits
+
+  /** @throws TypeError on bad options (see {@link resolveResultBudgetOptions}). */
+  constructor(options: ResultBudgetOptions | undefined = undefined) {
+    this.options = resolveResultBudgetOptions(options)
+    const { maxNodes, maxDepth, maxBytes } = this.options
+    this.#limits = resolveJsonLimits({ maxNodes, maxDepth, maxBytes })
+    Object.freeze(this)
+  }
+
+  /** Wraps `inner` in a {@link ResultBudgetTransport} holding this policy. */
+  decorate<T extends McpTransport>(inner: T): ResultBudgetTransport<T> {
+    return new ResultBudgetTransport(inner, this)
+  }
+
+  /** The limits of `budget` (internal to this file: the transport reads them, nothing else). */
+  static limitsOf(budget: ResultBudget): ResolvedJsonLimits {
+    return budget.#limits
+  }
+
+  /** Whether `value` is a control built by this class (not a look-alike). */
+  static is(value: unknown): value is ResultBudget {
+    return typeof value === 'object' && value !== null && #limits in value
+  }
+}
+
+/**
+ * Builds the result budget control once, for every transport it will decorate.
+ * @throws TypeError on bad options, at construction (see {@link resolveResultBudgetOptions}).
+ */
+export function createResultBudget(
+  options: ResultBudgetOptions | undefined = undefined,
+): ResultBudget {
+  return new ResultBudget(options)
 }
 
 /**
@@ -126,16 +137,22 @@ export class ResultBudgetTransport<
 > extends TransportDecorator<T> {
   /** The validated options. */
   readonly options: ResolvedResultBudgetOptions
-  // Resolved once here; chargeJson recognises the object and does not validate it per result.
+  // Resolved once by the control; chargeJson recognises the object and does not validate it
+  // per result.
   readonly #limits: ResolvedJsonLimits
   readonly #calls = new Map<RequestIdLike, number>()
   readonly #reads = new Map<RequestIdLike, number>()
 
-  constructor(inner: T, options: ResultBudgetOptions | ResolvedResultBudgetOptions = {}) {
+  /**
+   * @param options the options, resolved here, or a control built once with
+   *   {@link createResultBudget}, whose policy is taken as it is.
+   * @throws TypeError on bad options.
+   */
+  constructor(inner: T, options: ResultBudgetOptions | ResultBudget | undefined = undefined) {
     super(inner)
-    this.options = resolveResultBudgetOptions(options)
-    const { maxNodes, maxDepth, maxBytes } = this.options
-    this.#limits = resolveJsonLimits({ maxNodes, maxDepth, maxBytes })
+    const budget = ResultBudget.is(options) ? options : new ResultBudget(options)
+    this.options = budget.options
+    this.#limits = ResultBudget.limitsOf(budget)
   }
 
   protected override handleInbound(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
@@ -227,12 +244,13 @@ export function toolErrorResult(error: AdmissionError): {
 }
 
 /**
- * Wraps `inner` in a {@link ResultBudgetTransport}.
+ * Wraps `inner` in a {@link ResultBudgetTransport}; a host that decorates many transports
+ * builds the control once ({@link createResultBudget}) and passes it, or calls its `decorate`.
  * @throws TypeError on bad options (at construction, not on the first call).
  */
 export function resultBudget<T extends McpTransport>(
   inner: T,
-  options: ResultBudgetOptions | ResolvedResultBudgetOptions = {},
+  options: ResultBudgetOptions | ResultBudget | undefined = undefined,
 ): ResultBudgetTransport<T> {
   return new ResultBudgetTransport(inner, options)
 }

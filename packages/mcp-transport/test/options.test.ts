@@ -6,13 +6,15 @@ import { describe, expect, it } from 'vitest'
 import { isLoopbackHost } from '../src/http-options.js'
 import {
   BOUNDED_STDIO_DEFAULTS,
+  createResultBudget,
   MCP_PROTOCOL_VERSIONS,
   mcpBodyAdmission,
-  RESULT_BUDGET_DEFAULTS,
+  RESULT_BUDGET_OPTIONS,
   resolveBoundedStdioOptions,
   resolveMcpHttpOptions,
   resolveResultBudgetOptions,
   resolveSessionPoolOptions,
+  resultBudget,
   SessionPool,
 } from '../src/index.js'
 
@@ -100,7 +102,7 @@ describe('resolveResultBudgetOptions', () => {
       new TypeError('maxResultBytes may not exceed 67108864, got 67108865'),
     )
     expect(() => resolveResultBudgetOptions({ nope: 1 } as never)).toThrow(
-      new TypeError('resolveResultBudgetOptions: unknown option nope'),
+      new TypeError('resultBudget: unknown option nope'),
     )
     expect(() =>
       resolveResultBudgetOptions({ maxResultBytes: 2048, envelopeReserveBytes: 2048 }),
@@ -118,7 +120,7 @@ describe('resolveResultBudgetOptions', () => {
 
   it('fills every field, the result object getting the budget less the reserve', () => {
     expect({ ...resolveResultBudgetOptions() }).toEqual({
-      ...RESULT_BUDGET_DEFAULTS,
+      ...RESULT_BUDGET_OPTIONS.defaults,
       maxBytes: 64 * MiB - 1024,
     })
     expect({
@@ -135,8 +137,12 @@ describe('resolveResultBudgetOptions', () => {
       maxDepth: 3,
       maxBytes: 4000,
     })
-    const resolved = resolveResultBudgetOptions({ maxNodes: 5 })
-    expect(resolveResultBudgetOptions(resolved)).toBe(resolved)
+    // A control is built once; every transport it decorates holds its policy as it is.
+    const budget = createResultBudget({ maxNodes: 5 })
+    const transport = { send: async () => {}, start: async () => {}, close: async () => {} }
+    expect(budget.decorate(transport).options).toBe(budget.options)
+    expect(resultBudget(transport, budget).options).toBe(budget.options)
+    expect(budget.options).toEqual(resolveResultBudgetOptions({ maxNodes: 5 }))
   })
 })
 

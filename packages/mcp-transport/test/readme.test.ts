@@ -6,7 +6,7 @@ import {
   BOUNDED_STDIO_DEFAULTS,
   MCP_HTTP_DEFAULTS,
   MCP_PROTOCOL_VERSIONS,
-  RESULT_BUDGET_DEFAULTS,
+  RESULT_BUDGET_OPTIONS,
   resolveMcpHttpOptions,
   SESSION_POOL_DEFAULTS,
 } from '../src/index.js'
@@ -28,7 +28,7 @@ function table(heading: string): Record<string, unknown> {
 describe('README', () => {
   it('lists the exported defaults in the options tables', () => {
     expect(table('BoundedStdioServerTransport')).toEqual({ ...BOUNDED_STDIO_DEFAULTS })
-    expect(table('resultBudget')).toEqual({ ...RESULT_BUDGET_DEFAULTS })
+    expect(table('resultBudget')).toEqual({ ...RESULT_BUDGET_OPTIONS.defaults })
     const http = resolveMcpHttpOptions().admission
     expect(table('SessionPool')).toEqual({ ...SESSION_POOL_DEFAULTS })
     expect(table('resolveMcpHttpOptions')).toEqual({

@@ -4,7 +4,7 @@
 // tool reports the longest JSON.stringify output since the last call (the sentinel that shows
 // whether the oversized result was ever serialized).
 import { afterEach, describe, expect, it } from 'vitest'
-import { RESULT_BUDGET_DEFAULTS, resolveResultBudgetOptions, resultBudget } from '../src/index.js'
+import { RESULT_BUDGET_OPTIONS, resolveResultBudgetOptions, resultBudget } from '../src/index.js'
 import { recordingTransport } from './helpers/recording-transport.js'
 import { StdioChild } from './helpers/stdio-child.js'
 
@@ -58,7 +58,7 @@ describe('ResultBudgetTransport', () => {
 describe('resolveResultBudgetOptions', () => {
   it('fills the defaults, keeps a lower budget and refuses one above 64 MiB', () => {
     const d = resolveResultBudgetOptions()
-    expect(d.maxResultBytes).toBe(RESULT_BUDGET_DEFAULTS.maxResultBytes)
+    expect(d.maxResultBytes).toBe(RESULT_BUDGET_OPTIONS.defaults.maxResultBytes)
     expect(d.maxBytes).toBe(BUDGET)
     expect(resolveResultBudgetOptions({ maxResultBytes: MiB }).maxBytes).toBe(MiB - 1024)
     expect(() => resolveResultBudgetOptions({ maxResultBytes: 64 * MiB + 1 })).toThrow(TypeError)

@@ -12,6 +12,7 @@ import {
 import { checkToolCall, type ToolArgumentsError, type UnknownToolError } from './check-call.js'
 import { isModernParams } from './era.js'
 import {
+  assertSchemaRegistry,
   type InputValidationOptions,
   type ResolvedInputValidationOptions,
   resolveInputValidationOptions,
@@ -50,15 +51,7 @@ export class InputValidationTransport<
     options: InputValidationOptions | ResolvedInputValidationOptions = {},
   ) {
     super(inner)
-    if (
-      typeof registry !== 'object' ||
-      registry === null ||
-      typeof registry.has !== 'function' ||
-      typeof registry.validate !== 'function' ||
-      typeof registry.bundled !== 'function'
-    ) {
-      throw new TypeError('registry must be a SchemaRegistry (see loadSchemaRegistry)')
-    }
+    assertSchemaRegistry(registry)
     this.#registry = registry
     this.#options = resolveInputValidationOptions(options)
   }

@@ -15,7 +15,13 @@ export {
 export { InputValidationTransport, withInputValidation } from './decorator.js'
 export { isModernParams, PROTOCOL_VERSION_META_KEY } from './era.js'
 export {
-  INPUT_VALIDATION_DEFAULTS,
+  type McpMessageControls,
+  type McpMessageControlsOptions,
+  mcpMessageControls,
+  type TransportControl,
+} from './message-controls.js'
+export {
+  INPUT_VALIDATION_OPTIONS,
   type InputValidationOptions,
   type ResolvedInputValidationOptions,
   resolveInputValidationOptions,
@@ -46,3 +52,4 @@ export {
   toolNameForFile,
 } from './schema-files.js'
 export { rewriteToolsListResult, type ToolsListRewriteOptions } from './tools-list.js'
+export { InputValidation, inputValidation, type ValidationCall } from './validation-control.js'

@@ -1,167 +1,130 @@
 import {
   booleanOption,
-  checkOptions,
-  createResolvedBrand,
+  defineOptions,
   functionOption,
   integerOption,
-  JSON_LIMITS_DEFAULTS,
-  type JsonLimitsOptions,
-  type OptionValidators,
+  JSON_LIMITS,
+  type OptionsOf,
+  option,
   type ResolvedJsonLimits,
+  type ResolvedOf,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
 import type { RefusalHook } from './refusal-event.js'
+import type { SchemaRegistry } from './registry.js'
 
 const MiB = 1024 * 1024
 
-/**
- * Options of {@link withInputValidation} and {@link checkToolCall}. The JSON limits bound the
- * `arguments` of one `tools/call`, charged before any validator sees them.
- */
-export interface InputValidationOptions extends JsonLimitsOptions {
-  /**
-   * Most nested containers admitted in `arguments` (`{}` is depth 1). A depth equal to the
-   * limit is admitted. Default: 32. May not exceed 64. `0` is admitted (json-budget's
-   * "integer ≥ 0"): no `arguments` fits (missing ones count as `{}`), so every `tools/call`
-   * of a published tool is refused with `ERR_JSON_TOO_DEEP`, limit 0: a deny-all route.
-   */
-  readonly maxDepth?: number
-  /**
-   * Most JSON nodes admitted in `arguments` (containers, scalars and object keys each count
-   * once). A count equal to the limit is admitted. Default: 10,000. May not exceed 100,000.
-   */
-  readonly maxNodes?: number
-  /**
-   * Largest compact UTF-8 JSON encoding of `arguments` admitted, in bytes. Default: 4 MiB.
-   * May not exceed 64 MiB.
-   */
-  readonly maxBytes?: number
-  /**
-   * Rewrite each outgoing `tools/list` result so every tool's `inputSchema` is its published
-   * schema (bundled, `$ref` inlined), and leave out tools that have none (they are refused as
-   * unknown). Default: `true`.
-   */
-  readonly rewriteToolsList?: boolean
-  /**
-   * The tool names the route this transport serves mounts (its surface): a `tools/call` naming
-   * anything else is refused with {@link UNKNOWN_TOOL_ERROR}, the bytes a tool that exists
-   * nowhere gets, before the registry or any schema is consulted; `tools/list` leaves out
-   * every tool not on it. Copied into a `Set` at construction, so the check is one `Set`
-   * lookup whatever the name (a route's `RouteView.names` from `@tollgate/continuation` fits
-   * as is). Names without a published schema may be listed; they stay refused (fail closed).
-   * Default: `undefined`, every tool the registry publishes (one surface for the process).
-   */
-  readonly surface?: Iterable<string>
-  /**
-   * Called once, synchronously, for every request the decorator refuses, with the reason code
-   * and no caller bytes (see {@link RefusalEvent}): the seat of the audit line. An error it
-   * throws goes to the transport's `onerror`; the refusal is answered regardless.
-   * Default: `undefined` (no hook).
-   */
-  readonly onRefusal?: RefusalHook
+// A string is iterable too (by character): refused rather than mounting single letters.
+function surfaceOption(value: unknown, name: string): void {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function'
+  ) {
+    throw new TypeError(`${name} must be an iterable of tool names (a Set or an array)`)
+  }
+  for (const tool of value as Iterable<unknown>) {
+    if (typeof tool !== 'string') throw new TypeError(`${name} must hold tool names (strings)`)
+  }
 }
+
+/**
+ * The options of {@link withInputValidation} and {@link checkToolCall}, declared once. The JSON
+ * limits bound the `arguments` of one `tools/call`, charged before any validator sees them, so
+ * the validator's work is a function of these numbers, not of what a caller sends; each may
+ * be lowered, never raised past json-budget's ceiling.
+ */
+export const INPUT_VALIDATION_OPTIONS = defineOptions('withInputValidation', {
+  maxDepth: option({
+    default: 32,
+    check: integerOption(true),
+    ceiling: JSON_LIMITS.defaults.maxDepth,
+    doc: 'most nested containers in `arguments` (`{}` is 1); equal is admitted; ceiling 64; 0 refuses every `tools/call` (a deny-all route)',
+  }),
+  maxNodes: option({
+    default: 10_000,
+    check: integerOption(),
+    ceiling: JSON_LIMITS.defaults.maxNodes,
+    doc: 'most JSON nodes in `arguments`; equal is admitted; ceiling 100,000',
+  }),
+  maxBytes: option({
+    default: 4 * MiB,
+    check: integerOption(),
+    ceiling: JSON_LIMITS.defaults.maxBytes,
+    doc: 'largest compact UTF-8 JSON of `arguments`; equal is admitted; ceiling 64 MiB',
+  }),
+  rewriteToolsList: option({
+    default: true,
+    check: booleanOption,
+    doc: 'each `tools/list` `inputSchema` becomes the bundled published schema; tools without one are left out',
+  }),
+  surface: option<Iterable<string> | undefined>({
+    default: undefined,
+    check: surfaceOption,
+    // Copied into a Set once, so the check is one lookup whatever the name.
+    normalize: (value) => new Set(value),
+    shown: 'none (every published tool)',
+    doc: 'the tool names the route mounts: a `tools/call` off it is refused as unknown before the registry is asked; `tools/list` leaves it out',
+  }),
+  onRefusal: option<RefusalHook | undefined>({
+    default: undefined,
+    check: functionOption,
+    doc: 'called once per refused request with a `RefusalEvent` (reason, method, bounded names; no caller bytes)',
+  }),
+})
+
+/** Options of {@link withInputValidation} (see {@link INPUT_VALIDATION_OPTIONS}). */
+export type InputValidationOptions = OptionsOf<typeof INPUT_VALIDATION_OPTIONS.rows>
 
 /** {@link InputValidationOptions} with every default filled, validated and frozen. */
-export interface ResolvedInputValidationOptions extends ResolvedJsonLimits {
-  readonly rewriteToolsList: boolean
+export interface ResolvedInputValidationOptions
+  extends Omit<ResolvedOf<typeof INPUT_VALIDATION_OPTIONS.rows>, 'surface'> {
   /** The route's surface, or `undefined` for every published tool. */
   readonly surface: ReadonlySet<string> | undefined
-  readonly onRefusal: RefusalHook | undefined
 }
 
 /**
- * The defaults: 32 nested containers, 10,000 nodes, 4 MiB of compact JSON per `arguments`, and
- * `tools/list` rewritten. Every published schema is far shallower and smaller; the bound is
- * there so the validator's work is a function of these numbers, not of what a caller sends.
- */
-export const INPUT_VALIDATION_DEFAULTS: Readonly<{
-  maxDepth: number
-  maxNodes: number
-  maxBytes: number
-  rewriteToolsList: boolean
-}> = Object.freeze({ maxDepth: 32, maxNodes: 10_000, maxBytes: 4 * MiB, rewriteToolsList: true })
-
-const VALIDATORS: OptionValidators<InputValidationOptions> = {
-  maxDepth: integerOption(true),
-  maxNodes: integerOption(),
-  maxBytes: integerOption(),
-  rewriteToolsList: booleanOption,
-  // Checked (and copied) by resolveSurface below, which needs the value anyway.
-  surface: () => {},
-  onRefusal: functionOption,
-}
-
-const brand = createResolvedBrand<ResolvedInputValidationOptions>()
-
-/**
- * Fills {@link InputValidationOptions} from {@link INPUT_VALIDATION_DEFAULTS}, validates every
- * field once and freezes the result; an object this function returned is returned as it is.
- * `maxDepth: 0` is admitted, as json-budget's shared vocabulary has it ("integer ≥ 0"): a
- * deny-all route, where every `tools/call` of a published tool is refused with
- * `ERR_JSON_TOO_DEEP` and limit 0 (its `arguments`, `{}` when missing, are depth 1).
- * @throws TypeError on an unknown option, a `maxDepth` that is not a safe integer ≥ 0, a
- *   `maxNodes` or `maxBytes` that is not a positive safe integer, a limit above its ceiling
- *   (`JSON_LIMITS_DEFAULTS`), a non-boolean `rewriteToolsList`, a `surface` that is a string
- *   or not an iterable of strings, or an `onRefusal` that is not a function.
+ * Validates the options once and freezes them (see {@link INPUT_VALIDATION_OPTIONS}); an object
+ * this function returned is returned as it is. `maxDepth: 0` is admitted: a deny-all route.
+ * @throws TypeError naming the option: an unknown option, a bad limit or one above its
+ *   ceiling, a non-boolean `rewriteToolsList`, a `surface` that is a string or not an iterable
+ *   of strings, an `onRefusal` that is not a function.
  */
 export function resolveInputValidationOptions(
-  options: InputValidationOptions | ResolvedInputValidationOptions = {},
+  options: InputValidationOptions | ResolvedInputValidationOptions | undefined = undefined,
 ): ResolvedInputValidationOptions {
-  if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'withInputValidation')
-  const input: InputValidationOptions = options ?? {}
-  const d = INPUT_VALIDATION_DEFAULTS
-  // resolveJsonLimits refuses any limit above the shared ceiling; the object it returns is the
-  // one chargeJson recognises, so it is kept whole for the charge (see check-call.ts).
-  const limits = resolveJsonLimits(
-    {
-      maxDepth: input.maxDepth ?? d.maxDepth,
-      maxNodes: input.maxNodes ?? d.maxNodes,
-      maxBytes: input.maxBytes ?? d.maxBytes,
-    },
-    JSON_LIMITS_DEFAULTS,
-  )
-  const resolved = Object.freeze({
-    maxDepth: limits.maxDepth,
-    maxNodes: limits.maxNodes,
-    maxBytes: limits.maxBytes,
-    rewriteToolsList: input.rewriteToolsList ?? d.rewriteToolsList,
-    surface: resolveSurface(input.surface),
-    onRefusal: input.onRefusal,
-  })
-  CHARGE_LIMITS.set(resolved, limits)
-  return brand.mark(resolved)
+  return INPUT_VALIDATION_OPTIONS.resolve(options) as ResolvedInputValidationOptions
 }
 
 // The json-budget resolved limits of each resolved options object: chargeJson skips validating
 // those, where a flat options object would be validated again on every call.
 const CHARGE_LIMITS = new WeakMap<ResolvedInputValidationOptions, ResolvedJsonLimits>()
 
-/** The limits to charge `arguments` with, resolved once (internal to check-call.ts). */
+/** The limits to charge `arguments` with, resolved once per options object (for check-call.ts). */
 export function chargeLimitsOf(options: ResolvedInputValidationOptions): ResolvedJsonLimits {
-  return (
-    CHARGE_LIMITS.get(options) ??
-    resolveJsonLimits(
-      { maxDepth: options.maxDepth, maxNodes: options.maxNodes, maxBytes: options.maxBytes },
-      JSON_LIMITS_DEFAULTS,
-    )
-  )
+  let limits = CHARGE_LIMITS.get(options)
+  if (limits === undefined) {
+    const { maxDepth, maxNodes, maxBytes } = options
+    limits = resolveJsonLimits({ maxDepth, maxNodes, maxBytes })
+    CHARGE_LIMITS.set(options, limits)
+  }
+  return limits
 }
 
-function resolveSurface(surface: Iterable<string> | undefined): ReadonlySet<string> | undefined {
-  if (surface === undefined) return undefined
-  // A string is iterable too (by character): refuse it rather than mount single letters.
+/**
+ * Checks that `registry` has the shape of a {@link SchemaRegistry}, at construction.
+ * @throws TypeError when it does not.
+ */
+export function assertSchemaRegistry(registry: unknown): asserts registry is SchemaRegistry {
+  const r = registry as Partial<SchemaRegistry> | null
   if (
-    typeof surface !== 'object' ||
-    surface === null ||
-    typeof (surface as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function'
+    typeof r !== 'object' ||
+    r === null ||
+    typeof r.has !== 'function' ||
+    typeof r.validate !== 'function' ||
+    typeof r.bundled !== 'function'
   ) {
-    throw new TypeError('surface must be an iterable of tool names (a Set or an array)')
+    throw new TypeError('registry must be a SchemaRegistry (see loadSchemaRegistry)')
   }
-  const names = new Set<string>()
-  for (const name of surface) {
-    if (typeof name !== 'string') throw new TypeError('surface must hold tool names (strings)')
-    names.add(name)
-  }
-  return names
 }

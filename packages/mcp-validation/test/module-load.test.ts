@@ -9,6 +9,6 @@ it('loads the package index, with its defaults resolved and a registry that vali
   const pkg = await import('../src/index.js')
   const resolved = pkg.resolveInputValidationOptions()
   expect(pkg.resolveInputValidationOptions(resolved)).toBe(resolved)
-  expect(pkg.INPUT_VALIDATION_DEFAULTS).toBeDefined()
+  expect(pkg.INPUT_VALIDATION_OPTIONS.defaults).toBeDefined()
   expect(typeof pkg.createSchemaRegistry).toBe('function')
 })

@@ -2,21 +2,22 @@
 // mcp-transport's order: Host/Origin, the protocol version of either era, the 2026-07-28 head
 // (method, tool name against the route's surface: the published tools, before any body byte),
 // body admission (4 MiB cap, JSON structure preflight), header/body agreement, then the
-// hand-over of the admitted body to the SDK's handler. Message
-// decorators on every per-request transport the SDK connects: input validation against the
-// published schemas in `schemas/` (raw arguments, unknown keys refused, fail closed), then the
-// result budget on what goes back. The SDK's own handler, factory and tools are the bare ones.
+// hand-over of the admitted body to the SDK's handler. The message controls on every
+// per-request transport the SDK connects, in mcp-validation's fixed order: input validation
+// against the published schemas in `schemas/` (raw arguments, unknown keys refused, fail
+// closed), then the result budget on what goes back. The SDK's own handler, factory and tools
+// are the bare ones.
 import type { IncomingMessage } from 'node:http'
 import { toNodeHandler } from '@modelcontextprotocol/node'
-import { createMcpHandler, type McpServer, type Transport } from '@modelcontextprotocol/server'
+import { createMcpHandler } from '@modelcontextprotocol/server'
 import {
+  createResultBudget,
   type McpRouteTool,
   mcpHttpHandler,
   mcpProtocolEras,
   mcpRouteHead,
-  resultBudget,
 } from '@tollgate/mcp-transport'
-import { loadSchemaRegistry, withInputValidation } from '@tollgate/mcp-validation'
+import { inputValidation, loadSchemaRegistry, mcpMessageControls } from '@tollgate/mcp-validation'
 import type { RouteHandler } from './bare.js'
 import { fixtureServerFactory } from './fixture-server.js'
 import type { FixtureNotifier } from './tools.js'
@@ -27,8 +28,8 @@ export const FIXTURE_SCHEMAS = new URL('../schemas/', import.meta.url)
 /**
  * The guarded fixture: {@link bareFixtureHandler}'s server behind `mcpHttpHandler` (default
  * options for a 127.0.0.1 listener, both eras, the route's surface being the tools with a
- * published schema) and the message decorators `withInputValidation` and `resultBudget`
- * (default options).
+ * published schema) and the message controls `inputValidation` and `createResultBudget`
+ * (default options) composed by `mcpMessageControls`.
  */
 export function guardedFixtureHandler(): RouteHandler {
   const registry = loadSchemaRegistry(FIXTURE_SCHEMAS)
@@ -37,12 +38,13 @@ export function guardedFixtureHandler(): RouteHandler {
     promptsChanged: () => handler.notify.promptsChanged(),
   }
   const factory = fixtureServerFactory(notifier)
-  const handler = createMcpHandler((ctx) =>
-    decorateConnections(factory(ctx), (transport) =>
-      // Validation sees the request first; the budget charges what the server answers.
-      withInputValidation(resultBudget(transport), registry),
-    ),
-  )
+  const controls = mcpMessageControls({
+    validation: inputValidation(registry),
+    resultBudget: createResultBudget(),
+  })
+  // `createMcpHandler` connects each per-request server itself: `guard` makes its `connect`
+  // connect the transport wrapped in the controls.
+  const handler = createMcpHandler((ctx) => controls.guard(factory(ctx)))
   const serve = toNodeHandler(handler)
   const tools: Record<string, McpRouteTool> = {}
   for (const tool of registry.tools) tools[tool] = { inputSchema: registry.bundled(tool) }
@@ -51,17 +53,4 @@ export function guardedFixtureHandler(): RouteHandler {
     { host: '127.0.0.1' },
     { eras: mcpProtocolEras(), route: mcpRouteHead({ tools }) },
   )
-}
-
-/**
- * Makes `server.connect(transport)` connect `decorate(transport)` instead: `createMcpHandler`
- * connects each per-request server itself, so this is the seat of the message decorators.
- */
-function decorateConnections(
-  server: McpServer,
-  decorate: (transport: Transport) => Transport,
-): McpServer {
-  const connect = server.connect.bind(server)
-  server.connect = (transport: Transport) => connect(decorate(transport))
-  return server
 }

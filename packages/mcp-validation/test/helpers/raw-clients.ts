@@ -52,12 +52,21 @@ export async function inMemorySession(
   decorated = true,
   options: InputValidationOptions = {},
 ): Promise<RawSession> {
+  return inMemorySessionWith((server, serverSide) =>
+    server.connect(
+      decorated ? withInputValidation(serverSide, fixtureRegistry(), options) : serverSide,
+    ),
+  )
+}
+
+/** In-memory, the test server connected to the server side of the pair by `connect`. */
+export async function inMemorySessionWith(
+  connect: (server: ReturnType<typeof createTestServer>, serverSide: Transport) => Promise<void>,
+): Promise<RawSession> {
   const calls: HandlerCall[] = []
   const server = createTestServer(calls)
   const [client, serverSide] = InMemoryTransport.createLinkedPair()
-  await server.connect(
-    decorated ? withInputValidation(serverSide, fixtureRegistry(), options) : serverSide,
-  )
+  await connect(server, serverSide)
   const waiting = new Map<unknown, (m: Json) => void>()
   client.onmessage = (message) => {
     const id = (message as Json).id

@@ -1,0 +1,85 @@
+// The input validation control: built once from the registry and the options, it decorates
+// each transport a server connects, with the connection's own facts (the route's surface, the
+// refusal hook that knows the caller) given per call rather than as options re-listed by the
+// host.
+
+import type { McpTransport } from '@tollgate/mcp-transport/decorator'
+import { InputValidationTransport } from './decorator.js'
+import {
+  assertSchemaRegistry,
+  type InputValidationOptions,
+  type ResolvedInputValidationOptions,
+  resolveInputValidationOptions,
+} from './options.js'
+import type { RefusalHook } from './refusal-event.js'
+import type { SchemaRegistry } from './registry.js'
+
+/** The facts of one connection that validation judges with. */
+export interface ValidationCall {
+  /**
+   * The tool names the connection's route mounts; `undefined` keeps the control's own
+   * `surface` option. Copied into a `Set` once per connection.
+   */
+  readonly surface?: Iterable<string> | undefined
+  /** Called for every request refused on this connection; `undefined` keeps the control's own. */
+  readonly onRefusal?: RefusalHook | undefined
+}
+
+/**
+ * The input validation control (see {@link inputValidation}): the registry and the resolved
+ * options, checked once at construction, and `decorate(transport, call?)` for each connection.
+ */
+export class InputValidation {
+  /** The published input schemas. */
+  readonly registry: SchemaRegistry
+  /** The resolved options (frozen). */
+  readonly options: ResolvedInputValidationOptions
+  // The control's mark: a look-alike object is not a control.
+  readonly #built = true
+
+  /** @throws TypeError on a bad registry or bad options. */
+  constructor(registry: SchemaRegistry, options: InputValidationOptions | undefined = undefined) {
+    this.options = resolveInputValidationOptions(options)
+    assertSchemaRegistry(registry)
+    this.registry = registry
+    Object.freeze(this)
+  }
+
+  /**
+   * Wraps `transport` in an {@link InputValidationTransport} holding this control's policy,
+   * with the connection's `surface` and `onRefusal` when `call` gives them.
+   * @throws TypeError on a `call.surface` that is not an iterable of names, or an
+   *   `onRefusal` that is not a function.
+   */
+  decorate<T extends McpTransport>(
+    transport: T,
+    call?: ValidationCall,
+  ): InputValidationTransport<T> {
+    const options =
+      call === undefined || (call.surface === undefined && call.onRefusal === undefined)
+        ? this.options
+        : resolveInputValidationOptions({
+            ...this.options,
+            surface: call.surface ?? this.options.surface,
+            onRefusal: call.onRefusal ?? this.options.onRefusal,
+          })
+    return new InputValidationTransport(transport, this.registry, options)
+  }
+
+  /** Whether `value` is a control this class built (not a look-alike). */
+  static is(value: unknown): value is InputValidation {
+    return typeof value === 'object' && value !== null && #built in value
+  }
+}
+
+/**
+ * Builds the input validation control once: every `tools/call` a decorated transport carries
+ * is judged against `registry` before the SDK parses it (see {@link withInputValidation}).
+ * @throws TypeError at construction on a bad registry or bad options.
+ */
+export function inputValidation(
+  registry: SchemaRegistry,
+  options: InputValidationOptions | undefined = undefined,
+): InputValidation {
+  return new InputValidation(registry, options)
+}
