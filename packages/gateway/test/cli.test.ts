@@ -1,7 +1,4 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GATEWAY_CLI_OPTIONS } from '../src/cli-options.js'
 import { CLI } from './fixtures/run-gateway.js'
