@@ -10,6 +10,7 @@ const WIRE = [
   'test/decorator.test.ts',
   'test/sdk-line.test.ts',
   'test/stdio-eras.test.ts',
+  'test/stdio-sdk-clients.test.ts',
 ]
 
 const shared = tollgateVitestConfig().test ?? {}

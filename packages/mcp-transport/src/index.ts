@@ -95,8 +95,10 @@ export {
   type SessionUse,
 } from './session-pool.js'
 export { BoundedStdioServerTransport } from './stdio.js'
+export { LineIdScanner, MAX_RECOVERED_ID_CHARS } from './line-id.js'
 export {
   BOUNDED_STDIO_DEFAULTS,
+  BOUNDED_STDIO_OPTIONS,
   type BoundedStdioOptions,
   type ResolvedBoundedStdioOptions,
   resolveBoundedStdioOptions,

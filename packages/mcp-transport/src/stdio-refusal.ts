@@ -42,11 +42,11 @@ export class StdioRefusalError extends Error {
     this.offset = offset
   }
 
-  /** A line past the byte cap: the input has ended. */
-  static overflow(error: AdmissionError): StdioRefusalError {
+  /** A line past the byte cap: the input has ended, or (`skipped`) the line was skipped. */
+  static overflow(error: AdmissionError, skipped = false): StdioRefusalError {
     const limit = error.limit ?? 0
     return new StdioRefusalError(
-      `${SDK_OVERFLOW_MESSAGE} of ${limit} bytes: a stdio line passed ${error.option ?? 'maxLineBytes'} (${error.code}); input ended`,
+      `${SDK_OVERFLOW_MESSAGE} of ${limit} bytes: a stdio line passed ${error.option ?? 'maxLineBytes'} (${error.code}); ${skipped ? 'line skipped' : 'input ended'}`,
       error.code,
       JSON_RPC_ERRORS.serverError,
       limit,

@@ -48,6 +48,7 @@ describe('resolveBoundedStdioOptions', () => {
       maxStringBytes: Number.POSITIVE_INFINITY,
       maxNumberLength: Number.POSITIVE_INFINITY,
       bom: 'refuse',
+      oversizedLine: 'end',
     })
     expect(BOUNDED_STDIO_DEFAULTS.maxLineBytes).toBe(64 * MiB)
   })
@@ -65,6 +66,7 @@ describe('resolveBoundedStdioOptions', () => {
     } as const
     expect({ ...resolveBoundedStdioOptions(given) }).toEqual({
       ...given,
+      oversizedLine: 'end',
       lineBytesOption: 'maxLineBytes',
       maxBytes: 64 * MiB,
     })

@@ -157,10 +157,11 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
     ])
     expect(seen.errors.map((e) => e.message).join()).not.toContain(MARKER)
     expect(seen.messages).toEqual([PING])
+    // The first names a request's id (its bytes parsed: it is valid JSON); a batch names none.
     expect(written()).toEqual([
       {
         jsonrpc: '2.0',
-        id: null,
+        id: 1,
         error: { code: -32600, message: 'Invalid Request', data: { code: INVALID_MESSAGE_CODE } },
       },
       {

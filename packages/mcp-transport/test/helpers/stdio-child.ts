@@ -115,6 +115,11 @@ export class StdioChild {
       .map((line) => JSON.parse(line).onerror)
   }
 
+  /** Refusals of the transport itself (a `data.code` it names), whatever their id. */
+  refusals(): Msg[] {
+    return this.messages.filter((m) => typeof m.error?.data?.code === 'string')
+  }
+
   /** Messages that are refusals of the transport itself (`id: null`). */
   nullErrors(): Msg[] {
     return this.messages.filter((m) => m.id === null && m.error !== undefined)
