@@ -7,6 +7,7 @@ import {
   type OptionsOf,
   oneOfOption,
   option,
+  REPEAT_WINDOW_OPTIONS,
   type ResolvedOf,
 } from '@tollgate/json-budget'
 import { PREFLIGHT_POLICIES, type ResolvedPreflightOptions } from '@tollgate/lexical-preflight'
@@ -47,6 +48,10 @@ export const BOUNDED_STDIO_OPTIONS = defineOptions('BoundedStdioServerTransport'
     doc: "most nested containers in one line, the envelope's own object included",
   }),
   ...PREFLIGHT_POLICIES.rows,
+  refusalWindowMs: option({
+    ...REPEAT_WINDOW_OPTIONS.rows.windowMs,
+    doc: 'ms during which repeats of a refusal reported to `onerror` (same `code`) are counted: the first is reported at once, one closing `StdioRefusalError` carries `repeated`; `0` reports every refused line',
+  }),
   oversizedLine: option<'end' | 'skip'>({
     default: 'end',
     check: oneOfOption(['end', 'skip']),

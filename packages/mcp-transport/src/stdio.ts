@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
+import { createRepeatWindow, type RepeatWindow } from '@tollgate/json-budget'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import { isJsonRpcMessage } from './json-rpc-message.js'
 import { MAX_RECOVERED_ID_CHARS } from './line-id.js'
@@ -38,9 +39,11 @@ import { isJsonRpcRequest, type JsonRpcErrorObject } from './transport-decorator
  *   paused, so a client that does not read its answers stops being read, and the answers
  *   buffered are at most those of one input chunk.
  *
- * Every refused line is also reported once to `onerror` as a {@link StdioRefusalError} (its
- * `code`, no caller bytes; an over-cap one says `ReadBuffer exceeded maximum size`, as the
- * SDK's does), after its answer is written. End of input closes the transport the same way,
+ * Refused lines are also reported to `onerror` as {@link StdioRefusalError}s (a `code`, no
+ * caller bytes; an over-cap one says `ReadBuffer exceeded maximum size`, as the SDK's does),
+ * after the answer is written, through a repeat window (`refusalWindowMs`, 10 s by default):
+ * the first line refused with a code is reported at once, the repeats within the window as one
+ * closing report whose `repeated` counts them, so a flood of bad lines costs a few log lines. End of input closes the transport the same way,
  * after pending answers. An empty line is skipped. No SDK module is loaded: the JSON-RPC
  * envelope is checked structurally ({@link isJsonRpcMessage}), as both SDK lines check it.
  */
@@ -53,6 +56,7 @@ export class BoundedStdioServerTransport implements McpTransport {
   readonly #stdout: Writable
   readonly #reader: BoundedLineReader
   readonly #skipOversized: boolean
+  readonly #reports: RepeatWindow<StdioRefusalError>
   readonly #pending = new Map<RequestIdLike, number>()
   // Resolvers of `send` calls whose line stdout has not taken yet; non-empty means paused.
   #drainWaiters: (() => void)[] = []
@@ -71,6 +75,15 @@ export class BoundedStdioServerTransport implements McpTransport {
     const resolved = resolveBoundedStdioOptions(options)
     this.#reader = new BoundedLineReader(resolved)
     this.#skipOversized = resolved.oversizedLine === 'skip'
+    this.#reports = createRepeatWindow<StdioRefusalError>(
+      (r) =>
+        this.deliverReport(
+          r.repeated === undefined
+            ? r.event
+            : StdioRefusalError.repeats(r.event, r.repeated, r.windowMs),
+        ),
+      { windowMs: resolved.refusalWindowMs },
+    )
   }
 
   /** Starts reading stdin. The SDK's `server.connect()` calls this. */
@@ -87,6 +100,8 @@ export class BoundedStdioServerTransport implements McpTransport {
   /** Stops reading, drops any partial line and calls `onclose` (once). */
   async close(): Promise<void> {
     this.detach()
+    // Counts still open in the repeat window are reported before onclose.
+    this.#reports.flush()
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause()
     this.#reader.reset()
     if (this.#closed) return
@@ -171,8 +186,16 @@ export class BoundedStdioServerTransport implements McpTransport {
     }
   }
 
-  /** One report per refused line; a throwing handler must not stop the reading. */
+  /**
+   * One report per refused line, through the repeat window: the first of a code per window
+   * reaches `onerror` at once, its repeats as one closing report with `repeated`.
+   */
   private report(error: StdioRefusalError): void {
+    this.#reports.note(`${error.code}\u0000${error.jsonRpcCode}`, error)
+  }
+
+  /** A throwing handler must not stop the reading. */
+  private deliverReport(error: StdioRefusalError): void {
     try {
       this.onerror?.(error)
     } catch {

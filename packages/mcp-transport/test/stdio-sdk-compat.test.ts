@@ -143,7 +143,8 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
 
   it('reports valid JSON that is not JSON-RPC to onerror with ERR_JSONRPC_INVALID_MESSAGE and reads on', async () => {
     const { input, output, written } = linePipes()
-    const transport = new BoundedStdioServerTransport(input, output)
+    // Every refused line reported as it happens (stdio-refusal-log.test.ts holds the window).
+    const transport = new BoundedStdioServerTransport(input, output, { refusalWindowMs: 0 })
     const seen = observe(transport)
     await transport.start()
     input.push(

@@ -108,6 +108,7 @@ export class StdioChild {
     jsonRpcCode?: number
     limit?: number
     message: string
+    repeated?: number
   }[] {
     return this.stderr
       .split('\n')
