@@ -7,6 +7,7 @@ import {
   JSON_LIMITS_DEFAULTS,
   type JsonLimitsOptions,
   type OptionValidators,
+  REPEAT_WINDOW_OPTIONS,
   type ResolvedJsonLimits,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
@@ -59,6 +60,15 @@ export interface InputValidationOptions extends JsonLimitsOptions {
    * Default: `undefined` (no hook).
    */
   readonly onRefusal?: RefusalHook
+  /**
+   * Milliseconds during which repeats of a refusal of one kind (same reason, method, tool,
+   * code and keyword; the pointer, which the caller chooses, is not part of the kind) are
+   * counted instead of reported: the first reaches `onRefusal` at once, the repeats as one
+   * closing event with `repeated` when the window ends or the transport closes, so a burst of
+   * N refusals costs a bounded number of audit lines. `0` reports every refusal.
+   * Default: 10,000.
+   */
+  readonly refusalWindowMs?: number
 }
 
 /** {@link InputValidationOptions} with every default filled, validated and frozen. */
@@ -67,11 +77,12 @@ export interface ResolvedInputValidationOptions extends ResolvedJsonLimits {
   /** The route's surface, or `undefined` for every published tool. */
   readonly surface: ReadonlySet<string> | undefined
   readonly onRefusal: RefusalHook | undefined
+  readonly refusalWindowMs: number
 }
 
 /**
- * The defaults: 32 nested containers, 10,000 nodes, 4 MiB of compact JSON per `arguments`, and
- * `tools/list` rewritten. Every published schema is far shallower and smaller; the bound is
+ * The defaults: 32 nested containers, 10,000 nodes, 4 MiB of compact JSON per `arguments`,
+ * `tools/list` rewritten, and repeats of a refusal counted over 10 s. Every published schema is far shallower and smaller; the bound is
  * there so the validator's work is a function of these numbers, not of what a caller sends.
  */
 export const INPUT_VALIDATION_DEFAULTS: Readonly<{
@@ -79,7 +90,14 @@ export const INPUT_VALIDATION_DEFAULTS: Readonly<{
   maxNodes: number
   maxBytes: number
   rewriteToolsList: boolean
-}> = Object.freeze({ maxDepth: 32, maxNodes: 10_000, maxBytes: 4 * MiB, rewriteToolsList: true })
+  refusalWindowMs: number
+}> = Object.freeze({
+  maxDepth: 32,
+  maxNodes: 10_000,
+  maxBytes: 4 * MiB,
+  rewriteToolsList: true,
+  refusalWindowMs: REPEAT_WINDOW_OPTIONS.defaults.windowMs,
+})
 
 const VALIDATORS: OptionValidators<InputValidationOptions> = {
   maxDepth: integerOption(true),
@@ -89,6 +107,7 @@ const VALIDATORS: OptionValidators<InputValidationOptions> = {
   // Checked (and copied) by resolveSurface below, which needs the value anyway.
   surface: () => {},
   onRefusal: functionOption,
+  refusalWindowMs: integerOption(true),
 }
 
 const brand = createResolvedBrand<ResolvedInputValidationOptions>()
@@ -128,6 +147,7 @@ export function resolveInputValidationOptions(
     rewriteToolsList: input.rewriteToolsList ?? d.rewriteToolsList,
     surface: resolveSurface(input.surface),
     onRefusal: input.onRefusal,
+    refusalWindowMs: input.refusalWindowMs ?? d.refusalWindowMs,
   })
   CHARGE_LIMITS.set(resolved, limits)
   return brand.mark(resolved)

@@ -21,6 +21,7 @@ describe('resolveInputValidationOptions', () => {
       maxNodes: 10_000,
       maxBytes: 4_194_304,
       rewriteToolsList: true,
+      refusalWindowMs: 10_000,
     })
   })
 
