@@ -48,9 +48,11 @@ import { isJsonRpcRequest, type JsonRpcErrorObject } from './transport-decorator
  * envelope is checked structurally ({@link isJsonRpcMessage}), as both SDK lines check it.
  */
 export class BoundedStdioServerTransport implements McpTransport {
-  onclose?: (() => void) | undefined
-  onerror?: ((error: Error) => void) | undefined
-  onmessage?: ((message: JsonRpcMessage, extra?: MessageExtra) => void) | undefined
+  // No `| undefined`: SDK 2.x declares these without it, and a project with
+  // exactOptionalPropertyTypes checks the declared type against the SDK's.
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JsonRpcMessage, extra?: MessageExtra) => void
 
   readonly #stdin: Readable
   readonly #stdout: Writable
