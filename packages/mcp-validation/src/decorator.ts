@@ -224,7 +224,8 @@ function eventOf(
  * consulted), and arguments are bounded, then validated against the published schema, and
  * refused with an `isError` tool result naming the pointer and the constraint, never the
  * value. A request reusing the id of one still in flight is refused with `-32600`. Each
- * refusal is reported to `onRefusal`. Connect the server to the returned transport; over HTTP
+ * refusal is reported to `onRefusal`, repeats of a kind within `refusalWindowMs` (10 s by
+ * default) as one closing event that counts them. Connect the server to the returned transport; over HTTP
  * keep calling `decorated.inner.handleRequest(...)`.
  * @throws TypeError at construction on a bad registry or bad options.
  */

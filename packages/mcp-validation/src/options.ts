@@ -54,9 +54,10 @@ export interface InputValidationOptions extends JsonLimitsOptions {
    */
   readonly surface?: Iterable<string>
   /**
-   * Called once, synchronously, for every request the decorator refuses, with the reason code
-   * and no caller bytes (see {@link RefusalEvent}): the seat of the audit line. An error it
-   * throws goes to the transport's `onerror`; the refusal is answered regardless.
+   * Called synchronously with the reason code and no caller bytes (see {@link RefusalEvent})
+   * for a refused request: the seat of the audit line. Repeats of a kind within
+   * `refusalWindowMs` come as one closing event with `repeated`. An error it throws goes to the
+   * transport's `onerror`; the refusal is answered regardless.
    * Default: `undefined` (no hook).
    */
   readonly onRefusal?: RefusalHook
