@@ -11,6 +11,7 @@ const WIRE = [
   'test/sdk-line.test.ts',
   'test/stdio-eras.test.ts',
   'test/early-answers.test.ts',
+  'test/stdio-sdk-clients.test.ts',
 ]
 
 const shared = tollgateVitestConfig().test ?? {}

@@ -1,3 +1,4 @@
+import { createRepeatWindow } from '@tollgate/json-budget'
 import pino from 'pino'
 
 /** The audit sink: one JSON line per event on stderr, so stdout stays JSON-RPC only in stdio mode. */
@@ -55,32 +56,24 @@ export function createAudit(options: AuditOptions = {}): { audit: Audit; logger:
 /**
  * Wraps `write` so that, per window, the first {@link AGGREGATED_EVENTS} line of a kind is
  * written at once and its repeats are counted into one closing line. Other events pass through.
+ * The window is json-budget's `createRepeatWindow`, the one the MCP packages report through.
  */
 export function aggregateRepeats(write: Audit, windowMs: number): Audit {
-  const open = new Map<string, { count: number }>()
+  const window = createRepeatWindow<{ event: string; fields: Record<string, unknown> }>(
+    (r) => {
+      // Past MAX_KEYS kinds the overflow count names no fields (they differ).
+      const shown = r.overflow ? { overflow: true } : r.event.fields
+      write(
+        r.event.event,
+        r.repeated === undefined ? shown : { ...shown, repeated: r.repeated, windowMs },
+      )
+    },
+    { windowMs, maxKinds: MAX_KEYS },
+  )
   return (event, fields = {}) => {
     if (!AGGREGATED_EVENTS.has(event)) return write(event, fields)
     // Fields here are server-resolved (route names, reason codes), so the key set is small;
     // the cap keeps it so even if a future field were not.
-    let key = `${event}\u0000${JSON.stringify(fields)}`
-    let shown = fields
-    if (!open.has(key) && open.size >= MAX_KEYS) {
-      key = `${event}\u0000*`
-      shown = { overflow: true }
-    }
-    const entry = open.get(key)
-    if (entry !== undefined) {
-      entry.count++
-      return
-    }
-    write(event, shown)
-    const fresh = { count: 0 }
-    open.set(key, fresh)
-    const timer = setTimeout(() => {
-      open.delete(key)
-      if (fresh.count > 0) write(event, { ...shown, repeated: fresh.count, windowMs })
-    }, windowMs)
-    // A pending count must not keep the process alive; it is lost at exit.
-    timer.unref()
+    window.note(`${event}\u0000${JSON.stringify(fields)}`, { event, fields })
   }
 }

@@ -57,6 +57,13 @@ export {
   type RegisteredRefusalCode,
   refusalCodeSpec,
 } from './refusal-codes.js'
+export {
+  createRepeatWindow,
+  REPEAT_WINDOW_OPTIONS,
+  type RepeatReport,
+  type RepeatWindow,
+  type RepeatWindowOptions,
+} from './repeat-window.js'
 export { createResolvedBrand, type ResolvedBrand } from './resolved-brand.js'
 export { jsonStringByteLength } from './string-cost.js'
 export type { JsonCharge } from './walk.js'

@@ -34,6 +34,7 @@ export {
 } from './http-options.js'
 export { guardProtocolVersion, PROTOCOL_VERSION_REFUSED } from './http-protocol-version.js'
 export { refuseJsonRpcUnread } from './http-refusal.js'
+export { LineIdScanner, MAX_RECOVERED_ID_CHARS } from './line-id.js'
 export { type McpHead, readMcpHead } from './mcp-head.js'
 export { decodeMcpHeaderValue } from './mcp-header-value.js'
 export { type McpParamHeader, paramHeadersOf } from './mcp-param-headers.js'
@@ -110,6 +111,7 @@ export {
 export { BoundedStdioServerTransport } from './stdio.js'
 export {
   BOUNDED_STDIO_DEFAULTS,
+  BOUNDED_STDIO_OPTIONS,
   type BoundedStdioOptions,
   type ResolvedBoundedStdioOptions,
   resolveBoundedStdioOptions,

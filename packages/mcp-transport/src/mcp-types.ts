@@ -29,18 +29,28 @@ export interface TransportSendOptionsLike {
   readonly onresumptiontoken?: ((token: string) => void) | undefined
 }
 
-/** The SDK's `Transport` interface (1.32 and 2.x), structurally. */
+// A method's parameters are checked bivariantly, so an SDK transport whose `onmessage` takes its
+// own (narrower) message type still fits; written as a property so it may also hold `undefined`.
+type Bivariant<F extends (...args: never[]) => unknown> = {
+  bivarianceHack(...args: Parameters<F>): ReturnType<F>
+}['bivarianceHack']
+
+/**
+ * The SDK's `Transport` interface (1.32 and 2.x), structurally. The callbacks are optional
+ * properties that may also hold `undefined`, as the SDK 1.32 declares them, so a transport or
+ * decorator fits under `exactOptionalPropertyTypes` too.
+ */
 export interface McpTransport {
   start(): Promise<void>
   send(message: JsonRpcMessage, options?: TransportSendOptionsLike): Promise<void>
   close(): Promise<void>
-  onclose?(): void
-  onerror?(error: Error): void
-  onmessage?(message: JsonRpcMessage, extra?: MessageExtra): void
+  onclose?: (() => void) | undefined
+  onerror?: ((error: Error) => void) | undefined
+  onmessage?: Bivariant<(message: JsonRpcMessage, extra?: MessageExtra) => void> | undefined
   sessionId?: string | undefined
-  setProtocolVersion?(version: string): void
+  setProtocolVersion?: Bivariant<(version: string) => void> | undefined
   /** SDK 2.x: the server's supported protocol versions, for the HTTP transport's header check. */
-  setSupportedProtocolVersions?(versions: string[]): void
+  setSupportedProtocolVersions?: Bivariant<(versions: string[]) => void> | undefined
   /** SDK 2.x: true when the transport opens a stream per request (Streamable HTTP). */
-  readonly hasPerRequestStream?: boolean
+  readonly hasPerRequestStream?: boolean | undefined
 }

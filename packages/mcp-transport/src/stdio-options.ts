@@ -1,53 +1,74 @@
 import {
   ADMISSION_DEFAULTS,
-  checkOptions,
   createResolvedBrand,
+  defineOptions,
   integerOption,
-  JSON_LIMITS_DEFAULTS,
-  type OptionValidators,
+  JSON_LIMITS,
+  type OptionsOf,
+  oneOfOption,
+  option,
+  REPEAT_WINDOW_OPTIONS,
+  type ResolvedOf,
 } from '@tollgate/json-budget'
-import {
-  PREFLIGHT_DEFAULTS,
-  PREFLIGHT_POLICY_VALIDATORS,
-  type PreflightOptions,
-  type ResolvedPreflightOptions,
-} from '@tollgate/lexical-preflight'
+import { PREFLIGHT_POLICIES, type ResolvedPreflightOptions } from '@tollgate/lexical-preflight'
+
+const CEILING = ADMISSION_DEFAULTS.stdioLineBytesCeiling
+
+// `undefined` is "not set" (the SDK reads `options?.maxBufferSize`), so it is the default here.
+function lineCapOrUnset(value: unknown, name: string): void {
+  integerOption()(value, name)
+}
 
 /**
- * Options of {@link BoundedStdioServerTransport}. Every field is optional. The JSON limits and
- * the lexical-preflight policies (`duplicateKeys`, `protoKeys`, `maxStringBytes`,
- * `maxNumberLength`, `bom`) are top-level keys; the byte bound is the line cap, so `maxBytes` is
- * not an input here (the resolved options carry `maxLineBytes` as `maxBytes`).
+ * The options of {@link BoundedStdioServerTransport}, declared once: the README's options
+ * table is `BOUNDED_STDIO_OPTIONS.markdown()`. The JSON limits and the lexical-preflight
+ * policies are top-level options; the byte bound is the line cap, so `maxBytes` is not an input
+ * (the resolved options carry `maxLineBytes` as `maxBytes`).
  */
-export interface BoundedStdioOptions extends Omit<PreflightOptions, 'maxBytes'> {
-  /**
-   * Largest line admitted, in bytes, its line ending (`\n`, or `\r\n`) included. A line of
-   * exactly this many bytes is read; one more byte and the input stream ends with an
-   * `ERR_LINE_TOO_LARGE` answer. May be lowered, never raised past 64 MiB. Default: 64 MiB.
-   */
-  readonly maxLineBytes?: number
-  /**
-   * The SDK `StdioServerTransport`'s name for the same cap, accepted so its options pass
-   * unchanged: honoured as `maxLineBytes` (line ending included), under the same 64 MiB
-   * ceiling. Setting both to different values is refused. Default: `maxLineBytes`'s.
-   */
-  readonly maxBufferSize?: number
-  /**
-   * Most JSON nodes in one line, the JSON-RPC envelope included (containers, scalars and object
-   * keys each count once). Default: 100,000.
-   */
-  readonly maxNodes?: number
-  /**
-   * Most nested containers in one line, the envelope's own object included. Default: 64.
-   */
-  readonly maxDepth?: number
-}
+export const BOUNDED_STDIO_OPTIONS = defineOptions('BoundedStdioServerTransport', {
+  maxLineBytes: option({
+    default: ADMISSION_DEFAULTS.stdioLineBytes,
+    check: integerOption(),
+    ceiling: CEILING,
+    doc: 'largest line, in bytes, its line ending (`\\n` or `\\r\\n`) included; one byte more is `ERR_LINE_TOO_LARGE` (see `oversizedLine`); at most 64 MiB',
+  }),
+  maxBufferSize: option<number | undefined>({
+    default: undefined,
+    check: lineCapOrUnset,
+    ceiling: CEILING,
+    shown: '`maxLineBytes`',
+    doc: "the SDK `StdioServerTransport`'s name for the same cap, accepted so its options pass unchanged; set to a value other than `maxLineBytes`, refused",
+  }),
+  maxNodes: option({
+    ...JSON_LIMITS.rows.maxNodes,
+    doc: 'most JSON nodes in one line, the JSON-RPC envelope included',
+  }),
+  maxDepth: option({
+    ...JSON_LIMITS.rows.maxDepth,
+    doc: "most nested containers in one line, the envelope's own object included",
+  }),
+  ...PREFLIGHT_POLICIES.rows,
+  refusalWindowMs: option({
+    ...REPEAT_WINDOW_OPTIONS.rows.windowMs,
+    doc: 'ms during which repeats of a refusal reported to `onerror` (same `code`) are counted: the first is reported at once, one closing `StdioRefusalError` carries `repeated`; `0` reports every refused line',
+  }),
+  oversizedLine: option<'end' | 'skip'>({
+    default: 'end',
+    check: oneOfOption(['end', 'skip']),
+    doc: "a line past the cap: `'end'` answers it at the cap and ends the input (nothing more is read; the client must reconnect); `'skip'` reads the rest of that line to its newline without holding it (one pass over every byte, however long), answers it there and reads the next line",
+  }),
+})
+
+/** Options of {@link BoundedStdioServerTransport} (see {@link BOUNDED_STDIO_OPTIONS}). */
+export type BoundedStdioOptions = OptionsOf<typeof BOUNDED_STDIO_OPTIONS.rows>
 
 /**
  * The options after {@link resolveBoundedStdioOptions}: every field filled, frozen; the
  * preflight options of each line, with `maxBytes` equal to `maxLineBytes`.
  */
-export interface ResolvedBoundedStdioOptions extends ResolvedPreflightOptions {
+export interface ResolvedBoundedStdioOptions
+  extends ResolvedPreflightOptions,
+    Omit<ResolvedOf<typeof BOUNDED_STDIO_OPTIONS.rows>, 'maxBufferSize'> {
   readonly maxLineBytes: number
   /** The option the caller set the cap with (`maxBufferSize` or `maxLineBytes`), for messages. */
   readonly lineBytesOption: 'maxLineBytes' | 'maxBufferSize'
@@ -55,40 +76,10 @@ export interface ResolvedBoundedStdioOptions extends ResolvedPreflightOptions {
 
 /**
  * The defaults: 64 MiB lines, 100,000 nodes, depth 64, the preflight's policies (duplicate and
- * `__proto__` keys allowed, a BOM refused; no string or number length cap).
+ * `__proto__` keys allowed, a BOM refused; no string or number length cap), an over-cap line
+ * ending the input.
  */
-export const BOUNDED_STDIO_DEFAULTS: Readonly<{
-  maxLineBytes: number
-  maxNodes: number
-  maxDepth: number
-  duplicateKeys: 'allow' | 'refuse'
-  protoKeys: 'allow' | 'refuse'
-  bom: 'refuse' | 'strip'
-}> = Object.freeze({
-  maxLineBytes: ADMISSION_DEFAULTS.stdioLineBytes,
-  maxNodes: JSON_LIMITS_DEFAULTS.maxNodes,
-  maxDepth: JSON_LIMITS_DEFAULTS.maxDepth,
-  duplicateKeys: PREFLIGHT_DEFAULTS.duplicateKeys,
-  protoKeys: PREFLIGHT_DEFAULTS.protoKeys,
-  bom: PREFLIGHT_DEFAULTS.bom,
-})
-
-const CEILING = ADMISSION_DEFAULTS.stdioLineBytesCeiling
-
-function lineCap(value: unknown, name: string): void {
-  integerOption()(value, name)
-  if ((value as number) > CEILING) {
-    throw new TypeError(`${name} may not exceed ${CEILING}, got ${value as number}`)
-  }
-}
-
-const VALIDATORS: OptionValidators<BoundedStdioOptions> = {
-  maxLineBytes: lineCap,
-  maxBufferSize: lineCap,
-  maxNodes: integerOption(),
-  maxDepth: integerOption(true),
-  ...PREFLIGHT_POLICY_VALIDATORS,
-}
+export const BOUNDED_STDIO_DEFAULTS = BOUNDED_STDIO_OPTIONS.defaults
 
 const brand = createResolvedBrand<ResolvedBoundedStdioOptions>()
 
@@ -104,32 +95,24 @@ export function resolveBoundedStdioOptions(
   options: BoundedStdioOptions | ResolvedBoundedStdioOptions = {},
 ): ResolvedBoundedStdioOptions {
   if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'BoundedStdioServerTransport')
-  const input: BoundedStdioOptions = options ?? {}
-  // `undefined` is "not set", as the SDK reads `options?.maxBufferSize`.
+  const input = BOUNDED_STDIO_OPTIONS.resolve(options ?? {})
+  const given = (options ?? {}) as BoundedStdioOptions
   const viaBuffer = input.maxBufferSize !== undefined
   const lineBytesOption =
-    viaBuffer && input.maxLineBytes === undefined ? 'maxBufferSize' : 'maxLineBytes'
+    viaBuffer && given.maxLineBytes === undefined ? 'maxBufferSize' : 'maxLineBytes'
   const maxLineBytes =
-    (lineBytesOption === 'maxBufferSize' ? input.maxBufferSize : input.maxLineBytes) ??
-    BOUNDED_STDIO_DEFAULTS.maxLineBytes
-  if (viaBuffer && lineBytesOption === 'maxLineBytes' && input.maxBufferSize !== maxLineBytes) {
+    lineBytesOption === 'maxBufferSize' ? (input.maxBufferSize as number) : input.maxLineBytes
+  if (viaBuffer && input.maxBufferSize !== maxLineBytes) {
     throw new TypeError('maxBufferSize and maxLineBytes name the same cap; set one of them')
   }
-  const d = PREFLIGHT_DEFAULTS
+  const { maxBufferSize: _sameCap, ...rest } = input
   return brand.mark(
     Object.freeze({
+      ...rest,
       maxLineBytes,
       lineBytesOption,
-      maxNodes: input.maxNodes ?? BOUNDED_STDIO_DEFAULTS.maxNodes,
-      maxDepth: input.maxDepth ?? BOUNDED_STDIO_DEFAULTS.maxDepth,
       // The line cap bounds the bytes; the scanner's own byte limit sits at the same figure.
       maxBytes: maxLineBytes,
-      duplicateKeys: input.duplicateKeys ?? d.duplicateKeys,
-      protoKeys: input.protoKeys ?? d.protoKeys,
-      maxStringBytes: input.maxStringBytes ?? d.maxStringBytes,
-      maxNumberLength: input.maxNumberLength ?? d.maxNumberLength,
-      bom: input.bom ?? d.bom,
     }),
   )
 }

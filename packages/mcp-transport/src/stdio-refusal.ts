@@ -26,6 +26,11 @@ export class StdioRefusalError extends Error {
   readonly limit: number | undefined
   /** The byte offset in the line where the preflight refused, when known. */
   readonly offset: number | undefined
+  /**
+   * For the closing report of a repeat window: how many more lines were refused with this
+   * `code` within `refusalWindowMs` after the one reported first; else `undefined`.
+   */
+  readonly repeated: number | undefined
 
   private constructor(
     message: string,
@@ -33,6 +38,7 @@ export class StdioRefusalError extends Error {
     jsonRpcCode: number,
     limit?: number,
     offset?: number,
+    repeated?: number,
   ) {
     super(message)
     this.name = 'StdioRefusalError'
@@ -40,13 +46,29 @@ export class StdioRefusalError extends Error {
     this.jsonRpcCode = jsonRpcCode
     this.limit = limit
     this.offset = offset
+    this.repeated = repeated
   }
 
-  /** A line past the byte cap: the input has ended. */
-  static overflow(error: AdmissionError): StdioRefusalError {
+  /**
+   * The closing report of a repeat window: `count` more lines refused as `first` was, within
+   * `windowMs`. Carries `first`'s code, JSON-RPC code and limit, no offset.
+   */
+  static repeats(first: StdioRefusalError, count: number, windowMs: number): StdioRefusalError {
+    return new StdioRefusalError(
+      `stdio lines refused: ${count} more with ${first.code} within ${windowMs} ms`,
+      first.code,
+      first.jsonRpcCode,
+      first.limit,
+      undefined,
+      count,
+    )
+  }
+
+  /** A line past the byte cap: the input has ended, or (`skipped`) the line was skipped. */
+  static overflow(error: AdmissionError, skipped = false): StdioRefusalError {
     const limit = error.limit ?? 0
     return new StdioRefusalError(
-      `${SDK_OVERFLOW_MESSAGE} of ${limit} bytes: a stdio line passed ${error.option ?? 'maxLineBytes'} (${error.code}); input ended`,
+      `${SDK_OVERFLOW_MESSAGE} of ${limit} bytes: a stdio line passed ${error.option ?? 'maxLineBytes'} (${error.code}); ${skipped ? 'line skipped' : 'input ended'}`,
       error.code,
       JSON_RPC_ERRORS.serverError,
       limit,

@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream'
+import { createRepeatWindow, type RepeatWindow } from '@tollgate/json-budget'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import { isJsonRpcMessage } from './json-rpc-message.js'
+import { MAX_RECOVERED_ID_CHARS } from './line-id.js'
 import { BoundedLineReader, type LineEvent } from './line-reader.js'
 import type { JsonRpcMessage, McpTransport, MessageExtra, RequestIdLike } from './mcp-types.js'
 import {
@@ -20,29 +22,47 @@ import { isJsonRpcRequest, type JsonRpcErrorObject } from './transport-decorator
  *   default, line ending included, never raised past 64 MiB), held as a chunk list (linear,
  *   where the SDK's `Buffer.concat` per chunk is quadratic);
  * - each line runs the lexical preflight (UTF-8, grammar, nodes, depth; the JSON-RPC envelope
- *   counts) as its bytes arrive; a refused line is answered with `-32700 Parse error`,
- *   `id: null`, and the next line is read (the SDK answers nothing);
- * - valid JSON that is not a JSON-RPC message is answered with `-32600 Invalid Request`;
- * - a line past the cap is not buffered: the complete lines before it are delivered, it is
- *   answered with `-32000` (`data.code` `ERR_LINE_TOO_LARGE`), stdin is destroyed, and the
- *   transport closes once every request already delivered has been answered (the SDK drops
- *   the whole connection at 10 MiB and answers nothing).
+ *   counts) as its bytes arrive; a refused line is answered with `-32700 Parse error` under the
+ *   request id recovered lexically from the bytes read of it (`LineIdScanner`; `id: null`
+ *   when none is found), so the client's call fails at once, and the next line is read (the SDK
+ *   answers nothing);
+ * - valid JSON that is not a JSON-RPC message is answered with `-32600 Invalid Request`, under
+ *   its `id` when that is a request's id the scanner would return;
+ * - a line past the cap is not buffered. With `oversizedLine: 'end'` (the default) the
+ *   complete lines before it are delivered, it is answered with `-32000` (`data.code`
+ *   `ERR_LINE_TOO_LARGE`) under the id found in its first `maxLineBytes` bytes, stdin is
+ *   destroyed, and the transport closes once every request already delivered has been answered
+ *   (the SDK drops the whole connection at 10 MiB and answers nothing). With `'skip'` the rest
+ *   of the line is read to its newline and let go, it is answered there (the id sought over the
+ *   whole line) and the next line is read;
+ * - back-pressure: while stdout has not taken a written line (`write` returned false) stdin is
+ *   paused, so a client that does not read its answers stops being read, and the answers
+ *   buffered are at most those of one input chunk.
  *
- * Every refused line is also reported once to `onerror` as a {@link StdioRefusalError} (its
- * `code`, no caller bytes; an over-cap one says `ReadBuffer exceeded maximum size`, as the
- * SDK's does), after its answer is written. End of input closes the transport the same way,
+ * Refused lines are also reported to `onerror` as {@link StdioRefusalError}s (a `code`, no
+ * caller bytes; an over-cap one says `ReadBuffer exceeded maximum size`, as the SDK's does),
+ * after the answer is written, through a repeat window (`refusalWindowMs`, 10 s by default):
+ * the first line refused with a code is reported at once, the repeats within the window as one
+ * closing report whose `repeated` counts them, so a flood of bad lines costs a few log lines. End of input closes the transport the same way,
  * after pending answers. An empty line is skipped. No SDK module is loaded: the JSON-RPC
  * envelope is checked structurally ({@link isJsonRpcMessage}), as both SDK lines check it.
  */
 export class BoundedStdioServerTransport implements McpTransport {
-  onclose?: (() => void) | undefined
-  onerror?: ((error: Error) => void) | undefined
-  onmessage?: ((message: JsonRpcMessage, extra?: MessageExtra) => void) | undefined
+  // No `| undefined`: SDK 2.x declares these without it, and a project with
+  // exactOptionalPropertyTypes checks the declared type against the SDK's.
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JsonRpcMessage, extra?: MessageExtra) => void
 
   readonly #stdin: Readable
   readonly #stdout: Writable
   readonly #reader: BoundedLineReader
+  readonly #skipOversized: boolean
+  readonly #reports: RepeatWindow<StdioRefusalError>
   readonly #pending = new Map<RequestIdLike, number>()
+  // Resolvers of `send` calls whose line stdout has not taken yet; non-empty means paused.
+  #drainWaiters: (() => void)[] = []
+  #awaitingDrain = false
   #started = false
   #closed = false
   #inputEnded = false
@@ -54,7 +74,18 @@ export class BoundedStdioServerTransport implements McpTransport {
   ) {
     this.#stdin = stdin
     this.#stdout = stdout
-    this.#reader = new BoundedLineReader(resolveBoundedStdioOptions(options))
+    const resolved = resolveBoundedStdioOptions(options)
+    this.#reader = new BoundedLineReader(resolved)
+    this.#skipOversized = resolved.oversizedLine === 'skip'
+    this.#reports = createRepeatWindow<StdioRefusalError>(
+      (r) =>
+        this.deliverReport(
+          r.repeated === undefined
+            ? r.event
+            : StdioRefusalError.repeats(r.event, r.repeated, r.windowMs),
+        ),
+      { windowMs: resolved.refusalWindowMs },
+    )
   }
 
   /** Starts reading stdin. The SDK's `server.connect()` calls this. */
@@ -71,6 +102,8 @@ export class BoundedStdioServerTransport implements McpTransport {
   /** Stops reading, drops any partial line and calls `onclose` (once). */
   async close(): Promise<void> {
     this.detach()
+    // Counts still open in the repeat window are reported before onclose.
+    this.#reports.flush()
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause()
     this.#reader.reset()
     if (this.#closed) return
@@ -83,9 +116,31 @@ export class BoundedStdioServerTransport implements McpTransport {
     const answered = responseId(message)
     if (answered !== undefined) this.settle(answered)
     return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve()
-      else this.#stdout.once('drain', resolve)
+      if (this.write(message)) resolve()
+      else this.#drainWaiters.push(resolve)
     })
+  }
+
+  /**
+   * Writes one line; false when stdout is over its high-water mark, and then stdin is paused
+   * until `drain` (a client that does not read its answers is not read either).
+   */
+  private write(message: JsonRpcMessage): boolean {
+    if (this.#stdout.write(`${JSON.stringify(message)}\n`)) return true
+    if (!this.#awaitingDrain) {
+      this.#awaitingDrain = true
+      this.#stdin.pause()
+      this.#stdout.once('drain', this.#ondrain)
+    }
+    return false
+  }
+
+  readonly #ondrain = (): void => {
+    this.#awaitingDrain = false
+    const waiters = this.#drainWaiters
+    this.#drainWaiters = []
+    if (!this.#inputEnded && !this.#closed && this.#started) this.#stdin.resume()
+    for (const resolve of waiters) resolve()
   }
 
   readonly #ondata = (chunk: Buffer | string): void => {
@@ -105,17 +160,17 @@ export class BoundedStdioServerTransport implements McpTransport {
   readonly #onevent = (event: LineEvent): void => {
     if (event.kind === 'value') this.dispatch(event.value)
     else if (event.kind === 'refused') {
-      this.answer(jsonRpcErrorFor(JSON_RPC_ERRORS.parseError, event.error))
+      this.answer(event.id, jsonRpcErrorFor(JSON_RPC_ERRORS.parseError, event.error))
       this.report(StdioRefusalError.refused(event.error))
     } else {
-      this.answer(jsonRpcErrorFor(JSON_RPC_ERRORS.serverError, event.error))
-      this.report(StdioRefusalError.overflow(event.error))
+      this.answer(event.id, jsonRpcErrorFor(JSON_RPC_ERRORS.serverError, event.error))
+      this.report(StdioRefusalError.overflow(event.error, this.#skipOversized))
     }
   }
 
   private dispatch(message: unknown): void {
     if (!isJsonRpcMessage(message)) {
-      this.answer({
+      this.answer(requestIdOf(message), {
         code: JSON_RPC_ERRORS.invalidRequest,
         message: 'Invalid Request',
         data: { code: INVALID_MESSAGE_CODE },
@@ -133,8 +188,16 @@ export class BoundedStdioServerTransport implements McpTransport {
     }
   }
 
-  /** One report per refused line; a throwing handler must not stop the reading. */
+  /**
+   * One report per refused line, through the repeat window: the first of a code per window
+   * reaches `onerror` at once, its repeats as one closing report with `repeated`.
+   */
   private report(error: StdioRefusalError): void {
+    this.#reports.note(`${error.code}\u0000${error.jsonRpcCode}`, error)
+  }
+
+  /** A throwing handler must not stop the reading. */
+  private deliverReport(error: StdioRefusalError): void {
     try {
       this.onerror?.(error)
     } catch {
@@ -142,11 +205,15 @@ export class BoundedStdioServerTransport implements McpTransport {
     }
   }
 
-  private answer(error: JsonRpcErrorObject): void {
-    const message = { jsonrpc: '2.0', id: null, error } as unknown as JsonRpcMessage
-    this.send(message).catch((e: unknown) =>
-      this.onerror?.(e instanceof Error ? e : new Error('send failed')),
-    )
+  // A refusal answers a request the server never saw: it settles nothing pending (a refused
+  // line may carry the id of a request in flight), so it is written, not sent.
+  private answer(id: RequestIdLike | null, error: JsonRpcErrorObject): void {
+    const message = { jsonrpc: '2.0', id, error } as unknown as JsonRpcMessage
+    try {
+      this.write(message)
+    } catch (e) {
+      this.onerror?.(e instanceof Error ? e : new Error('send failed'))
+    }
   }
 
   private endInput(overflowed: boolean): void {
@@ -185,4 +252,18 @@ function responseId(message: JsonRpcMessage): RequestIdLike | undefined {
   if (m.method !== undefined) return undefined
   if (m.result === undefined && m.error === undefined) return undefined
   return typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined
+}
+
+/**
+ * The id of a parsed value that is not a JSON-RPC message, under the scanner's rule (a
+ * request's safe-integer id or short plain string id, else `null`).
+ */
+function requestIdOf(value: unknown): RequestIdLike | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
+  const m = value as { id?: unknown; method?: unknown; result?: unknown; error?: unknown }
+  if (!('method' in m) || 'result' in m || 'error' in m) return null
+  const id = m.id
+  if (typeof id === 'number') return Number.isSafeInteger(id) && !Object.is(id, -0) ? id : null
+  if (typeof id !== 'string' || id.length > MAX_RECOVERED_ID_CHARS) return null
+  return /^[\x20-\x7e]*$/.test(id) && !id.includes('"') && !id.includes('\\') ? id : null
 }

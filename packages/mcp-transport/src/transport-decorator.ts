@@ -49,21 +49,23 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
   /** The decorated transport. Call its own methods (e.g. `handleRequest`) through this. */
   readonly inner: T
 
-  onclose?: (() => void) | undefined
-  onerror?: ((error: Error) => void) | undefined
-  onmessage?: ((message: JsonRpcMessage, extra?: MessageExtra) => void) | undefined
+  // No `| undefined`: SDK 2.x declares these without it, and a project with
+  // exactOptionalPropertyTypes checks the declared type against the SDK's.
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JsonRpcMessage, extra?: MessageExtra) => void
 
   /**
    * Present exactly when `inner` has it (the SDK client checks for its presence), forwarding
    * the negotiated protocol version to `inner`.
    */
-  setProtocolVersion?: ((version: string) => void) | undefined
+  setProtocolVersion?: (version: string) => void
 
   /**
    * SDK 2.x: present exactly when `inner` has it, forwarding the server's supported protocol
    * versions (which its HTTP transport checks the `MCP-Protocol-Version` header against).
    */
-  setSupportedProtocolVersions?: ((versions: string[]) => void) | undefined
+  setSupportedProtocolVersions?: (versions: string[]) => void
 
   constructor(inner: T) {
     if (typeof inner !== 'object' || inner === null || typeof inner.send !== 'function') {
@@ -100,14 +102,10 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
    * SDK 2.x: whether the inner transport opens a stream per request (its Streamable HTTP
    * transport does), which 2.x's protocol reads to decide on per-request cancellation.
    */
-  get hasPerRequestStream(): boolean | undefined {
-    return this.inner.hasPerRequestStream
-  }
+  declare readonly hasPerRequestStream?: boolean
 
   /** The inner transport's session id (Streamable HTTP); `undefined` for stdio. */
-  get sessionId(): string | undefined {
-    return this.inner.sessionId
-  }
+  declare readonly sessionId?: string
 
   /** Starts the inner transport (the SDK's `server.connect` calls this). */
   start(): Promise<void> {
@@ -217,6 +215,23 @@ export class TransportDecorator<T extends McpTransport = McpTransport> implement
     }
   }
 }
+
+// Getters declared as optional properties above: SDK 2.x declares both as optional without
+// `| undefined`, and a getter's declared type would not fit it under exactOptionalPropertyTypes.
+Object.defineProperties(TransportDecorator.prototype, {
+  hasPerRequestStream: {
+    configurable: true,
+    get(this: TransportDecorator): boolean | undefined {
+      return this.inner.hasPerRequestStream
+    },
+  },
+  sessionId: {
+    configurable: true,
+    get(this: TransportDecorator): string | undefined {
+      return this.inner.sessionId
+    },
+  },
+})
 
 function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'

@@ -50,6 +50,8 @@ describe('resolveBoundedStdioOptions', () => {
       maxStringBytes: Number.POSITIVE_INFINITY,
       maxNumberLength: Number.POSITIVE_INFINITY,
       bom: 'refuse',
+      refusalWindowMs: 10_000,
+      oversizedLine: 'end',
     })
     expect(BOUNDED_STDIO_DEFAULTS.maxLineBytes).toBe(64 * MiB)
   })
@@ -67,6 +69,8 @@ describe('resolveBoundedStdioOptions', () => {
     } as const
     expect({ ...resolveBoundedStdioOptions(given) }).toEqual({
       ...given,
+      refusalWindowMs: 10_000,
+      oversizedLine: 'end',
       lineBytesOption: 'maxLineBytes',
       maxBytes: 64 * MiB,
     })

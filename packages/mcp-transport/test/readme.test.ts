@@ -27,7 +27,14 @@ function table(heading: string): Record<string, unknown> {
 
 describe('README', () => {
   it('lists the exported defaults in the options tables', () => {
-    expect(table('BoundedStdioServerTransport')).toEqual({ ...BOUNDED_STDIO_DEFAULTS })
+    // The README writes the unset and unbounded defaults in prose ("as `maxLineBytes`", "none").
+    const { maxBufferSize, maxStringBytes, maxNumberLength, ...stdio } = BOUNDED_STDIO_DEFAULTS
+    expect([maxBufferSize, maxStringBytes, maxNumberLength]).toEqual([
+      undefined,
+      Number.POSITIVE_INFINITY,
+      Number.POSITIVE_INFINITY,
+    ])
+    expect(table('BoundedStdioServerTransport')).toEqual(stdio)
     expect(table('resultBudget')).toEqual({ ...RESULT_BUDGET_OPTIONS.defaults })
     const http = resolveMcpHttpOptions().admission
     expect(table('SessionPool')).toEqual({ ...SESSION_POOL_DEFAULTS })

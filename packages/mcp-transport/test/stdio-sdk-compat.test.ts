@@ -143,7 +143,8 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
 
   it('reports valid JSON that is not JSON-RPC to onerror with ERR_JSONRPC_INVALID_MESSAGE and reads on', async () => {
     const { input, output, written } = linePipes()
-    const transport = new BoundedStdioServerTransport(input, output)
+    // Every refused line reported as it happens (stdio-refusal-log.test.ts holds the window).
+    const transport = new BoundedStdioServerTransport(input, output, { refusalWindowMs: 0 })
     const seen = observe(transport)
     await transport.start()
     input.push(
@@ -157,10 +158,11 @@ describe('BoundedStdioServerTransport, as the SDK StdioServerTransport is used',
     ])
     expect(seen.errors.map((e) => e.message).join()).not.toContain(MARKER)
     expect(seen.messages).toEqual([PING])
+    // The first names a request's id (its bytes parsed: it is valid JSON); a batch names none.
     expect(written()).toEqual([
       {
         jsonrpc: '2.0',
-        id: null,
+        id: 1,
         error: { code: -32600, message: 'Invalid Request', data: { code: INVALID_MESSAGE_CODE } },
       },
       {

@@ -45,16 +45,16 @@ function parseError(m: Msg): boolean {
 }
 
 describe('BoundedStdioServerTransport', () => {
-  it('answers a malformed line with -32700 and id null, then serves the next request', async () => {
+  it('answers a malformed line with -32700 under the id its bytes name, then serves the next request', async () => {
     const child = await start(['bounded'])
     child.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call",${MARKER}\n`)
     child.call(2, 'echo', { text: 'ok' })
     const served = await child.response(2)
     expect(served.result.content[0].text).toBe('len:2')
-    expect(child.nullErrors()).toEqual([
-      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700 }) },
+    expect(child.refusals()).toEqual([
+      { jsonrpc: '2.0', id: 1, error: expect.objectContaining({ code: -32700 }) },
     ])
-    expect(child.nullErrors()[0].error.data.code).toBe('ERR_JSON_SYNTAX')
+    expect(child.refusals()[0].error.data.code).toBe('ERR_JSON_SYNTAX')
     expect(child.raw).not.toContain(MARKER)
   })
 
@@ -63,7 +63,8 @@ describe('BoundedStdioServerTransport', () => {
     child.write(invalidUtf8Call(1))
     const stats = await child.stats(2)
     expect(stats.echoCalls).toBe(0)
-    const [refusal] = child.nullErrors()
+    const [refusal] = child.refusals()
+    expect(refusal.id).toBe(1)
     expect(refusal.error.code).toBe(-32700)
     expect(refusal.error.data.code).toBe('ERR_JSON_INVALID_UTF8')
     expect(child.raw).not.toContain(MARKER)
@@ -75,8 +76,9 @@ describe('BoundedStdioServerTransport', () => {
     child.write(nestedCall(2, 61))
     const served = await child.response(2)
     expect(served.result.content[0].text).toBe('len:1')
-    const refusals = child.nullErrors()
+    const refusals = child.refusals()
     expect(refusals).toHaveLength(1)
+    expect(refusals[0].id).toBe(1)
     expect(refusals[0].error.data).toMatchObject({ code: 'ERR_JSON_TOO_DEEP', limit: 64 })
     expect((await child.stats(3)).echoCalls).toBe(1)
   })
@@ -89,8 +91,9 @@ describe('BoundedStdioServerTransport', () => {
     child.write(line(1, '[1]'))
     child.write(line(2, '[]'))
     expect((await child.response(2)).result.content[0].text).toBe('len:1')
-    const refusals = child.nullErrors()
+    const refusals = child.refusals()
     expect(refusals).toHaveLength(1)
+    expect(refusals[0].id).toBe(1)
     expect(refusals[0].error.data).toMatchObject({ code: 'ERR_JSON_TOO_MANY_NODES', limit: 17 })
   })
 
@@ -121,7 +124,7 @@ describe('BoundedStdioServerTransport', () => {
     child.write(`{"jsonrpc":"2.0","id":1,"${MARKER}":true,"method":"ping"}\n`)
     child.send({ jsonrpc: '2.0', id: 2, method: 'ping' })
     await child.response(2)
-    expect(child.nullErrors().map((m) => m.error.code)).toEqual([-32600])
+    expect(child.refusals().map((m) => [m.id, m.error.code])).toEqual([[1, -32600]])
     expect(child.raw).not.toContain(MARKER)
   })
 
@@ -134,13 +137,14 @@ describe('BoundedStdioServerTransport', () => {
     expect((await child.response(1)).result.content[0].text).toBe(`len:${fill}`)
     child.write(`${head.replace('"id":1', '"id":2')}${'x'.repeat(fill + 1)}${BIG_TAIL}`)
     expect(await child.exited).toBe(0)
-    expect(child.messages.filter((m) => m.id === 2)).toEqual([])
-    expect(child.nullErrors().map((m) => m.error)).toEqual([
+    // Its id is within the first 1024 bytes, so the refusal answers it; nothing else does.
+    expect(child.messages.filter((m) => m.id === 2).map((m) => m.error)).toEqual([
       expect.objectContaining({
         code: -32000,
         data: { code: 'ERR_LINE_TOO_LARGE', limit: 1024 },
       }),
     ])
+    expect(child.refusals()).toHaveLength(1)
   })
 
   it('ends the input stream at a 64 MiB + 1 byte line after answering the lines before it', async () => {
@@ -152,9 +156,10 @@ describe('BoundedStdioServerTransport', () => {
     expect(await child.exited).toBe(0)
     expect(child.messages.find((m) => m.id === 1)?.result.content[0].text).toBe('len:5')
     expect(child.messages.find((m) => m.id === 2)?.result.content[0].text).toBe('len:6')
-    expect(child.messages.filter((m) => m.id === 9)).toEqual([])
-    const refusals = child.nullErrors()
+    expect(child.messages.filter((m) => m.id === 9 && m.result !== undefined)).toEqual([])
+    const refusals = child.refusals()
     expect(refusals).toHaveLength(1)
+    expect(refusals[0].id).toBe(9)
     expect(refusals[0].error).toMatchObject({
       code: -32000,
       data: { code: 'ERR_LINE_TOO_LARGE', limit: 64 * MiB },
@@ -197,8 +202,8 @@ describe('BoundedStdioServerTransport', () => {
     expect((await child.response(1)).result.content[0].text).toBe(`len:${fill}`)
     child.write(`${head.replace('"id":1', '"id":2')}${'x'.repeat(fill + 1)}${BIG_TAIL}`)
     expect(await child.exited).toBe(0)
-    expect(child.nullErrors().map((m) => m.error.data)).toEqual([
-      { code: 'ERR_LINE_TOO_LARGE', limit: 1024 },
+    expect(child.refusals().map((m) => [m.id, m.error.data])).toEqual([
+      [2, { code: 'ERR_LINE_TOO_LARGE', limit: 1024 }],
     ])
     expect(child.onerrors()).toEqual([
       expect.objectContaining({ code: 'ERR_LINE_TOO_LARGE', limit: 1024 }),

@@ -1,5 +1,7 @@
 // Structural types (mcp-transport's), not the SDK's: the package's declarations must not need
 // either SDK line installed, and the decorator wraps a transport of either.
+
+import { createRepeatWindow, type RepeatWindow } from '@tollgate/json-budget'
 import {
   isJsonRpcRequest,
   type JsonRpcMessage,
@@ -9,6 +11,7 @@ import {
   TransportDecorator,
   type TransportSendOptionsLike,
 } from '@tollgate/mcp-transport/decorator'
+import { boundedName } from './bounded-text.js'
 import { checkToolCall, type ToolArgumentsError, type UnknownToolError } from './check-call.js'
 import { isModernParams } from './era.js'
 import {
@@ -32,6 +35,8 @@ export class InputValidationTransport<
 > extends TransportDecorator<T> {
   readonly #registry: SchemaRegistry
   readonly #options: ResolvedInputValidationOptions
+  // Refusals reach onRefusal through a repeat window: a burst costs a bounded number of events.
+  readonly #refusals: RepeatWindow<RefusalEvent>
   // Every request delivered to the server and not yet answered, by id, with its method. A
   // response is matched to its request by id alone, so two requests in flight under one id
   // would make "which answer is the tools/list" ambiguous (the reused-id bypass of the
@@ -54,6 +59,26 @@ export class InputValidationTransport<
     assertSchemaRegistry(registry)
     this.#registry = registry
     this.#options = resolveInputValidationOptions(options)
+    this.#refusals = createRepeatWindow<RefusalEvent>(
+      (r) =>
+        this.#deliver(
+          r.repeated === undefined
+            ? r.event
+            : Object.freeze({
+                ...r.event,
+                pointer: undefined,
+                nameLength: undefined,
+                repeated: r.repeated,
+              }),
+        ),
+      { windowMs: this.#options.refusalWindowMs },
+    )
+    // Counts still open when the connection ends are reported before anyone hears of the close.
+    const closing = inner.onclose
+    inner.onclose = () => {
+      this.#refusals.flush()
+      closing?.()
+    }
   }
 
   protected override handleInbound(
@@ -64,7 +89,8 @@ export class InputValidationTransport<
     if (typeof method !== 'string') return this.deliver(message, extra)
     const request = isJsonRpcRequest(message)
     if (request && this.#inFlight.has(message.id)) {
-      this.#audit({ reason: 'reused_id', method })
+      // Any method may reuse an id, so the method named is the caller's: bounded as a name is.
+      this.#audit({ reason: 'reused_id', method: boundedName(method) })
       return this.#answer({ jsonrpc: '2.0', id: message.id, error: REUSED_ID_ERROR })
     }
     if (method === 'tools/call') {
@@ -145,20 +171,26 @@ export class InputValidationTransport<
   }
 
   #audit(event: Partial<RefusalEvent> & { reason: RefusalReason; method?: string }): void {
-    const hook = this.#options.onRefusal
-    if (hook === undefined) return
+    if (this.#options.onRefusal === undefined) return
+    const full: RefusalEvent = Object.freeze({
+      reason: event.reason,
+      method: event.method ?? 'tools/call',
+      tool: event.tool,
+      nameLength: event.nameLength,
+      code: event.code,
+      keyword: event.keyword,
+      pointer: event.pointer,
+      repeated: undefined,
+    })
+    // The kind: bounded facts only (the pointer and name length vary with what the caller
+    // sends and are left out; a `reused_id` method is bounded to 64 characters).
+    const kind = [full.reason, full.method, full.tool, full.code, full.keyword].join('\u0000')
+    this.#refusals.note(kind, full)
+  }
+
+  #deliver(event: RefusalEvent): void {
     try {
-      hook(
-        Object.freeze({
-          reason: event.reason,
-          method: event.method ?? 'tools/call',
-          tool: event.tool,
-          nameLength: event.nameLength,
-          code: event.code,
-          keyword: event.keyword,
-          pointer: event.pointer,
-        }),
-      )
+      this.#options.onRefusal?.(event)
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error('onRefusal failed'))
     }
@@ -185,7 +217,8 @@ function eventOf(
  * consulted), and arguments are bounded, then validated against the published schema, and
  * refused with an `isError` tool result naming the pointer and the constraint, never the
  * value. A request reusing the id of one still in flight is refused with `-32600`. Each
- * refusal is reported to `onRefusal`. Connect the server to the returned transport; over HTTP
+ * refusal is reported to `onRefusal`, repeats of a kind within `refusalWindowMs` (10 s by
+ * default) as one closing event that counts them. Connect the server to the returned transport; over HTTP
  * keep calling `decorated.inner.handleRequest(...)`.
  * @throws TypeError at construction on a bad registry or bad options.
  */

@@ -6,6 +6,7 @@ import {
   JSON_LIMITS,
   type OptionsOf,
   option,
+  REPEAT_WINDOW_OPTIONS,
   type ResolvedJsonLimits,
   type ResolvedOf,
   resolveJsonLimits,
@@ -70,7 +71,12 @@ export const INPUT_VALIDATION_OPTIONS = defineOptions('withInputValidation', {
   onRefusal: option<RefusalHook | undefined>({
     default: undefined,
     check: functionOption,
-    doc: 'called once per refused request with a `RefusalEvent` (reason, method, bounded names; no caller bytes)',
+    doc: 'called with a `RefusalEvent` (reason, method, bounded names; no caller bytes): the first of a kind at once, its repeats within `refusalWindowMs` as one closing event with `repeated`',
+  }),
+  refusalWindowMs: option({
+    default: REPEAT_WINDOW_OPTIONS.defaults.windowMs,
+    check: integerOption(true),
+    doc: 'ms during which repeats of one refusal kind (reason, method, tool, code, keyword; never the caller-chosen pointer) are counted, not reported; `0` reports every refusal',
   }),
 })
 

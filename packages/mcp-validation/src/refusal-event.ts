@@ -26,7 +26,10 @@ export type RefusalReason =
 export interface RefusalEvent {
   /** The refusal's reason code. */
   readonly reason: RefusalReason
-  /** The JSON-RPC method refused (`tools/call`, or any method for `reused_id`). */
+  /**
+   * The JSON-RPC method refused: `tools/call`, or for `reused_id` the caller's method, as a
+   * name is shown (verbatim when at most 64 printable ASCII characters, else `<N chars>`).
+   */
   readonly method: string
   /**
    * The tool, when it is one the registry publishes and the route serves (`bounds`, `schema`);
@@ -44,7 +47,17 @@ export interface RefusalEvent {
    * characters or with control characters as `<N chars>`, at most 320 bytes).
    */
   readonly pointer: string | undefined
+  /**
+   * `undefined` for a refusal reported as it happens. For the closing event of a repeat window
+   * (see `refusalWindowMs`): how many more refusals of this kind (reason, method, tool, code,
+   * keyword) came within the window after the one reported first; `pointer` and `nameLength`
+   * are then `undefined`, since the repeats may differ in them.
+   */
+  readonly repeated: number | undefined
 }
 
-/** The refusal hook's signature. It must not throw; an error it throws goes to `onerror`. */
+/**
+ * The refusal hook's signature. It must not throw; an error it throws goes to `onerror`. To
+ * count refusals, count 1 for an event without `repeated` and `repeated` for one with it.
+ */
 export type RefusalHook = (event: RefusalEvent) => void

@@ -33,6 +33,8 @@ describe('withInputValidation onRefusal', () => {
     const session = await inMemorySession(true, {
       surface: ['notes.search', 'notes.batch', 'notes.unpublished'],
       onRefusal: (e) => events.push(e),
+      // Every refusal as it happens (the repeat window is tested below).
+      refusalWindowMs: 0,
     })
     try {
       await session.request([
@@ -184,3 +186,56 @@ function ev(fields: Partial<RefusalEvent>): RefusalEvent {
     ...fields,
   } as RefusalEvent
 }
+
+describe('withInputValidation refusalWindowMs', () => {
+  const REFUSALS = 5_000
+  const burst = () =>
+    Array.from({ length: REFUSALS }, (_, i) =>
+      toolCall(i + 1, 'notes.search', { ...VALID, [`k${i}`]: MARKER }),
+    )
+
+  it(`reports ${REFUSALS.toLocaleString('en-US')} refusals of one kind as one event, then one counting the repeats at close`, async () => {
+    const events: RefusalEvent[] = []
+    const session = await inMemorySession(true, { onRefusal: (e) => events.push(e) })
+    try {
+      const { parsed } = await session.request(burst())
+      // Every caller still gets its own refusal; only the reports are aggregated.
+      expect(parsed.filter((m) => (m.result as Json | undefined)?.isError === true)).toHaveLength(
+        REFUSALS,
+      )
+      expect(events).toHaveLength(1)
+    } finally {
+      await session.close()
+    }
+    expect(events).toEqual([
+      expect.objectContaining({
+        reason: 'schema',
+        keyword: 'unevaluatedProperties',
+        repeated: undefined,
+        pointer: '/k0',
+      }),
+      expect.objectContaining({
+        reason: 'schema',
+        tool: 'notes.search',
+        keyword: 'unevaluatedProperties',
+        repeated: REFUSALS - 1,
+        pointer: undefined,
+      }),
+    ])
+    expect(session.calls).toEqual([])
+  })
+
+  it('reports every refusal with refusalWindowMs 0 (the control)', async () => {
+    const events: RefusalEvent[] = []
+    const session = await inMemorySession(true, {
+      onRefusal: (e) => events.push(e),
+      refusalWindowMs: 0,
+    })
+    try {
+      await session.request(burst())
+    } finally {
+      await session.close()
+    }
+    expect(events).toHaveLength(REFUSALS)
+  })
+})

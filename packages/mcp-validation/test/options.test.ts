@@ -22,6 +22,7 @@ describe('resolveInputValidationOptions', () => {
       rewriteToolsList: true,
       surface: undefined,
       onRefusal: undefined,
+      refusalWindowMs: 10_000,
     })
   })
 

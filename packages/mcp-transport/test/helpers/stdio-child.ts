@@ -108,11 +108,17 @@ export class StdioChild {
     jsonRpcCode?: number
     limit?: number
     message: string
+    repeated?: number
   }[] {
     return this.stderr
       .split('\n')
       .filter((line) => line.startsWith('{"onerror":'))
       .map((line) => JSON.parse(line).onerror)
+  }
+
+  /** Refusals of the transport itself (a `data.code` it names), whatever their id. */
+  refusals(): Msg[] {
+    return this.messages.filter((m) => typeof m.error?.data?.code === 'string')
   }
 
   /** Messages that are refusals of the transport itself (`id: null`). */
