@@ -175,7 +175,7 @@ export async function startHttpServer(
     const releaseHead = guardMcpHead(res, head, routeHead, principal.quotaKey)
     if (releaseHead === undefined) return
     // Taken before the body is read, so requests held back mid-body count while they wait.
-    const acquired = quota.acquire(principal.quotaKey)
+    const acquired = quota.acquire(principal.quotaKey, undefined, principal.pool)
     if (!acquired.ok) {
       releaseHead()
       const { code, status, limit, retryAfterSeconds } = acquired.error

@@ -8,8 +8,10 @@ export interface PrincipalQuotaOptions {
    */
   readonly requestsPerMinute?: number | undefined
   /**
-   * Most quota keys tracked at once. A key with nothing in flight and a full allowance is
-   * forgotten first; when every tracked key is busy, a new key is refused. Default: 10,000.
+   * Most quota keys tracked at once, in each of two tables: keys in a pool (every anonymous
+   * caller) and keys outside one (credentials), so callers in a pool can never fill the table
+   * a credential needs. A key with nothing in flight and a full allowance is forgotten first;
+   * when every tracked key of its table is busy, a new key is refused. Default: 10,000.
    */
   readonly maxKeys?: number | undefined
 }
@@ -45,10 +47,14 @@ export interface PrincipalQuota {
   readonly maxConcurrent: number
   readonly requestsPerMinute: number
   readonly maxKeys: number
-  /** Takes a slot for `key` (before the body is read), or says why not. */
+  /**
+   * Takes a slot for `key` (before the body is read), or says why not. `pool` names the pool
+   * the key belongs to (`'anonymous'`): pooled keys are tracked apart from the others.
+   */
   acquire(
     key: string,
     now?: number,
+    pool?: string,
   ):
     | { readonly ok: true; readonly lease: QuotaLease }
     | { readonly ok: false; readonly error: QuotaRefusal }
@@ -83,7 +89,9 @@ export function principalQuota(options: PrincipalQuotaOptions = {}): PrincipalQu
   )
   const maxKeys = positiveInteger('maxKeys', options.maxKeys, d.maxKeys)
   const perMs = requestsPerMinute / 60_000
-  const entries = new Map<string, Entry>()
+  // Pooled keys (anonymous callers) and the others (credentials) in two tables, each capped.
+  const pooled = new Map<string, Entry>()
+  const own = new Map<string, Entry>()
 
   const refill = (e: Entry, now: number) => {
     e.tokens = Math.min(requestsPerMinute, e.tokens + Math.max(0, now - e.at) * perMs)
@@ -91,7 +99,7 @@ export function principalQuota(options: PrincipalQuotaOptions = {}): PrincipalQu
   }
   // Forgets the keys that hold nothing: no request in flight and a full allowance, so
   // forgetting them changes no decision.
-  const sweep = (now: number) => {
+  const sweep = (entries: Map<string, Entry>, now: number) => {
     for (const [key, e] of entries) {
       refill(e, now)
       if (e.active === 0 && e.tokens >= requestsPerMinute) entries.delete(key)
@@ -112,13 +120,16 @@ export function principalQuota(options: PrincipalQuotaOptions = {}): PrincipalQu
     maxConcurrent,
     requestsPerMinute,
     maxKeys,
-    acquire(key: string, now = Date.now()) {
-      let e = entries.get(key)
+    acquire(key: string, now = Date.now(), pool?: string) {
+      const entries = pool === undefined ? own : pooled
+      // One pool per table: a pooled key is keyed with its pool's name.
+      const id = pool === undefined ? key : `${pool}\u0000${key}`
+      let e = entries.get(id)
       if (e === undefined) {
-        if (entries.size >= maxKeys) sweep(now)
+        if (entries.size >= maxKeys) sweep(entries, now)
         if (entries.size >= maxKeys) return refuse('ERR_QUOTA_KEYS', maxKeys, 503, 1000)
         e = { tokens: requestsPerMinute, at: now, active: 0 }
-        entries.set(key, e)
+        entries.set(id, e)
       }
       refill(e, now)
       if (e.active >= maxConcurrent) return refuse('ERR_QUOTA_CONCURRENT', maxConcurrent, 429, 1000)

@@ -108,6 +108,29 @@ describe('principalQuota', () => {
     expect(quota.acquire('k', 30_000).ok).toBe(true)
   })
 
+  it('keeps pooled keys in their own table: anonymous callers filling it never refuse a credential', () => {
+    const quota = principalQuota({ maxKeys: 2, maxConcurrent: 1 })
+    // Two anonymous addresses, each holding a request in flight, fill the pooled table.
+    expect(quota.acquire('ip:192.0.2.1', 0, 'anonymous').ok).toBe(true)
+    expect(quota.acquire('ip:192.0.2.2', 0, 'anonymous').ok).toBe(true)
+    expect(quota.acquire('ip:192.0.2.3', 0, 'anonymous')).toMatchObject({
+      ok: false,
+      error: { code: 'ERR_QUOTA_KEYS', limit: 2, status: 503 },
+    })
+    expect(quota.acquire('alice', 0).ok).toBe(true)
+    expect(quota.acquire('bob', 0).ok).toBe(true)
+  })
+
+  it('control: with every key in one table, anonymous callers filling it refuse a credential', () => {
+    const quota = principalQuota({ maxKeys: 2, maxConcurrent: 1 })
+    expect(quota.acquire('ip:192.0.2.1', 0).ok).toBe(true)
+    expect(quota.acquire('ip:192.0.2.2', 0).ok).toBe(true)
+    expect(quota.acquire('alice', 0)).toMatchObject({
+      ok: false,
+      error: { code: 'ERR_QUOTA_KEYS' },
+    })
+  })
+
   it('frees a slot when its lease is released, once however often release is called', () => {
     const quota = principalQuota({ maxConcurrent: 1 })
     const first = quota.acquire('k', 0)
