@@ -44,6 +44,7 @@ export {
   type OnRefusal,
   type VerifyBody,
 } from './middleware-options.js'
+export { isBodyAdmission } from './narrow-control.js'
 export { admitNodeRequest, nodeRequestHead } from './node.js'
 export { type PrincipalOf, principalUsage } from './principal-shares.js'
 export {

@@ -30,16 +30,24 @@ export function narrowControl(body: BodyAdmission, narrowing: Narrowing): BodyAd
   })
 }
 
+/**
+ * Whether `value` is a body control built by `bodyAdmission()` (its `classify`, `admit` and
+ * `policy`), for hosts that take one and must refuse anything else at start-up.
+ */
+export function isBodyAdmission(value: unknown): value is BodyAdmission {
+  const b = value as Partial<BodyAdmission> | null
+  return (
+    typeof b === 'object' &&
+    b !== null &&
+    typeof b.classify === 'function' &&
+    typeof b.admit === 'function' &&
+    typeof b.policy === 'object'
+  )
+}
+
 /** Throws unless `body` is a control built by `bodyAdmission()`. @internal */
 export function requireControl(host: string, body: unknown): asserts body is BodyAdmission {
-  const b = body as Partial<BodyAdmission> | null
-  if (
-    typeof b !== 'object' ||
-    b === null ||
-    typeof b.classify !== 'function' ||
-    typeof b.admit !== 'function' ||
-    typeof b.policy !== 'object'
-  ) {
+  if (!isBodyAdmission(body)) {
     throw new TypeError(`${host} takes a control built by bodyAdmission()`)
   }
 }

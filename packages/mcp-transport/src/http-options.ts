@@ -4,6 +4,7 @@ import {
   type BodyAdmissionOptions,
   type BodyPolicy,
   bodyAdmission,
+  isBodyAdmission,
 } from '@tollgate/http-admission'
 import {
   booleanOption,
@@ -87,17 +88,10 @@ export const MCP_HTTP_OPTIONS = defineOptions('resolveMcpHttpOptions', {
   body: option<BodyAdmission | undefined>({
     default: undefined,
     check: (value, name) => {
-      const b = value as Partial<BodyAdmission> | null
-      if (
-        typeof b !== 'object' ||
-        b === null ||
-        typeof b.classify !== 'function' ||
-        typeof b.admit !== 'function' ||
-        typeof b.policy !== 'object'
-      ) {
+      if (!isBodyAdmission(value)) {
         throw new TypeError(`${name} must be a control built by mcpBodyAdmission()`)
       }
-      const policy = b.policy as BodyPolicy
+      const policy = value.policy as BodyPolicy
       if (
         policy.otherTypes !== 'refuse' ||
         policy.types.length !== 1 ||
