@@ -132,17 +132,27 @@ function post(port, agent, body, headers) {
           text += c
         })
         res.on('end', () => {
-          const data = (res.headers['content-type'] ?? '').includes('event-stream')
+          // An event stream may carry notifications before the answer: each event's data is
+          // one message, and the answer is the one that is not a notification.
+          const messages = (res.headers['content-type'] ?? '').includes('event-stream')
             ? text
-                .split('\n')
-                .filter((l) => l.startsWith('data:'))
-                .map((l) => l.slice(5))
-                .join('')
+                .split(/\r?\n\r?\n/)
+                .map((event) =>
+                  event
+                    .split(/\r?\n/)
+                    .filter((l) => l.startsWith('data:'))
+                    .map((l) => l.slice(5))
+                    .join('\n'),
+                )
+                .filter((data) => data.trim() !== '')
+                .map((data) => JSON.parse(data))
             : text
+              ? [JSON.parse(text)]
+              : []
           resolve({
             status: res.statusCode,
             headers: res.headers,
-            body: data ? JSON.parse(data) : undefined,
+            body: messages.find((m) => m.method === undefined) ?? messages.at(-1),
           })
         })
       },
