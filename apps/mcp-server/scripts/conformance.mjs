@@ -1,8 +1,8 @@
 // Runs the official MCP conformance suite's server scenarios against the built reference server
 // (`dist/main.js`, embedded demo config, so `/mcp/public` admits anonymous callers) and writes
-// the results into the README's generated section.
+// the results into the generated section of docs/mcp-server.md (the app's long reference).
 //
-//   node scripts/conformance.mjs           run, then rewrite the section of README.md
+//   node scripts/conformance.mjs           run, then rewrite the section of docs/mcp-server.md
 //   node scripts/conformance.mjs --check   run, then fail if the committed section differs (CI)
 //
 // The exit code is the suite's: non-zero on a failure not in conformance/expected-failures.yml,
@@ -20,7 +20,7 @@ const BEGIN =
 const END = '<!-- conformance:end -->'
 const app = fileURLToPath(new URL('..', import.meta.url))
 const root = join(app, '..', '..')
-const readme = join(app, 'README.md')
+const readme = join(root, 'docs', 'mcp-server.md')
 const baseline = join(app, 'conformance', 'expected-failures.yml')
 const check = process.argv.includes('--check')
 
@@ -121,7 +121,7 @@ const section = [
   '',
   `\`${SUITE}\`, \`server\` scenarios of the active suite, against \`/mcp/public\` (anonymous):`,
   `${passed} passed, ${results.length - passed} failed; each failure is listed with its reason in`,
-  '`conformance/expected-failures.yml`.',
+  '`apps/mcp-server/conformance/expected-failures.yml`.',
   '',
   ...table(['scenario', 'result', 'checks passed', 'reason (baseline)'], cells),
   '',
@@ -139,14 +139,14 @@ const text = readFileSync(readme, 'utf8')
 const start = text.indexOf(BEGIN)
 const end = text.indexOf(END)
 if (start < 0 || end < start) {
-  process.stderr.write('conformance: README.md has no generated section\n')
+  process.stderr.write('conformance: docs/mcp-server.md has no generated section\n')
   process.exit(1)
 }
 const next = text.slice(0, start) + section + text.slice(end + END.length)
 if (check) {
   if (next !== text) {
     process.stderr.write(
-      'conformance: the README section differs from this run; run `pnpm --filter @tollgate/mcp-server conformance` and commit\n',
+      'conformance: the section in docs/mcp-server.md differs from this run; run `pnpm --filter @tollgate/mcp-server conformance` and commit\n',
     )
     process.exit(1)
   }
