@@ -38,6 +38,9 @@ describe('BoundedStdioServerTransport refusal reports', () => {
     child.write('x\n'.repeat(REFUSALS))
     child.call(1, 'echo', { text: 'ok' })
     await child.response(1)
+    // stderr is its own pipe: read it to its end before counting.
+    child.proc.stdin.end()
+    expect(await child.exited).toBe(0)
     expect(child.onerrors()).toHaveLength(REFUSALS)
   })
 })
