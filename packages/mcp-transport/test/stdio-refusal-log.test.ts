@@ -38,9 +38,11 @@ describe('BoundedStdioServerTransport refusal reports', () => {
     child.write('x\n'.repeat(REFUSALS))
     child.call(1, 'echo', { text: 'ok' })
     await child.response(1)
-    // stderr is its own pipe: read it to its end before counting.
+    // stderr is its own pipe: read it to its end before counting. Without the window the
+    // lines grow with the refusals (hundreds here, against two with it); the exact count seen
+    // through the pipe varies under load, so the control asserts the growth, not the total.
     child.proc.stdin.end()
     expect(await child.exited).toBe(0)
-    expect(child.onerrors()).toHaveLength(REFUSALS)
+    expect(child.onerrors().length).toBeGreaterThan(100)
   })
 })
