@@ -18,6 +18,12 @@ const workspaces = ['packages', 'apps', 'bench', 'tools', 'jobs']
 for (const dir of workspaces) rmSync(join(dir, '.vitest-report.json'), { force: true })
 
 const extra = process.argv.slice(2)
+
+function firstLine(messages) {
+  const text = (messages ?? []).find((m) => typeof m === 'string' && m.length > 0) ?? ''
+  const line = text.split('\n').find((l) => l.trim().length > 0) ?? ''
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line
+}
 const run = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=2', '--continue', ...extra], {
   cwd: root,
   stdio: 'inherit',
@@ -26,6 +32,7 @@ const run = spawnSync('npx', ['turbo', 'run', 'test', '--concurrency=2', '--cont
 let passed = 0
 let failed = 0
 let skipped = 0
+const failures = []
 for (const dir of workspaces) {
   const report = join(dir, '.vitest-report.json')
   if (!existsSync(report)) continue
@@ -37,10 +44,19 @@ for (const dir of workspaces) {
   // also counts each describe block holding a failed test, so adding it counted them twice.)
   for (const file of data.testResults ?? []) {
     const tests = file.assertionResults ?? []
-    if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) failed += 1
+    const where = file.name?.startsWith(root) ? file.name.slice(root.length) : file.name
+    for (const t of tests) {
+      if (t.status === 'failed') failures.push(`${where}: ${t.fullName} -- ${firstLine(t.failureMessages)}`)
+    }
+    if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) {
+      failed += 1
+      failures.push(`${where}: (the file failed outside its tests) -- ${firstLine([file.message])}`)
+    }
   }
   skipped += (data.numPendingTests ?? 0) + (data.numTodoTests ?? 0)
 }
+// The failed tests, one line each, just above the totals, so the tail of a CI log names them.
+for (const line of failures) console.log(`failed: ${line}`)
 const status = run.status ?? 1
 if (status !== 0 && failed === 0) failed = 1
 const tail = skipped > 0 ? `, ${skipped} skipped` : ''
