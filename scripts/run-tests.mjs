@@ -46,7 +46,8 @@ for (const dir of workspaces) {
     const tests = file.assertionResults ?? []
     const where = file.name?.startsWith(root) ? file.name.slice(root.length) : file.name
     for (const t of tests) {
-      if (t.status === 'failed') failures.push(`${where}: ${t.fullName} -- ${firstLine(t.failureMessages)}`)
+      if (t.status === 'failed')
+        failures.push(`${where}: ${t.fullName} -- ${firstLine(t.failureMessages)}`)
     }
     if (file.status === 'failed' && !tests.some((t) => t.status === 'failed')) {
       failed += 1
