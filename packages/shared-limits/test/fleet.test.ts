@@ -50,7 +50,7 @@ async function tokensAdmitted(limits: RateLimit[]): Promise<number> {
 }
 
 describe.skipIf(!redis.available)('createConcurrencyLimit across three instances', () => {
-  it('admits at most `limit` leases for one key together', async () => {
+  it('admits at most limit leases for one key together', async () => {
     const name = fresh('fleet-c')
     const limits = (await redisStores()).map((store) =>
       createConcurrencyLimit({ store, name, limit: 10 }),
@@ -60,7 +60,7 @@ describe.skipIf(!redis.available)('createConcurrencyLimit across three instances
     expect(admitted).toBe(10)
   })
 
-  it('holds the anonymous pool to `limit` and each member to its share together', async () => {
+  it('holds the anonymous pool to the limit and each member to its share together', async () => {
     const name = fresh('fleet-p')
     const limits = (await redisStores()).map((store) =>
       createConcurrencyLimit({ store, name, limit: 12, poolMemberShare: 0.25 }),
@@ -77,7 +77,7 @@ describe.skipIf(!redis.available)('createConcurrencyLimit across three instances
 })
 
 describe.skipIf(!redis.available)('createRateLimit across three instances', () => {
-  it('admits at most `burst` calls for one key together over a burst of 300', async () => {
+  it('admits at most burst calls for one key together over a burst of 300', async () => {
     const name = fresh('fleet-r')
     // One token a minute: the refill during the burst is negligible.
     const limits = (await redisStores()).map((store) =>
