@@ -52,4 +52,15 @@ export {
   toolNameForFile,
 } from './schema-files.js'
 export { rewriteToolsListResult, type ToolsListRewriteOptions } from './tools-list.js'
-export { InputValidation, inputValidation, type ValidationCall } from './validation-control.js'
+export {
+  registeredToolNames,
+  UNPUBLISHED_TOOL_CODE,
+  UnpublishedToolError,
+  type UnpublishedToolPolicy,
+} from './unpublished-tools.js'
+export {
+  type ConnectableServer,
+  InputValidation,
+  inputValidation,
+  type ValidationCall,
+} from './validation-control.js'
