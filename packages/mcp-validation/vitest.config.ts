@@ -16,6 +16,7 @@ const WIRE = [
   'test/server-request-id.test.ts',
   'test/era-2026.test.ts',
   'test/unpublished-tools.test.ts',
+  'test/schemas-command.test.ts',
 ]
 
 const shared = tollgateVitestConfig().test ?? {}

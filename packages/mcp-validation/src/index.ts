@@ -51,6 +51,20 @@ export {
   SHARED_SCHEMA_FILES,
   toolNameForFile,
 } from './schema-files.js'
+export {
+  compareSchemaFolder,
+  formatSchemaJson,
+  type SchemaFolderReport,
+  writeSchemaFolder,
+} from './schema-folder.js'
+export {
+  DEFAULT_SCHEMA_ID_BASE,
+  type ToolDefinitionSource,
+  type ToolInputSchemaOptions,
+  toolDefinitions,
+  toolInputSchema,
+  toolInputSchemas,
+} from './tool-schemas.js'
 export { rewriteToolsListResult, type ToolsListRewriteOptions } from './tools-list.js'
 export {
   registeredToolNames,

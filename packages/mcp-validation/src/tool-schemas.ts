@@ -1,0 +1,141 @@
+// Published input schemas written from a server's own tool definitions, so the schema files are
+// generated rather than restated by hand. A definition converts through the Standard JSON
+// Schema interface (`schema['~standard'].jsonSchema.input`), which zod 4 implements: nothing of
+// zod or either SDK line is imported here, and the zod that built the shapes converts them.
+
+import { DRAFT_2020_12 } from './registry.js'
+import { registeredToolNames } from './unpublished-tools.js'
+
+/** Where the tool definitions come from (see {@link toolInputSchemas}). */
+export type ToolDefinitionSource =
+  | { readonly connect: unknown }
+  | Iterable<{ readonly name: string; readonly inputSchema?: unknown }>
+  | Readonly<Record<string, unknown>>
+
+/** Options of {@link toolInputSchemas}. */
+export interface ToolInputSchemaOptions {
+  /**
+   * The absolute URI each schema's `$id` starts with, followed by the file name
+   * (`<tool>.schema.json`). Default: `urn:tollgate:mcp:`.
+   */
+  readonly idBase?: string | undefined
+}
+
+/** The default `idBase`: a URN, since a published schema needs an absolute `$id`. */
+export const DEFAULT_SCHEMA_ID_BASE = 'urn:tollgate:mcp:'
+
+interface ZodOverrideContext {
+  readonly zodSchema: { readonly _zod?: { readonly def?: Record<string, unknown> } }
+  readonly jsonSchema: Record<string, unknown>
+}
+
+// Closes each object zod leaves open on input: a default (stripping) `z.object` says nothing of
+// extra keys on the input side, and a published schema that says nothing admits them. A strict
+// object is already closed; a passthrough (`.loose()`, `.catchall()`) one keeps what it says.
+function closeObjects(ctx: ZodOverrideContext): void {
+  const def = ctx.zodSchema._zod?.def
+  if (def?.type === 'intersection') {
+    // Each side of an intersection closed alone would refuse the other side's keys.
+    throw new TypeError('an intersection of objects cannot be closed: use .extend() instead')
+  }
+  if (def?.type !== 'object' || def.catchall !== undefined) return
+  if (ctx.jsonSchema.additionalProperties === undefined) ctx.jsonSchema.additionalProperties = false
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of one tool's input definition: a zod 4 schema (or any
+ * Standard JSON Schema), or `undefined` for a tool that takes no arguments (a closed empty
+ * object). Every object is closed (`additionalProperties: false`) unless the shape is
+ * passthrough. `$schema`, `$id` (`idBase` + `<tool>.schema.json`) and `title` come first.
+ * @throws TypeError naming the tool when the definition has no JSON Schema (a zod 3 shape), is
+ *   not an object schema, or is an intersection of objects.
+ */
+export function toolInputSchema(
+  tool: string,
+  definition: unknown,
+  options: ToolInputSchemaOptions = {},
+): Record<string, unknown> {
+  const idBase = options.idBase ?? DEFAULT_SCHEMA_ID_BASE
+  if (!URL.canParse(idBase)) throw new TypeError('idBase must be an absolute URI')
+  let body: Record<string, unknown>
+  if (definition === undefined) {
+    body = { type: 'object', properties: {}, additionalProperties: false }
+  } else {
+    const input = (
+      definition as {
+        '~standard'?: { jsonSchema?: { input?: (params: unknown) => Record<string, unknown> } }
+      } | null
+    )?.['~standard']?.jsonSchema?.input
+    if (typeof input !== 'function') {
+      throw new TypeError(
+        `tool ${tool}: its input definition has no JSON Schema (use a zod 4 schema or a Standard JSON Schema)`,
+      )
+    }
+    try {
+      body = input({
+        target: 'draft-2020-12',
+        libraryOptions: { override: closeObjects, unrepresentable: 'throw' },
+      })
+    } catch (error) {
+      throw new TypeError(`tool ${tool}: ${(error as Error).message}`)
+    }
+  }
+  if (body.type !== 'object') {
+    throw new TypeError(`tool ${tool}: an input schema must describe an object`)
+  }
+  const { $schema: _dialect, $id: _id, ...rest } = body
+  return {
+    $schema: DRAFT_2020_12,
+    $id: `${idBase}${tool}.schema.json`,
+    title: `${tool} input`,
+    ...rest,
+  }
+}
+
+/**
+ * The definitions of `source`, by tool name: an `McpServer` of SDK 1.32 or 2.x (each tool it
+ * registers), an iterable of `{ name, inputSchema }` rows (a tool table), or a record of
+ * definitions by name.
+ * @throws TypeError on a source of none of these shapes, or a tool named twice.
+ */
+export function toolDefinitions(source: unknown): ReadonlyMap<string, unknown> {
+  const out = new Map<string, unknown>()
+  const names = registeredToolNames(source)
+  if (names !== undefined) {
+    const tools = (source as { _registeredTools: Record<string, { inputSchema?: unknown }> })
+      ._registeredTools
+    for (const name of names) out.set(name, tools[name]?.inputSchema)
+    return out
+  }
+  if (typeof source !== 'object' || source === null) {
+    throw new TypeError('tool definitions must be an McpServer, a tool table or a record')
+  }
+  if (Symbol.iterator in source) {
+    for (const row of source as Iterable<unknown>) {
+      const name = (row as { name?: unknown } | null)?.name
+      if (typeof name !== 'string') throw new TypeError('each tool row must have a string name')
+      if (out.has(name)) throw new TypeError(`tool ${name} is defined twice`)
+      out.set(name, (row as { inputSchema?: unknown }).inputSchema)
+    }
+    return out
+  }
+  for (const [name, definition] of Object.entries(source)) out.set(name, definition)
+  return out
+}
+
+/**
+ * The published input schema of every tool `source` defines (see {@link toolDefinitions} and
+ * {@link toolInputSchema}), sorted by name.
+ * @throws TypeError as those two do.
+ */
+export function toolInputSchemas(
+  source: unknown,
+  options: ToolInputSchemaOptions = {},
+): ReadonlyMap<string, Record<string, unknown>> {
+  const definitions = toolDefinitions(source)
+  const out = new Map<string, Record<string, unknown>>()
+  for (const name of [...definitions.keys()].sort()) {
+    out.set(name, toolInputSchema(name, definitions.get(name), options))
+  }
+  return out
+}
