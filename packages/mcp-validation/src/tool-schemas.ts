@@ -24,31 +24,81 @@ export interface ToolInputSchemaOptions {
 /** The default `idBase`: a URN, since a published schema needs an absolute `$id`. */
 export const DEFAULT_SCHEMA_ID_BASE = 'urn:tollgate:mcp:'
 
+interface ZodLike {
+  readonly _zod?: { readonly def?: Record<string, unknown> }
+}
+
 interface ZodOverrideContext {
-  readonly zodSchema: { readonly _zod?: { readonly def?: Record<string, unknown> } }
+  readonly zodSchema: ZodLike
   readonly jsonSchema: Record<string, unknown>
+}
+
+// The schemas that are a side of an intersection, found by walking the definition tree: they
+// stay open, and the intersection closes them together with `unevaluatedProperties: false` (each
+// side closed alone would refuse the other side's keys).
+function intersectionSides(root: unknown): ReadonlySet<unknown> {
+  const sides = new Set<unknown>()
+  const seen = new Set<unknown>()
+  const visit = (node: unknown, depth: number): void => {
+    if (typeof node !== 'object' || node === null || seen.has(node) || depth > 64) return
+    seen.add(node)
+    const def = (node as ZodLike)._zod?.def
+    const children = def === undefined ? Object.values(node) : Object.values(def)
+    if (def?.type === 'intersection') {
+      sides.add(def.left)
+      sides.add(def.right)
+    }
+    for (const child of children) {
+      if (Array.isArray(child)) for (const c of child) visit(c, depth + 1)
+      else visit(child, depth + 1)
+    }
+  }
+  visit(root, 0)
+  return sides
+}
+
+// A reference to a published schema document (an absolute URI, not a `#` pointer), set on a
+// shape with `.meta({ $ref })`: the shape is the compiler's view of a shared schema file.
+function publishedRef(json: Record<string, unknown>): string | undefined {
+  const ref = json.$ref
+  return typeof ref === 'string' && !ref.startsWith('#') && URL.canParse(ref) ? ref : undefined
 }
 
 // Closes each object zod leaves open on input: a default (stripping) `z.object` says nothing of
 // extra keys on the input side, and a published schema that says nothing admits them. A strict
 // object is already closed; a passthrough (`.loose()`, `.catchall()`) one keeps what it says.
-function closeObjects(ctx: ZodOverrideContext): void {
-  const def = ctx.zodSchema._zod?.def
-  if (def?.type === 'intersection') {
-    // Each side of an intersection closed alone would refuse the other side's keys.
-    throw new TypeError('an intersection of objects cannot be closed: use .extend() instead')
+function closer(sides: ReadonlySet<unknown>): (ctx: ZodOverrideContext) => void {
+  return (ctx) => {
+    const def = ctx.zodSchema._zod?.def
+    const json = ctx.jsonSchema
+    const ref = def?.type === 'object' ? publishedRef(json) : undefined
+    if (ref !== undefined) {
+      // Published as the reference alone: the document it names states the shape.
+      for (const key of Object.keys(json)) if (key !== '$ref') delete json[key]
+      return
+    }
+    if (sides.has(ctx.zodSchema)) return
+    if (def?.type === 'intersection') {
+      json.type ??= 'object'
+      json.unevaluatedProperties ??= false
+      return
+    }
+    if (def?.type !== 'object' || def.catchall !== undefined) return
+    json.additionalProperties ??= false
   }
-  if (def?.type !== 'object' || def.catchall !== undefined) return
-  if (ctx.jsonSchema.additionalProperties === undefined) ctx.jsonSchema.additionalProperties = false
 }
 
 /**
  * The JSON Schema (draft 2020-12) of one tool's input definition: a zod 4 schema (or any
  * Standard JSON Schema), or `undefined` for a tool that takes no arguments (a closed empty
  * object). Every object is closed (`additionalProperties: false`) unless the shape is
- * passthrough. `$schema`, `$id` (`idBase` + `<tool>.schema.json`) and `title` come first.
- * @throws TypeError naming the tool when the definition has no JSON Schema (a zod 3 shape), is
- *   not an object schema, or is an intersection of objects.
+ * passthrough; an intersection (`a.and(b)`) is closed as a whole (`unevaluatedProperties:
+ * false`, its sides open), and a shape with `.meta({ $ref: uri })` is written as that reference
+ * alone (a shared schema file such as a tool context, composed with `z.intersection`).
+ * `$schema`, `$id` (`idBase` + `<tool>.schema.json`) and `title` (`<tool> input` unless the
+ * definition gives one) come first.
+ * @throws TypeError naming the tool when the definition has no JSON Schema (a zod 3 shape) or
+ *   is not an object schema.
  */
 export function toolInputSchema(
   tool: string,
@@ -74,7 +124,10 @@ export function toolInputSchema(
     try {
       body = input({
         target: 'draft-2020-12',
-        libraryOptions: { override: closeObjects, unrepresentable: 'throw' },
+        libraryOptions: {
+          override: closer(intersectionSides(definition)),
+          unrepresentable: 'throw',
+        },
       })
     } catch (error) {
       throw new TypeError(`tool ${tool}: ${(error as Error).message}`)
@@ -83,11 +136,12 @@ export function toolInputSchema(
   if (body.type !== 'object') {
     throw new TypeError(`tool ${tool}: an input schema must describe an object`)
   }
-  const { $schema: _dialect, $id: _id, ...rest } = body
+  const { $schema: _dialect, $id: _id, title, type, ...rest } = body
   return {
     $schema: DRAFT_2020_12,
     $id: `${idBase}${tool}.schema.json`,
-    title: `${tool} input`,
+    title: typeof title === 'string' ? title : `${tool} input`,
+    type,
     ...rest,
   }
 }

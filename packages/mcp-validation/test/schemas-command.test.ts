@@ -117,9 +117,45 @@ describe('toolInputSchema', () => {
     })
   })
 
-  it('refuses a definition with no JSON Schema and an intersection of objects, naming the tool', () => {
+  it('refuses a definition with no JSON Schema, naming the tool', () => {
     expect(() => toolInputSchema('t.plain', { query: 'not a schema' })).toThrow(/t\.plain/)
-    const both = z.object({ a: z.string() }).and(z.object({ b: z.string() }))
-    expect(() => toolInputSchema('t.both', both)).toThrow(/t\.both.*intersection/)
+    expect(() => toolInputSchema('t.string', z.string())).toThrow(/t\.string/)
+  })
+
+  it('closes an intersection as a whole and writes a $ref shape as the reference alone', () => {
+    const context = z
+      .object({ projectId: z.string().max(8) })
+      .meta({ $ref: 'urn:test:context.schema.json' })
+    const both = z.intersection(context, z.object({ query: z.string() }))
+    const registry = createSchemaRegistry(
+      [
+        {
+          file: 'context.schema.json',
+          source: 'context',
+          schema: {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            $id: 'urn:test:context.schema.json',
+            type: 'object',
+            properties: { projectId: { type: 'string', maxLength: 8 } },
+            required: ['projectId'],
+          },
+        },
+        {
+          file: 'both.schema.json',
+          source: 'both',
+          schema: toolInputSchema('both', both, { idBase: 'urn:test:' }),
+        },
+      ],
+      { sharedFiles: ['context.schema.json'] },
+    )
+    expect(registry.validate('both', { projectId: 'p', query: 'q' })).toBeNull()
+    expect(registry.validate('both', { projectId: 'p', query: 'q', x: 1 })).toMatchObject({
+      keyword: 'unevaluatedProperties',
+    })
+    // The limit comes from the referenced document, not from a copy of the shape.
+    expect(registry.validate('both', { projectId: 'p'.repeat(9), query: 'q' })).toMatchObject({
+      keyword: 'maxLength',
+    })
+    expect(JSON.stringify(registry.schema('both'))).not.toContain('maxLength')
   })
 })
