@@ -88,6 +88,34 @@ function closer(sides: ReadonlySet<unknown>): (ctx: ZodOverrideContext) => void 
   }
 }
 
+const HOISTABLE = new Set(['type', 'properties', 'required'])
+
+// An intersection closed as a whole keeps its own keys beside the `allOf`, as a hand-written
+// composition does (`allOf: [{ $ref: context }]`, `properties`, `unevaluatedProperties: false`):
+// the one plain object side (keys `type`, `properties`, `required` only) moves up into the node.
+// Same verdicts: `unevaluatedProperties` sees properties evaluated in `allOf` and beside it alike.
+function hoistOwnKeys(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return
+  for (const child of Object.values(node)) hoistOwnKeys(child)
+  const json = node as Record<string, unknown>
+  const allOf = json.allOf
+  if (!Array.isArray(allOf) || json.unevaluatedProperties !== false || 'properties' in json) return
+  const plain = allOf.filter(
+    (side) =>
+      typeof side === 'object' &&
+      side !== null &&
+      (side as { type?: unknown }).type === 'object' &&
+      Object.keys(side).every((key) => HOISTABLE.has(key)),
+  ) as Record<string, unknown>[]
+  if (plain.length !== 1 || allOf.length < 2) return
+  const [own] = plain as [Record<string, unknown>]
+  json.allOf = allOf.filter((side) => side !== own)
+  delete json.unevaluatedProperties
+  json.properties = own.properties ?? {}
+  if (own.required !== undefined) json.required = own.required
+  json.unevaluatedProperties = false
+}
+
 /**
  * The JSON Schema (draft 2020-12) of one tool's input definition: a zod 4 schema (or any
  * Standard JSON Schema), or `undefined` for a tool that takes no arguments (a closed empty
@@ -133,6 +161,7 @@ export function toolInputSchema(
       throw new TypeError(`tool ${tool}: ${(error as Error).message}`)
     }
   }
+  hoistOwnKeys(body)
   if (body.type !== 'object') {
     throw new TypeError(`tool ${tool}: an input schema must describe an object`)
   }

@@ -157,5 +157,12 @@ describe('toolInputSchema', () => {
       keyword: 'maxLength',
     })
     expect(JSON.stringify(registry.schema('both'))).not.toContain('maxLength')
+    // The own keys sit beside the reference, as a hand-written composition has them.
+    expect(registry.schema('both')).toMatchObject({
+      allOf: [{ $ref: 'urn:test:context.schema.json' }],
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+      unevaluatedProperties: false,
+    })
   })
 })
