@@ -15,6 +15,8 @@ const WIRE = [
   'test/reused-id.test.ts',
   'test/server-request-id.test.ts',
   'test/era-2026.test.ts',
+  'test/unpublished-tools.test.ts',
+  'test/schemas-command.test.ts',
 ]
 
 const shared = tollgateVitestConfig().test ?? {}

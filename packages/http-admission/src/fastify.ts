@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
 import type { BodyAdmission } from './body-admission.js'
+import type { AdmitSuccess } from './core.js'
 import { type HttpAdmissionError, toHttpError } from './http-error.js'
 import { narrowControl, requireControl } from './narrow-control.js'
 import { nodeRequestHead } from './node.js'
@@ -68,7 +69,9 @@ export type FastifyAdmissionPlugin = (
  * Fastify's error handler as an error with `statusCode`, `code` and `limit` (Fastify's default
  * answer: `{ statusCode, code, error, message }`, never the caller's bytes), and the
  * connection is closed after the answer without reading the rest of the body. An admitted body
- * is `request.body`; a request without one leaves it `undefined`. The principal of the
+ * is `request.body`; an empty `application/json` body is refused as Fastify's own parser
+ * refuses it (400 `FST_ERR_CTP_EMPTY_JSON_BODY`), and a request Fastify sees without a body
+ * never reaches a parser (`request.body` stays `undefined`). The principal of the
  * per-principal shares is `request.principal` when an earlier hook set it to a string.
  * @throws TypeError at construction when `body` is not a control.
  */
@@ -92,31 +95,36 @@ export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
     }
     const refused = new WeakSet<object>()
 
-    const parse: FastifyStreamParser = (request, payload, parsed) => {
-      const control = controlFor(request.routeOptions.bodyLimit)
-      const principal = (request as { principal?: unknown }).principal
-      const decision = control.classify(nodeRequestHead(request.raw))
-      control
-        .admit(payload, decision, {
-          principal: typeof principal === 'string' ? principal : undefined,
-        })
-        .then(
-          (result) => {
-            if (result.ok) {
-              parsed(null, result.value)
-              return
-            }
-            const error = fastifyError(result.error, control.policy.retryAfterSeconds)
-            refused.add(error)
-            parsed(error)
-          },
-          (error: unknown) => parsed(error as Error),
-        )
-    }
+    // `json`: the parser stands in for Fastify's `application/json` one, which refuses an empty
+    // body (Fastify calls a parser only when the head announces one: a type, a length or chunks).
+    const parserFor =
+      (json: boolean): FastifyStreamParser =>
+      (request, payload, parsed) => {
+        const control = controlFor(request.routeOptions.bodyLimit)
+        const principal = (request as { principal?: unknown }).principal
+        const decision = control.classify(nodeRequestHead(request.raw))
+        control
+          .admit(payload, decision, {
+            principal: typeof principal === 'string' ? principal : undefined,
+          })
+          .then(
+            (result) => {
+              if (result.ok) {
+                if (json && isEmpty(result)) parsed(emptyJsonBodyError())
+                else parsed(null, result.value)
+                return
+              }
+              const error = fastifyError(result.error, control.policy.retryAfterSeconds)
+              refused.add(error)
+              parsed(error)
+            },
+            (error: unknown) => parsed(error as Error),
+          )
+      }
 
     fastify.removeContentTypeParser(['application/json', 'text/plain'])
-    fastify.addContentTypeParser('application/json', parse)
-    fastify.addContentTypeParser('*', parse)
+    fastify.addContentTypeParser('application/json', parserFor(true))
+    fastify.addContentTypeParser('*', parserFor(false))
     // Before the error handler answers: the unread rest of a refused body must never be read
     // as a next request, and the client must still receive the answer (a lingering close).
     fastify.addHook('onError', (_request, reply, error, next) => {
@@ -132,6 +140,22 @@ export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
     [Symbol.for('fastify.display-name')]: 'tollgate-admission',
   })
   return plugin
+}
+
+// No body bytes: a declared `Content-Length: 0` (skipped unread) or a chunked body of no chunks.
+function isEmpty(result: AdmitSuccess): boolean {
+  return result.skipped === 'no-body' || (result.skipped === undefined && result.wireBytes === 0)
+}
+
+/**
+ * Fastify's own refusal of an empty JSON body, with its code, status and message (Fastify's
+ * error handler renders it as it renders its own).
+ */
+function emptyJsonBodyError(): Error & { readonly code: string; readonly statusCode: number } {
+  return Object.assign(
+    new Error("Body cannot be empty when content-type is set to 'application/json'"),
+    { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 },
+  )
 }
 
 /**

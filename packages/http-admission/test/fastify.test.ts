@@ -1,6 +1,7 @@
 // fastifyAdmission on Fastify's own server on 127.0.0.1: the bad-input table refused with the
 // adapter (the route never runs), and, with Fastify's own parser instead, the rows Fastify does
 // not stop reach the route. Sentinel: `reached`, the bodies the route saw.
+import { head, RawClient, type RawResponse } from '@tollgate/test-kit/http-client'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fastifyAdmission } from '../src/fastify.js'
@@ -42,7 +43,56 @@ async function serve(
   return { port: typeof address === 'object' && address !== null ? address.port : 0, reached }
 }
 
+// An empty body under each framing, sent as exactly these bytes (`type` null: no header).
+async function sendEmpty(
+  port: number,
+  framing: 'Content-Length: 0' | 'Transfer-Encoding: chunked',
+  type: string | null = 'application/json',
+): Promise<RawResponse> {
+  const client = new RawClient(port)
+  try {
+    const lines = ['POST / HTTP/1.1', 'Host: 127.0.0.1', framing]
+    if (type !== null) lines.push(`Content-Type: ${type}`)
+    const end = framing === 'Content-Length: 0' ? '' : '0\r\n\r\n'
+    await client.write(head(lines) + end)
+    return await client.response()
+  } finally {
+    client.destroy()
+  }
+}
+
+const FRAMINGS = ['Content-Length: 0', 'Transfer-Encoding: chunked'] as const
+
 describe('fastifyAdmission', () => {
+  it.each(FRAMINGS)(
+    'refuses an empty application/json body (%s) with 400 FST_ERR_CTP_EMPTY_JSON_BODY, as Fastify does, and the route does not run',
+    async (framing) => {
+      const own = await serve(false)
+      const ownAnswer = await sendEmpty(own.port, framing)
+      const adapted = await serve(true)
+      const answer = await sendEmpty(adapted.port, framing)
+      for (const response of [ownAnswer, answer]) {
+        expect(response.status).toBe(400)
+        expect(JSON.parse(response.body)).toMatchObject({
+          statusCode: 400,
+          code: 'FST_ERR_CTP_EMPTY_JSON_BODY',
+        })
+      }
+      expect(JSON.parse(answer.body)).toEqual(JSON.parse(ownAnswer.body))
+      expect(adapted.reached).toEqual([])
+      expect(own.reached).toEqual([])
+    },
+  )
+
+  it('leaves request.body undefined for a POST without a type or a body, as Fastify does', async () => {
+    const own = await serve(false)
+    const adapted = await serve(true)
+    expect((await sendEmpty(own.port, 'Content-Length: 0', null)).status).toBe(200)
+    expect((await sendEmpty(adapted.port, 'Content-Length: 0', null)).status).toBe(200)
+    expect(own.reached).toEqual([undefined])
+    expect(adapted.reached).toEqual([undefined])
+  })
+
   it.each(BAD_INPUTS)(
     'refuses $name with $status $code in the Fastify error shape, and the route does not run',
     async (row) => {

@@ -51,5 +51,30 @@ export {
   SHARED_SCHEMA_FILES,
   toolNameForFile,
 } from './schema-files.js'
+export {
+  compareSchemaFolder,
+  formatSchemaJson,
+  type SchemaFolderReport,
+  writeSchemaFolder,
+} from './schema-folder.js'
+export {
+  DEFAULT_SCHEMA_ID_BASE,
+  type ToolDefinitionSource,
+  type ToolInputSchemaOptions,
+  toolDefinitions,
+  toolInputSchema,
+  toolInputSchemas,
+} from './tool-schemas.js'
 export { rewriteToolsListResult, type ToolsListRewriteOptions } from './tools-list.js'
-export { InputValidation, inputValidation, type ValidationCall } from './validation-control.js'
+export {
+  registeredToolNames,
+  UNPUBLISHED_TOOL_CODE,
+  UnpublishedToolError,
+  type UnpublishedToolPolicy,
+} from './unpublished-tools.js'
+export {
+  type ConnectableServer,
+  InputValidation,
+  inputValidation,
+  type ValidationCall,
+} from './validation-control.js'

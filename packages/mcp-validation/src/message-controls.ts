@@ -6,7 +6,11 @@
 // made the transport (a 2025 session's, a 2026-07-28 request's, stdio's).
 
 import type { McpTransport } from '@tollgate/mcp-transport/decorator'
-import { InputValidation, type ValidationCall } from './validation-control.js'
+import {
+  type ConnectableServer,
+  InputValidation,
+  type ValidationCall,
+} from './validation-control.js'
 
 /**
  * A control that decorates a transport and needs nothing else, such as the result budget of
@@ -39,11 +43,18 @@ export interface McpMessageControls {
    */
   decorate(transport: McpTransport, call?: ValidationCall): McpTransport
   /**
-   * Makes `server.connect(transport)` connect `decorate(transport, call)` instead, for a server
-   * something else connects (the SDK's `createMcpHandler` connects each per-request server
-   * itself). Returns `server`.
+   * Connects `server` to `decorate(transport, call)`, after the validation control's start-up
+   * check of the tools `server` registers (see `InputValidation.checkServer`): with the default
+   * `unpublishedTools: 'error'`, a tool with no published schema rejects with
+   * `ERR_TOOL_UNPUBLISHED`.
    */
-  guard<S extends { connect(transport: never): Promise<void> }>(server: S, call?: ValidationCall): S
+  connect(server: ConnectableServer, transport: McpTransport, call?: ValidationCall): Promise<void>
+  /**
+   * Makes `server.connect(transport)` do what {@link McpMessageControls.connect} does (the
+   * start-up check, then `decorate(transport, call)`), for a server something else connects
+   * (the SDK's `createMcpHandler` connects each per-request server itself). Returns `server`.
+   */
+  guard<S extends ConnectableServer>(server: S, call?: ValidationCall): S
 }
 
 /**
@@ -71,18 +82,33 @@ export function mcpMessageControls(controls: McpMessageControlsOptions = {}): Mc
     const validated = validation === undefined ? transport : validation.decorate(transport, call)
     return resultBudget === undefined ? validated : resultBudget.decorate(validated)
   }
+  // The start-up check runs before the server is connected: a rejection leaves it unconnected.
+  const connectThrough = (
+    connect: (transport: McpTransport) => Promise<void>,
+    server: ConnectableServer,
+    transport: McpTransport,
+    call: ValidationCall | undefined,
+  ): Promise<void> => {
+    try {
+      validation?.checkServer(server)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return connect(decorate(transport, call))
+  }
   return Object.freeze({
     validation,
     resultBudget,
     decorate,
-    guard<S extends { connect(transport: never): Promise<void> }>(
-      server: S,
-      call?: ValidationCall,
-    ): S {
+    connect(server: ConnectableServer, transport: McpTransport, call?: ValidationCall) {
+      const connect = server.connect.bind(server) as (transport: McpTransport) => Promise<void>
+      return connectThrough(connect, server, transport, call)
+    },
+    guard<S extends ConnectableServer>(server: S, call?: ValidationCall): S {
       const connect = server.connect.bind(server) as (transport: McpTransport) => Promise<void>
       ;(server as unknown as { connect: (transport: McpTransport) => Promise<void> }).connect = (
         transport,
-      ) => connect(decorate(transport, call))
+      ) => connectThrough(connect, server, transport, call)
       return server
     },
   })

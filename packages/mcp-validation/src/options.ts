@@ -5,6 +5,7 @@ import {
   integerOption,
   JSON_LIMITS,
   type OptionsOf,
+  oneOfOption,
   option,
   REPEAT_WINDOW_OPTIONS,
   type ResolvedJsonLimits,
@@ -13,6 +14,7 @@ import {
 } from '@tollgate/json-budget'
 import type { RefusalHook } from './refusal-event.js'
 import type { SchemaRegistry } from './registry.js'
+import type { UnpublishedToolPolicy } from './unpublished-tools.js'
 
 const MiB = 1024 * 1024
 
@@ -72,6 +74,11 @@ export const INPUT_VALIDATION_OPTIONS = defineOptions('withInputValidation', {
     default: undefined,
     check: functionOption,
     doc: 'called with a `RefusalEvent` (reason, method, bounded names; no caller bytes): the first of a kind at once, its repeats within `refusalWindowMs` as one closing event with `repeated`',
+  }),
+  unpublishedTools: option<UnpublishedToolPolicy>({
+    default: 'error',
+    check: oneOfOption<UnpublishedToolPolicy>(['error', 'warn']),
+    doc: "what `connect` (of the control, or of a server it guards) does when the server registers a tool with no published schema: `'error'` rejects with `ERR_TOOL_UNPUBLISHED` naming the tools; `'warn'` connects and writes one process warning (same code) per tool name",
   }),
   refusalWindowMs: option({
     default: REPEAT_WINDOW_OPTIONS.defaults.windowMs,

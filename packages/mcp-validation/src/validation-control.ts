@@ -13,6 +13,16 @@ import {
 } from './options.js'
 import type { RefusalHook } from './refusal-event.js'
 import type { SchemaRegistry } from './registry.js'
+import {
+  applyUnpublishedPolicy,
+  registeredToolNames,
+  unpublishedTools,
+} from './unpublished-tools.js'
+
+/** A server the control can connect: an `McpServer` of either SDK line, or the low-level `Server`. */
+export interface ConnectableServer {
+  connect(transport: never): Promise<void>
+}
 
 /** The facts of one connection that validation judges with. */
 export interface ValidationCall {
@@ -36,6 +46,9 @@ export class InputValidation {
   readonly options: ResolvedInputValidationOptions
   // The control's mark: a look-alike object is not a control.
   readonly #built = true
+  // The tool names already warned about under `unpublishedTools: 'warn'`: one warning per name
+  // for the control's life, however many servers (one per session) connect through it.
+  readonly #warned = new Set<string>()
 
   /** @throws TypeError on a bad registry or bad options. */
   constructor(registry: SchemaRegistry, options: InputValidationOptions | undefined = undefined) {
@@ -64,6 +77,51 @@ export class InputValidation {
             onRefusal: call.onRefusal ?? this.options.onRefusal,
           })
     return new InputValidationTransport(transport, this.registry, options)
+  }
+
+  /**
+   * The start-up check on tool names: returns those `registered` holds and the registry has no
+   * schema for (sorted), after applying `unpublishedTools` to them (`'warn'`: one process
+   * warning per name, code `ERR_TOOL_UNPUBLISHED`, for the control's life).
+   * @throws UnpublishedToolError (code `ERR_TOOL_UNPUBLISHED`, `tools`) under the default
+   *   `unpublishedTools: 'error'` when any registered tool has no published schema.
+   */
+  checkTools(registered: Iterable<string>): readonly string[] {
+    const missing = unpublishedTools(registered, (name) => this.registry.has(name))
+    applyUnpublishedPolicy(missing, this.options.unpublishedTools, this.#warned)
+    return missing
+  }
+
+  /**
+   * {@link InputValidation.checkTools} on the tools `server` registers: an `McpServer` of SDK
+   * 1.32 or 2.x. A server whose tools cannot be seen (the low-level `Server`) is not checked
+   * (`[]`); pass its names to `checkTools` instead.
+   * @throws UnpublishedToolError as `checkTools` does.
+   */
+  checkServer(server: unknown): readonly string[] {
+    const names = registeredToolNames(server)
+    return names === undefined ? [] : this.checkTools(names)
+  }
+
+  /**
+   * Connects `server` to `transport` decorated by this control (see
+   * {@link InputValidation.decorate}), after the start-up check of the tools it registers
+   * ({@link InputValidation.checkServer}): under the default `unpublishedTools: 'error'` a tool
+   * with no published schema rejects the connection with `ERR_TOOL_UNPUBLISHED` instead of
+   * being served as a tool that silently vanished.
+   */
+  connect(
+    server: ConnectableServer,
+    transport: McpTransport,
+    call?: ValidationCall,
+  ): Promise<void> {
+    try {
+      this.checkServer(server)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    const connect = server.connect as (this: ConnectableServer, t: McpTransport) => Promise<void>
+    return connect.call(server, this.decorate(transport, call))
   }
 
   /** Whether `value` is a control this class built (not a look-alike). */

@@ -111,9 +111,14 @@ describe('mcpMessageControls', () => {
 
   it('judges against the surface and reports to the hook a connection gives, through guard', async () => {
     const events: RefusalEvent[] = []
+    // The test server registers a tool with no published schema: warned about, not refused.
+    const warning = mcpMessageControls({
+      validation: inputValidation(fixtureRegistry(), { unpublishedTools: 'warn' }),
+      resultBudget: createResultBudget(TIGHT),
+    })
     await withSession(
       (server, t) =>
-        controls
+        warning
           .guard(server, { surface: ['system.ping'], onRefusal: (e) => events.push(e) })
           .connect(t),
       async (session) => {

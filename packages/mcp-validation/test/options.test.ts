@@ -22,6 +22,7 @@ describe('resolveInputValidationOptions', () => {
       rewriteToolsList: true,
       surface: undefined,
       onRefusal: undefined,
+      unpublishedTools: 'error',
       refusalWindowMs: 10_000,
     })
   })

@@ -1,21 +1,16 @@
 import { CAPABILITIES_UNAVAILABLE } from '../capability-store.js'
-import type { Capability } from '../config.js'
+import type { ToolInput } from './inputs.js'
 import type { Result, ToolKit } from './kit.js'
 import { refusal } from './results.js'
 import { redeem } from './serve.js'
 
 // One function per tool. Each takes the arguments the input-validation control admitted
-// against the tool's published schema (`schemas/mcp/<tool>.schema.json`), so the types below
-// restate that schema for the compiler; nothing here re-validates them.
+// against the tool's published schema (`schemas/mcp/<tool>.schema.json`, generated from the
+// tool's input in `inputs.ts`, which the types below are inferred from); nothing here
+// re-validates them.
 
 /** A tool handler: the call's kit and the admitted arguments. */
 export type ToolHandler = (kit: ToolKit, args: never) => Promise<Result>
-
-/** Arguments of the project-scoped reads. */
-interface Scoped {
-  readonly projectId: string
-  readonly snapshotId?: string | undefined
-}
 
 /** `project.list`: the projects of the store. */
 export const projectList = (kit: ToolKit): Promise<Result> =>
@@ -33,10 +28,7 @@ export const systemCapabilities = (kit: ToolKit): Promise<Result> =>
   )
 
 /** `knowledge.search`: reads only the resources this caller can list on this route. */
-export const knowledgeSearch = (
-  kit: ToolKit,
-  a: Scoped & { readonly query: string; readonly limit?: number | undefined },
-): Promise<Result> =>
+export const knowledgeSearch = (kit: ToolKit, a: ToolInput<'knowledge.search'>): Promise<Result> =>
   kit.flat(
     'knowledge.search',
     (t, caps) =>
@@ -48,10 +40,7 @@ export const knowledgeSearch = (
   )
 
 /** `knowledge.get`: one document; over the heavy threshold it answers a continuation. */
-export const knowledgeGet = (
-  kit: ToolKit,
-  a: Scoped & { readonly documentId: string },
-): Promise<Result> =>
+export const knowledgeGet = (kit: ToolKit, a: ToolInput<'knowledge.get'>): Promise<Result> =>
   kit.flat('knowledge.get', (t) => {
     const refused = kit.snapshot(a.snapshotId) ?? kit.project(a.projectId)
     if (refused) return refused
@@ -63,7 +52,7 @@ export const knowledgeGet = (
  * `knowledge.status`: counted over what the caller can read here only (a count or a byte total
  * of a resource it may not list would describe that resource).
  */
-export const knowledgeStatus = (kit: ToolKit, a: Scoped): Promise<Result> =>
+export const knowledgeStatus = (kit: ToolKit, a: ToolInput<'knowledge.status'>): Promise<Result> =>
   kit.flat(
     'knowledge.status',
     (t, caps) =>
@@ -73,12 +62,7 @@ export const knowledgeStatus = (kit: ToolKit, a: Scoped): Promise<Result> =>
   )
 
 /** Arguments of `knowledge`. */
-export interface KnowledgeArgs extends Scoped {
-  readonly resource: string
-  readonly action: string
-  readonly id?: string | undefined
-  readonly continuation?: string | undefined
-}
+export type KnowledgeArgs = ToolInput<'knowledge'>
 
 /** `knowledge`: the group dispatcher, `resource` + `action` resolved on the route. */
 export async function knowledge(kit: ToolKit, a: KnowledgeArgs): Promise<Result> {
@@ -119,17 +103,7 @@ export async function knowledge(kit: ToolKit, a: KnowledgeArgs): Promise<Result>
 }
 
 /** Arguments of `admin`. */
-export interface AdminArgs {
-  readonly action: string
-  readonly params?:
-    | {
-        readonly projectId?: string | undefined
-        readonly credentialId?: string | undefined
-        readonly capability?: Capability | undefined
-      }
-    | undefined
-  readonly continuation?: string | undefined
-}
+export type AdminArgs = ToolInput<'admin'>
 
 /** `admin`: the class dispatcher, `action` + `params` and no resource. */
 export async function admin(kit: ToolKit, a: AdminArgs): Promise<Result> {
@@ -190,5 +164,8 @@ export async function admin(kit: ToolKit, a: AdminArgs): Promise<Result> {
 }
 
 /** `continuation.fetch`: redeems a token on the route the call arrived on. */
-export const continuationFetch = (kit: ToolKit, a: { readonly token: string }): Promise<Result> =>
+export const continuationFetch = (
+  kit: ToolKit,
+  a: ToolInput<'continuation.fetch'>,
+): Promise<Result> =>
   kit.flat('continuation.fetch', (_t, caps) => redeem(kit.server, kit.session, a.token, caps))

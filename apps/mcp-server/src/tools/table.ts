@@ -11,6 +11,7 @@ import {
   systemCapabilities,
   type ToolHandler,
 } from './handlers.js'
+import { TOOL_INPUTS } from './inputs.js'
 
 /** One MCP tool of the server: everything about it but its input schema's content. */
 export interface ToolRow {
@@ -19,11 +20,13 @@ export interface ToolRow {
   /** What `tools/list` says about it. */
   readonly description: string
   /**
-   * Its published input schema, a file of `schemas/mcp/`: what `tools/list` shows and what the
-   * input-validation control judges raw arguments against. The file is the only statement of
-   * the tool's arguments.
+   * Its published input schema, a file of `schemas/mcp/` (`<name>.schema.json`): what
+   * `tools/list` shows and what the input-validation control judges raw arguments against.
+   * Generated from {@link ToolRow.inputSchema} by `tollgate-schemas`.
    */
   readonly schema: string
+  /** Its input, stated once (`inputs.ts`): the published file and the handler's types come from it. */
+  readonly inputSchema: (typeof TOOL_INPUTS)[keyof typeof TOOL_INPUTS]
   /** The tier scoped resolution authorizes it at (a dispatcher is `read`: its targets are authorized each). */
   readonly tier: Tier
   /** Capabilities a caller needs to reach it (one of them); none: any caller on the route. */
@@ -37,18 +40,15 @@ export interface ToolRow {
   readonly handler: ToolHandler
 }
 
-/**
- * The tool table: one row per MCP tool. It is what the server registers (each row whose name
- * the route mounts), what `tools/list` shows (the row's published schema), what scoped
- * resolution knows the tool by (tier, capabilities), and what the start-up check compares with
- * `schemas/mcp/` (the two sets of names must be equal). Adding a tool is a row here, its schema
- * file and its handler.
- */
-export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
+/** A row as declared: its schema file and its input follow from its name. */
+type DeclaredRow = Omit<ToolRow, 'name' | 'schema' | 'inputSchema'> & {
+  readonly name: keyof typeof TOOL_INPUTS
+}
+
+const ROWS: readonly DeclaredRow[] = [
   {
     name: 'project.list',
     description: 'Lists the projects of the knowledge store.',
-    schema: 'project.list.schema.json',
     // No arguments: the envelope and `_meta` fit in far less.
     maxRequestBytes: 4096,
     tier: 'read',
@@ -58,7 +58,6 @@ export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
   {
     name: 'system.capabilities',
     description: "This route's surface and the caller's current capabilities.",
-    schema: 'system.capabilities.schema.json',
     // No arguments: the envelope and `_meta` fit in far less.
     maxRequestBytes: 4096,
     tier: 'read',
@@ -68,7 +67,6 @@ export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
     name: 'knowledge.search',
     description:
       'Searches the resources this route mounts (query <= 2,000 characters, limit 1-50).',
-    schema: 'knowledge.search.schema.json',
     tier: 'read',
     capabilities: ['read'],
     handler: knowledgeSearch as ToolHandler,
@@ -76,7 +74,6 @@ export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
   {
     name: 'knowledge.get',
     description: 'Reads one document; over 64 KiB it answers a continuation token.',
-    schema: 'knowledge.get.schema.json',
     tier: 'read',
     capabilities: ['documents'],
     handler: knowledgeGet as ToolHandler,
@@ -84,7 +81,6 @@ export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
   {
     name: 'knowledge.status',
     description: 'Counts the documents and notes of a project.',
-    schema: 'knowledge.status.schema.json',
     tier: 'read',
     capabilities: ['read'],
     handler: knowledgeStatus as ToolHandler,
@@ -93,25 +89,39 @@ export const TOOL_TABLE: readonly ToolRow[] = Object.freeze([
     name: 'knowledge',
     description:
       'Group dispatcher: resource (documents, notes) + action (list, get), resolved against this route.',
-    schema: 'knowledge.schema.json',
     tier: 'read',
     handler: knowledge as ToolHandler,
   },
   {
     name: 'admin',
     description: 'Class dispatcher: action (stats, export, revoke, grant) + params.',
-    schema: 'admin.schema.json',
     tier: 'read',
     handler: admin as ToolHandler,
   },
   {
     name: 'continuation.fetch',
     description: 'Redeems a continuation token for its heavy result.',
-    schema: 'continuation.fetch.schema.json',
     tier: 'read',
     handler: continuationFetch as ToolHandler,
   },
-] satisfies ToolRow[])
+]
+
+/**
+ * The tool table: one row per MCP tool. It is what the server registers (each row whose name
+ * the route mounts), what `tools/list` shows (the row's published schema), what scoped
+ * resolution knows the tool by (tier, capabilities), and what the start-up check compares with
+ * `schemas/mcp/` (the two sets of names must be equal). Adding a tool is a row here, its input
+ * in `inputs.ts` and its handler; its schema file is generated (`pnpm schemas`).
+ */
+export const TOOL_TABLE: readonly ToolRow[] = Object.freeze(
+  ROWS.map((row) =>
+    Object.freeze({
+      ...row,
+      schema: `${row.name}.schema.json`,
+      inputSchema: TOOL_INPUTS[row.name],
+    }),
+  ),
+)
 
 /** The names of {@link TOOL_TABLE}, in its order. */
 export const TOOL_NAMES: readonly string[] = Object.freeze(TOOL_TABLE.map((t) => t.name))
