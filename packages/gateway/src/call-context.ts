@@ -17,6 +17,11 @@ export interface CallContext {
    * upstream's notifications about the request are dropped.
    */
   readonly notify?: ((notification: RpcNotification) => void) | undefined
+  /**
+   * Sends a JSON-RPC request to the caller (a request the upstream makes of its client,
+   * relayed under the gateway's id), where the front can; absent, such requests are refused.
+   */
+  readonly ask?: ((request: Readonly<Record<string, unknown>>) => void) | undefined
   /** Aborted when the caller is gone: its request upstream is abandoned. */
   readonly signal?: AbortSignal | undefined
   /** The caller's session-era state (HTTP session or stdio client), kept by the front. */
@@ -25,10 +30,12 @@ export interface CallContext {
 
 /**
  * What the gateway keeps per session-era caller: the log level it set with `logging/setLevel`
- * (answered by the gateway, since one upstream connection serves every caller).
+ * (answered by the gateway, since one upstream connection serves every caller), and the
+ * capabilities it declared in its `initialize` (what the upstream may ask of it).
  */
 export interface CallerSession {
   logLevel: LogLevel | undefined
+  clientCapabilities?: Readonly<Record<string, unknown>> | undefined
 }
 
 /** The MCP log levels, least severe first. */

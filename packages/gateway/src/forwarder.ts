@@ -7,6 +7,7 @@ import {
   objectOrEmpty,
 } from './forward-params.js'
 import type { RpcNotification, RpcReply } from './rpc-session.js'
+import type { ServerRequestRelay } from './server-requests.js'
 import type { Upstream, UpstreamCall } from './upstream.js'
 
 /**
@@ -14,16 +15,19 @@ import type { Upstream, UpstreamCall } from './upstream.js'
  * routes the upstream's notifications about a request back to the caller that sent it. A
  * progress token the caller sent is replaced by one of the gateway's (callers' tokens could
  * collide on one upstream stream) and the upstream's progress under it is relayed back under
- * the caller's token.
+ * the caller's token. The upstream's requests to its client while a call is in flight go to
+ * the {@link ServerRequestRelay} with that call's caller.
  */
 export class UpstreamForwarder {
   readonly #upstream: Upstream
+  readonly #relay: ServerRequestRelay
   /** The progress tokens the gateway sent upstream, to the caller's token and sink. */
   readonly #progress = new Map<string, { token: unknown; notify: (n: RpcNotification) => void }>()
   #nextToken = 1
 
-  constructor(upstream: Upstream) {
+  constructor(upstream: Upstream, relay: ServerRequestRelay) {
     this.#upstream = upstream
+    this.#relay = relay
   }
 
   /**
@@ -80,6 +84,8 @@ export class UpstreamForwarder {
                 notify(n)
             },
       signal: context.signal,
+      onRequest: (request) => this.#relay.ask(request, context),
+      caller: context.session ?? context,
     }
     try {
       return await this.#upstream.request(method, forwarded, false, call)

@@ -60,10 +60,12 @@ export function singleHeader(value: string | string[] | undefined): string | und
  * Answers one POST whose head the front admitted: the body is admitted under the body cap with
  * the lexical preflight, must agree with the 2026-07-28 headers, must be one JSON-RPC message
  * (a batch is refused `ERR_GATEWAY_UNSUPPORTED`, anything else malformed `ERR_INVALID_REQUEST`),
- * needs a known session unless it is a session-era `initialize` or stateless; a notification or
- * response is accepted (202). A `tools/call` of a served tool and `subscriptions/listen` are
+ * needs a known session unless it is a session-era `initialize` or stateless; a notification is
+ * accepted (202), and so is a response that answers a request relayed to this session (any
+ * other is refused `ERR_RELAY_UNKNOWN`). A `tools/call` of a served tool and `subscriptions/listen` are
  * charged to the principal's limiter first (refused 429 `-32011`). The answer is JSON, or an
- * event stream once the upstream sends a progress or log message about the request.
+ * event stream once the upstream sends a progress or log message about the request, or a request
+ * of its client (relayed under the gateway's id).
  */
 export async function answerPost(
   req: IncomingMessage,
@@ -122,6 +124,14 @@ export async function answerPost(
     refuse(sessionHeader === undefined ? 'ERR_INVALID_REQUEST' : 'ERR_SESSION_UNKNOWN')
     return
   }
+  if (isResponse && !stateless) {
+    // The caller's answer to a request relayed to it: only to one relayed to this session.
+    const refused = pipeline.answer(message, sessions.state(sessionHeader ?? ''))
+    if (refused !== undefined) {
+      refuse(refused)
+      return
+    }
+  }
   if (!isRequest) {
     res.writeHead(202).end()
     return
@@ -140,8 +150,9 @@ export async function answerPost(
   let streaming = false
   const sessionHeaders: Record<string, string> =
     newSession === undefined ? {} : { 'Mcp-Session-Id': newSession }
-  const notify = acceptsEventStream(req.headers.accept)
-    ? (n: { method: string; params: unknown }): void => {
+  // ... and the requests the upstream makes of its client (sampling, elicitation, roots).
+  const toStream = acceptsEventStream(req.headers.accept)
+    ? (message: Readonly<Record<string, unknown>>): void => {
         if (res.writableEnded || res.destroyed) return
         if (!streaming) {
           streaming = true
@@ -151,11 +162,17 @@ export async function answerPost(
             ...sessionHeaders,
           })
         }
-        const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
-        if (n.params !== undefined) note.params = n.params
-        res.write(sseEvent(note))
+        res.write(sseEvent(message))
       }
     : undefined
+  const notify =
+    toStream === undefined
+      ? undefined
+      : (n: { method: string; params: unknown }): void => {
+          const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
+          if (n.params !== undefined) note.params = n.params
+          toStream(note)
+        }
   const gone = new AbortController()
   res.once('close', () => gone.abort())
   const context = {
@@ -166,6 +183,7 @@ export async function answerPost(
     principal: facts.principal,
     route: facts.route,
     notify,
+    ask: toStream,
     session: stateless ? undefined : sessions.state(newSession ?? sessionHeader ?? ''),
   }
   // The per-principal limits are charged once the tool is known to be served to this caller

@@ -1,8 +1,9 @@
 import { chargeJson, isAdmissionError } from '@tollgate/json-budget'
 import type { Access } from './access.js'
-import { type CallContext, LOG_LEVELS, type LogLevel } from './call-context.js'
+import { type CallContext, type CallerSession, LOG_LEVELS, type LogLevel } from './call-context.js'
+import { objectOrEmpty } from './forward-params.js'
 import { UpstreamForwarder } from './forwarder.js'
-import { gatewayRpcError } from './gateway-errors.js'
+import { type GatewayCode, gatewayRpcError } from './gateway-errors.js'
 import {
   replyResponse as answer,
   errorResponse as fail,
@@ -14,6 +15,7 @@ import { discoverResult, initializeResult, STATELESS_VERSION } from './handshake
 import type { GatewayLog } from './log.js'
 import type { GatewayMetrics } from './metrics.js'
 import type { RpcNotification, RpcReply } from './rpc-session.js'
+import { ServerRequestRelay } from './server-requests.js'
 import type { ToolCatalog } from './tool-catalog.js'
 import type { ToolGuard } from './tool-guard.js'
 import { unknownToolRefusal } from './tool-refusal.js'
@@ -60,6 +62,7 @@ export class MessagePipeline {
   readonly #maxResultBytes: number
   readonly #log: GatewayLog
   readonly #forwarder: UpstreamForwarder
+  readonly #relay: ServerRequestRelay
 
   constructor(options: {
     upstream: Upstream
@@ -69,6 +72,8 @@ export class MessagePipeline {
     metrics?: GatewayMetrics | undefined
     maxResultBytes: number
     log: GatewayLog
+    /** The relay of the upstream's requests to its client (a default one when absent). */
+    relay?: ServerRequestRelay | undefined
   }) {
     this.#upstream = options.upstream
     this.#catalog = options.catalog
@@ -77,7 +82,8 @@ export class MessagePipeline {
     this.#metrics = options.metrics
     this.#maxResultBytes = options.maxResultBytes
     this.#log = options.log
-    this.#forwarder = new UpstreamForwarder(options.upstream)
+    this.#relay = options.relay ?? new ServerRequestRelay()
+    this.#forwarder = new UpstreamForwarder(options.upstream, this.#relay)
   }
 
   /**
@@ -97,6 +103,9 @@ export class MessagePipeline {
     }
     switch (method) {
       case 'initialize':
+        // What the caller may be asked (sampling, elicitation, roots) is what it declares here.
+        if (context.session !== undefined)
+          context.session.clientCapabilities = objectOrEmpty(params?.capabilities)
         return ok(id, initializeResult(params, handshake as UpstreamHandshake), context)
       case 'server/discover':
         return ok(id, discoverResult(handshake as UpstreamHandshake), context)
@@ -150,6 +159,15 @@ export class MessagePipeline {
    */
   relay(notification: RpcNotification): void {
     this.#forwarder.relay(notification)
+  }
+
+  /**
+   * Takes a caller's JSON-RPC response to a request the gateway relayed to it from the upstream
+   * (see {@link ServerRequestRelay.answer}).
+   * @returns `undefined` when accepted, else the refusal's code.
+   */
+  answer(message: unknown, session: CallerSession | undefined): GatewayCode | undefined {
+    return this.#relay.answer(message, session)
   }
 
   /**
