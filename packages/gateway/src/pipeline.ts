@@ -233,7 +233,11 @@ export class MessagePipeline {
       this.#log('result_refused', { code: over.code, tool: name, limit: over.limit })
       return ok(id, refusedResult(over.code, over.limit), context)
     }
-    const bad = this.#guard?.checkResult(name, reply.result)
+    // An InputRequiredResult (2026-07-28) is not the tool's result yet: it carries no
+    // structuredContent, and the round that completes is checked against the outputSchema.
+    const inputRequired =
+      (reply.result as { resultType?: unknown } | null)?.resultType === 'input_required'
+    const bad = inputRequired ? undefined : this.#guard?.checkResult(name, reply.result)
     if (bad !== undefined) {
       this.#log('result_refused', { code: bad.code, tool: name })
       return ok(id, bad.result, context)

@@ -1,8 +1,18 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CLI, post, type RunningCli, startCli, until } from './fixtures/run-gateway.js'
+import {
+  CLI,
+  modern,
+  post,
+  type RunningCli,
+  recorded,
+  recordFile,
+  startCli,
+  until,
+} from './fixtures/run-gateway.js'
 
 const ASKING = new URL('./fixtures/asking-upstream.mjs', import.meta.url).pathname
+const INPUT_REQUIRED = new URL('./fixtures/input-required-upstream.mjs', import.meta.url).pathname
 const ALL = { sampling: {}, elicitation: {}, roots: {} }
 
 let running: RunningCli | undefined
@@ -283,5 +293,53 @@ describe('serveStdio (tollgate-gateway --stdio relaying upstream requests)', () 
     send({ jsonrpc: '2.0', id: request.id, result: { action: 'accept', content: { name: 'Ada' } } })
     await until(() => expect(lines.some((l) => l.id === 2)).toBe(true), 30_000)
     expect(textOf(lines.find((l) => l.id === 2) as Message)).toContain('"Ada"')
+  })
+})
+
+describe('MessagePipeline (2026-07-28 input_required through tollgate-gateway)', () => {
+  it('passes an InputRequiredResult of a tool with an outputSchema through intact, and its requestState and inputResponses back', async () => {
+    const record = recordFile()
+    upstream = spawn(process.execPath, [INPUT_REQUIRED], {
+      env: { ...process.env, RECORD_FILE: record },
+    })
+    let err = ''
+    upstream.stderr.on('data', (c: Buffer) => {
+      err += c.toString()
+    })
+    await until(() => expect(err).toContain('listening'), 30_000)
+    const port = (JSON.parse(err.split('\n')[0] as string) as { port: number }).port
+    running = await startCli(['--upstream', `http://127.0.0.1:${port}/mcp`])
+    await until(
+      () => expect(running?.logs().some((l) => l.event === 'tools_loaded')).toBe(true),
+      30_000,
+    )
+    const first = await modern(running.url, 1, 'tools/call', { name: 'book', arguments: {} })
+    expect(first.status).toBe(200)
+    expect(first.body?.result).toEqual({
+      resultType: 'input_required',
+      inputRequests: {
+        seat: {
+          method: 'elicitation/create',
+          params: {
+            message: 'Which seat?',
+            requestedSchema: { type: 'object', properties: { seat: { type: 'string' } } },
+          },
+        },
+      },
+      requestState: 'opaque-state-1',
+    })
+    const inputResponses = { seat: { action: 'accept', content: { seat: '12A' } } }
+    const second = await modern(running.url, 2, 'tools/call', {
+      name: 'book',
+      arguments: {},
+      inputResponses,
+      requestState: 'opaque-state-1',
+    })
+    expect(second.body?.result).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { seat: '12A' },
+    })
+    const calls = recorded(record).filter((m) => m.method === 'tools/call')
+    expect(calls[1]?.params).toMatchObject({ inputResponses, requestState: 'opaque-state-1' })
   })
 })
