@@ -1,5 +1,4 @@
 import { isAdmissionError } from '@tollgate/json-budget'
-import { preflight } from '@tollgate/lexical-preflight'
 import { type GatewayCode, gatewayRpcError } from './gateway-errors.js'
 import type { GatewayLog } from './log.js'
 import type { RpcReply } from './rpc-session.js'
@@ -14,6 +13,8 @@ import {
   type UpstreamEvent,
   type UpstreamHandshake,
 } from './upstream.js'
+import { readJson, toReply } from './upstream-answer.js'
+import { type UpstreamEra as Era, STATELESS, shapeRequest } from './upstream-request.js'
 
 /** Options of {@link httpUpstream} (the CLI's names). */
 export interface HttpUpstreamOptions {
@@ -25,13 +26,8 @@ export interface HttpUpstreamOptions {
   readonly log: GatewayLog
 }
 
-const STATELESS = '2026-07-28'
 const CONNECT_TIMEOUT_MS = 60_000
 const RETRY_MS = 5000
-
-type Era =
-  | { readonly kind: 'stateless' }
-  | { readonly kind: 'session'; readonly id: string | undefined; readonly version: string }
 
 /**
  * A Streamable HTTP upstream as an {@link Upstream}, either era, detected at start: a
@@ -61,34 +57,9 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     call?: UpstreamCall,
   ): Promise<{ reply: RpcReply; headers?: Headers }> {
     const id = nextId++
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    }
     let body: Record<string, unknown> = { jsonrpc: '2.0', method }
     if (!notification) body.id = id
-    let p = params
-    if (era?.kind === 'stateless' || method === 'server/discover') {
-      p = {
-        ...(p ?? {}),
-        _meta: {
-          ...((p?._meta as Record<string, unknown> | undefined) ?? {}),
-          'io.modelcontextprotocol/protocolVersion': STATELESS,
-          'io.modelcontextprotocol/clientCapabilities': call?.clientCapabilities ?? {},
-          'io.modelcontextprotocol/clientInfo': GATEWAY_CLIENT_INFO,
-          ...(call?.logLevel === undefined
-            ? {}
-            : { 'io.modelcontextprotocol/logLevel': call.logLevel }),
-        },
-      }
-      headers['mcp-protocol-version'] = STATELESS
-      headers['mcp-method'] = method
-      const name = mirroredName(method, p)
-      if (name !== undefined) headers['mcp-name'] = name
-    } else if (era?.kind === 'session') {
-      headers['mcp-protocol-version'] = era.version
-      if (era.id !== undefined) headers['mcp-session-id'] = era.id
-    }
+    const { headers, params: p } = shapeRequest(era, method, params, call)
     if (p !== undefined) body = { ...body, params: p }
     const controller = new AbortController()
     controllers.add(controller)
@@ -170,12 +141,7 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
   /** Posts the gateway's answer to a request of a session-era upstream (202 expected). */
   async function postAnswer(id: string | number, reply: RpcReply): Promise<void> {
     if (era?.kind !== 'session' || stopped) return
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': era.version,
-    }
-    if (era.id !== undefined) headers['mcp-session-id'] = era.id
+    const { headers } = shapeRequest(era, '', undefined)
     const body = reply.ok
       ? { jsonrpc: '2.0', id, result: reply.result }
       : { jsonrpc: '2.0', id, error: reply.error }
@@ -311,68 +277,4 @@ const METHOD_NOT_FOUND: RpcReply = Object.freeze({
 
 function fail(code: GatewayCode, limit?: number): RpcReply {
   return { ok: false, error: gatewayRpcError(code, limit) }
-}
-
-/** The `Mcp-Name` a 2026-07-28 request mirrors: the tool or prompt name, or the resource URI. */
-function mirroredName(
-  method: string,
-  params: Record<string, unknown> | undefined,
-): string | undefined {
-  const value =
-    method === 'resources/read'
-      ? params?.uri
-      : method === 'tools/call' || method === 'prompts/get'
-        ? params?.name
-        : undefined
-  if (typeof value !== 'string') return undefined
-  return /^[\x21-\x7e]*$/.test(value)
-    ? value
-    : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`
-}
-
-function toReply(answer: unknown, id: number): RpcReply {
-  const m = answer as { id?: unknown; result?: unknown; error?: unknown } | null
-  if (m === null || typeof m !== 'object' || m.id !== id) return fail('ERR_UPSTREAM_INVALID')
-  if (m.error !== undefined) {
-    const e = m.error as { code?: unknown; message?: unknown; data?: unknown }
-    if (!Number.isSafeInteger(e?.code) || typeof e.message !== 'string')
-      return fail('ERR_UPSTREAM_INVALID')
-    return {
-      ok: false,
-      error:
-        e.data === undefined
-          ? { code: e.code as number, message: e.message }
-          : { code: e.code as number, message: e.message, data: e.data },
-    }
-  }
-  if (m.result === null || typeof m.result !== 'object') return fail('ERR_UPSTREAM_INVALID')
-  return { ok: true, result: m.result }
-}
-
-/** Reads a JSON body under `maxBytes`, preflighted (UTF-8, grammar, nodes, depth) before parsing. */
-async function readJson(res: Response, maxBytes: number): Promise<unknown> {
-  const bytes = await readCapped(res, maxBytes)
-  preflight(bytes, { maxBytes })
-  return JSON.parse(new TextDecoder().decode(bytes))
-}
-
-/** The body's bytes, cut off (and the request aborted) past `maxBytes`. */
-export async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = []
-  let total = 0
-  if (res.body === null) return new Uint8Array()
-  const reader = res.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel()
-      throw Object.assign(new Error('upstream answer too large'), {
-        code: 'ERR_UPSTREAM_LINE_TOO_LARGE',
-      })
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks)
 }
