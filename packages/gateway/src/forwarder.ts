@@ -64,6 +64,10 @@ export class UpstreamForwarder {
       this.#progress.set(token, { token: callerToken, notify })
       forwarded._meta = { ...(forwarded._meta as object | undefined), progressToken: token }
     }
+    const ended = new AbortController()
+    const end = (): void => ended.abort()
+    context.signal?.addEventListener('abort', end, { once: true })
+    if (context.signal?.aborted === true) end()
     const call: UpstreamCall = {
       clientCapabilities:
         context.era === '2026' ? objectOrEmpty(meta?.[META_CLIENT_CAPABILITIES]) : {},
@@ -84,12 +88,16 @@ export class UpstreamForwarder {
                 notify(n)
             },
       signal: context.signal,
-      onRequest: (request) => this.#relay.ask(request, context),
+      // A relayed request still waiting when the call ends (or its caller goes) is refused to
+      // the upstream then, not held until its timeout against the caller's cap.
+      onRequest: (request) => this.#relay.ask(request, { ...context, signal: ended.signal }),
       caller: context.session ?? context,
     }
     try {
       return await this.#upstream.request(method, forwarded, false, call)
     } finally {
+      end()
+      context.signal?.removeEventListener('abort', end)
       if (token !== undefined) this.#progress.delete(token)
     }
   }

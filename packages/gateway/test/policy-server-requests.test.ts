@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { CallContext, CallerSession } from '../src/call-context.js'
+import { UpstreamForwarder } from '../src/forwarder.js'
+import type { RpcReply } from '../src/rpc-session.js'
 import { ServerRequestRelay } from '../src/server-requests.js'
+import type { Upstream, UpstreamCall } from '../src/upstream.js'
 
 const ALL = { sampling: {}, elicitation: {}, roots: {} }
 
@@ -129,5 +132,28 @@ describe('ServerRequestRelay', () => {
   it('fails at construction on a bad option', () => {
     expect(() => new ServerRequestRelay({ maxPending: 0 })).toThrow(TypeError)
     expect(() => new ServerRequestRelay({ timeoutMs: 1.5 })).toThrow(TypeError)
+  })
+})
+
+describe('UpstreamForwarder', () => {
+  it('refuses a relayed request still waiting when its call ends, freeing its place under the cap', async () => {
+    const relay = new ServerRequestRelay({ maxPending: 1 })
+    let asked: Promise<RpcReply> | undefined
+    // An upstream whose call asks the client, then ends without waiting for the answer.
+    const upstream = {
+      handshake: undefined,
+      request: async (_m: string, _p: unknown, _own?: boolean, call?: UpstreamCall) => {
+        asked = call?.onRequest?.(roots)
+        return { ok: true, result: {} } as RpcReply
+      },
+    } as unknown as Upstream
+    const forwarder = new UpstreamForwarder(upstream, relay)
+    const a = caller()
+    await forwarder.forward('tools/call', { name: 't' }, a.context)
+    expect(a.asked).toHaveLength(1)
+    expect(await asked).toMatchObject({ ok: false, error: { data: { code: 'ERR_RELAY_TIMEOUT' } } })
+    expect(relay.pending).toBe(0)
+    void relay.ask(roots, a.context)
+    expect(a.asked).toHaveLength(2)
   })
 })
