@@ -1,10 +1,10 @@
 import { isAdmissionError } from '@tollgate/json-budget'
-import { preflight } from '@tollgate/lexical-preflight'
 import { type GatewayCode, gatewayRpcError } from './gateway-errors.js'
 import type { GatewayLog } from './log.js'
 import type { RpcReply } from './rpc-session.js'
 import { readSseMessages } from './sse-reader.js'
 import {
+  GATEWAY_CLIENT_CAPABILITIES,
   GATEWAY_CLIENT_INFO,
   readHandshake,
   UPSTREAM_PROTOCOL_VERSION,
@@ -13,6 +13,8 @@ import {
   type UpstreamEvent,
   type UpstreamHandshake,
 } from './upstream.js'
+import { readJson, toReply } from './upstream-answer.js'
+import { type UpstreamEra as Era, STATELESS, shapeRequest } from './upstream-request.js'
 
 /** Options of {@link httpUpstream} (the CLI's names). */
 export interface HttpUpstreamOptions {
@@ -24,13 +26,8 @@ export interface HttpUpstreamOptions {
   readonly log: GatewayLog
 }
 
-const STATELESS = '2026-07-28'
 const CONNECT_TIMEOUT_MS = 60_000
 const RETRY_MS = 5000
-
-type Era =
-  | { readonly kind: 'stateless' }
-  | { readonly kind: 'session'; readonly id: string | undefined; readonly version: string }
 
 /**
  * A Streamable HTTP upstream as an {@link Upstream}, either era, detected at start: a
@@ -60,34 +57,9 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     call?: UpstreamCall,
   ): Promise<{ reply: RpcReply; headers?: Headers }> {
     const id = nextId++
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    }
     let body: Record<string, unknown> = { jsonrpc: '2.0', method }
     if (!notification) body.id = id
-    let p = params
-    if (era?.kind === 'stateless' || method === 'server/discover') {
-      p = {
-        ...(p ?? {}),
-        _meta: {
-          ...((p?._meta as Record<string, unknown> | undefined) ?? {}),
-          'io.modelcontextprotocol/protocolVersion': STATELESS,
-          'io.modelcontextprotocol/clientCapabilities': call?.clientCapabilities ?? {},
-          'io.modelcontextprotocol/clientInfo': GATEWAY_CLIENT_INFO,
-          ...(call?.logLevel === undefined
-            ? {}
-            : { 'io.modelcontextprotocol/logLevel': call.logLevel }),
-        },
-      }
-      headers['mcp-protocol-version'] = STATELESS
-      headers['mcp-method'] = method
-      const name = mirroredName(method, p)
-      if (name !== undefined) headers['mcp-name'] = name
-    } else if (era?.kind === 'session') {
-      headers['mcp-protocol-version'] = era.version
-      if (era.id !== undefined) headers['mcp-session-id'] = era.id
-    }
+    const { headers, params: p } = shapeRequest(era, method, params, call)
     if (p !== undefined) body = { ...body, params: p }
     const controller = new AbortController()
     controllers.add(controller)
@@ -115,22 +87,37 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
       const type = res.headers.get('content-type') ?? ''
       let answer: unknown
       if (type.startsWith('text/event-stream')) {
-        answer = await readSseMessages(res, options.maxLineBytes, id, (note) => {
-          if (typeof note.method !== 'string') return
-          const notification = { method: note.method, params: note.params }
-          // Progress and log messages on this answer's stream are about this request, and so
-          // is every frame of a `subscriptions/listen` stream (a list change there also
-          // re-reads the gateway's catalog).
-          const listen = method === 'subscriptions/listen'
-          const about =
-            listen ||
-            note.method === 'notifications/progress' ||
-            note.method === 'notifications/message'
-          if (about && call?.onNotification !== undefined) call.onNotification(notification)
-          if (!about || (listen && note.method.endsWith('/list_changed'))) {
-            listener?.({ kind: 'notification', notification })
-          }
-        })
+        answer = await readSseMessages(
+          res,
+          options.maxLineBytes,
+          id,
+          (note) => {
+            if (typeof note.method !== 'string') return
+            const notification = { method: note.method, params: note.params }
+            // Progress and log messages on this answer's stream are about this request, and so
+            // is every frame of a `subscriptions/listen` stream (a list change there also
+            // re-reads the gateway's catalog).
+            const listen = method === 'subscriptions/listen'
+            const about =
+              listen ||
+              note.method === 'notifications/progress' ||
+              note.method === 'notifications/message'
+            if (about && call?.onNotification !== undefined) call.onNotification(notification)
+            if (!about || (listen && note.method.endsWith('/list_changed'))) {
+              listener?.({ kind: 'notification', notification })
+            }
+          },
+          (request) => {
+            // A session-era upstream's request to its client on this call's stream is about
+            // this call: the caller answers it (or the gateway refuses it), then the answer is
+            // posted back.
+            if (era?.kind !== 'session') return
+            const asked = call?.onRequest?.({ method: request.method, params: request.params })
+            void (asked ?? Promise.resolve(METHOD_NOT_FOUND)).then((reply) =>
+              postAnswer(request.id, reply),
+            )
+          },
+        )
       } else answer = await readJson(res, options.maxLineBytes)
       return { reply: toReply(answer, id), headers: res.headers }
     } catch (error) {
@@ -147,6 +134,33 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     } finally {
       clearTimeout(timer)
       call?.signal?.removeEventListener('abort', gone)
+      controllers.delete(controller)
+    }
+  }
+
+  /** Posts the gateway's answer to a request of a session-era upstream (202 expected). */
+  async function postAnswer(id: string | number, reply: RpcReply): Promise<void> {
+    if (era?.kind !== 'session' || stopped) return
+    const { headers } = shapeRequest(era, '', undefined)
+    const body = reply.ok
+      ? { jsonrpc: '2.0', id, result: reply.result }
+      : { jsonrpc: '2.0', id, error: reply.error }
+    const controller = new AbortController()
+    controllers.add(controller)
+    const timer = setTimeout(() => controller.abort(), options.callTimeoutMs)
+    try {
+      const res = await fetch(options.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        redirect: 'error',
+      })
+      await res.body?.cancel()
+    } catch {
+      // The upstream times its own request out.
+    } finally {
+      clearTimeout(timer)
       controllers.delete(controller)
     }
   }
@@ -171,7 +185,7 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
       'initialize',
       {
         protocolVersion: UPSTREAM_PROTOCOL_VERSION,
-        capabilities: {},
+        capabilities: GATEWAY_CLIENT_CAPABILITIES,
         clientInfo: GATEWAY_CLIENT_INFO,
       },
       CONNECT_TIMEOUT_MS,
@@ -256,70 +270,11 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
   })
 }
 
+const METHOD_NOT_FOUND: RpcReply = Object.freeze({
+  ok: false,
+  error: Object.freeze({ code: -32601, message: 'Method not found' }),
+})
+
 function fail(code: GatewayCode, limit?: number): RpcReply {
   return { ok: false, error: gatewayRpcError(code, limit) }
-}
-
-/** The `Mcp-Name` a 2026-07-28 request mirrors: the tool or prompt name, or the resource URI. */
-function mirroredName(
-  method: string,
-  params: Record<string, unknown> | undefined,
-): string | undefined {
-  const value =
-    method === 'resources/read'
-      ? params?.uri
-      : method === 'tools/call' || method === 'prompts/get'
-        ? params?.name
-        : undefined
-  if (typeof value !== 'string') return undefined
-  return /^[\x21-\x7e]*$/.test(value)
-    ? value
-    : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`
-}
-
-function toReply(answer: unknown, id: number): RpcReply {
-  const m = answer as { id?: unknown; result?: unknown; error?: unknown } | null
-  if (m === null || typeof m !== 'object' || m.id !== id) return fail('ERR_UPSTREAM_INVALID')
-  if (m.error !== undefined) {
-    const e = m.error as { code?: unknown; message?: unknown; data?: unknown }
-    if (!Number.isSafeInteger(e?.code) || typeof e.message !== 'string')
-      return fail('ERR_UPSTREAM_INVALID')
-    return {
-      ok: false,
-      error:
-        e.data === undefined
-          ? { code: e.code as number, message: e.message }
-          : { code: e.code as number, message: e.message, data: e.data },
-    }
-  }
-  if (m.result === null || typeof m.result !== 'object') return fail('ERR_UPSTREAM_INVALID')
-  return { ok: true, result: m.result }
-}
-
-/** Reads a JSON body under `maxBytes`, preflighted (UTF-8, grammar, nodes, depth) before parsing. */
-async function readJson(res: Response, maxBytes: number): Promise<unknown> {
-  const bytes = await readCapped(res, maxBytes)
-  preflight(bytes, { maxBytes })
-  return JSON.parse(new TextDecoder().decode(bytes))
-}
-
-/** The body's bytes, cut off (and the request aborted) past `maxBytes`. */
-export async function readCapped(res: Response, maxBytes: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = []
-  let total = 0
-  if (res.body === null) return new Uint8Array()
-  const reader = res.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    if (total > maxBytes) {
-      await reader.cancel()
-      throw Object.assign(new Error('upstream answer too large'), {
-        code: 'ERR_UPSTREAM_LINE_TOO_LARGE',
-      })
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks)
 }

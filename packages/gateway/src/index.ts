@@ -78,6 +78,11 @@ export {
   type RpcReply,
   RpcSession,
 } from './rpc-session.js'
+export {
+  SERVER_REQUEST_RELAY_DEFAULTS,
+  ServerRequestRelay,
+  type ServerRequestRelayOptions,
+} from './server-requests.js'
 export { type StdioFrontOptions, serveStdio } from './stdio-front.js'
 export { type CacheHints, readUpstreamTools, ToolCatalog } from './tool-catalog.js'
 export {
@@ -93,8 +98,10 @@ export {
 export { DEFAULT_ALLOWED_EXTRA_KEYS, TOOL_GUARD_DEFAULTS } from './tool-guard-options.js'
 export { MAX_REFUSAL_TEXT, UNKNOWN_TOOL_TEXT } from './tool-refusal.js'
 export {
+  GATEWAY_CLIENT_CAPABILITIES,
   META_SERVER_INFO,
   readHandshake,
+  type ServerRequest,
   type Upstream,
   type UpstreamCall,
   type UpstreamEvent,
