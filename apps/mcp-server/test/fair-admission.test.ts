@@ -218,12 +218,18 @@ describe('the reference server under cheap connections', () => {
 
   it('writes a bounded number of auth_refused lines for an unauthenticated burst, none holding caller bytes', async () => {
     const server = await start(['--audit-repeat-window-ms', '2000'])
+    const began = Date.now()
     const burst = await unauthenticatedBurst(server, 200)
     expect(burst.every((s) => s === 401)).toBe(true)
     // The sentinel: lines are written in order, so every refusal line is in once it arrives.
     await RawSession.open(server.url('/mcp/team'), ALICE)
     await server.audit.waitFor((e) => e.event === 'session_opened')
-    expect(server.audit.named('auth_refused').length).toBeLessThanOrEqual(4)
+    // At most two lines per window the burst spanned (the first refusal and the window's closing
+    // count): a loaded machine stretches the burst over more windows, never more lines per one.
+    const windows = Math.ceil((Date.now() - began) / 2000) + 1
+    const lines = server.audit.named('auth_refused').length
+    expect(lines).toBeLessThanOrEqual(2 * windows)
+    expect(lines).toBeLessThan(200)
     // Nothing is lost: a window's closing line carries the count of the repeats it held back.
     const total = () =>
       server.audit
