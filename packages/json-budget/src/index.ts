@@ -58,6 +58,14 @@ export {
   refusalCodeSpec,
 } from './refusal-codes.js'
 export {
+  ON_REFUSAL_OPTION,
+  type RefusalEvent,
+  type RefusalFacts,
+  type RefusalHook,
+  refusalEvent,
+  reportRefusal,
+} from './refusal-event.js'
+export {
   createRepeatWindow,
   REPEAT_WINDOW_OPTIONS,
   type RepeatReport,
