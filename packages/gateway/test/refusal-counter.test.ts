@@ -88,15 +88,25 @@ describe('refusalCounter', () => {
     expect(metric?.values ?? []).toEqual([])
   })
 
-  it('labels an unregistered code and controls past 64 names as other', async () => {
+  it('labels a malformed code, unregistered codes past 64 and controls past 64 names as other', async () => {
     const registry = new Registry()
     const hook = refusalCounter(Counter, registry)
-    hook({ ...refusalEvent({ code: 'ERR_BODY_TOO_LARGE', status: 413 }, 'a'), code: 'ERR_MADE_UP' })
+    const event = refusalEvent({ code: 'ERR_BODY_TOO_LARGE', status: 413 }, 'a')
+    hook({ ...event, code: 'not-a-code' as never })
+    // A wire code the MCP steps name without registering keeps its label, up to 64 of them.
+    for (let i = 0; i < 70; i++) hook({ ...event, code: `ERR_WIRE_${i}` })
     for (let i = 0; i < 70; i++) hook(refusalEvent({ code: 'ERR_BODY_TOO_LARGE' }, `c${i}`))
     const values = (await samples(registry))?.values ?? []
     const codes = new Set(values.map((v) => v.labels.code))
     const controls = new Set(values.map((v) => v.labels.control))
-    expect(codes).toEqual(new Set(['other', 'ERR_BODY_TOO_LARGE']))
+    // 64 wire codes, the registered one, and other.
+    expect(codes.size).toBe(66)
+    expect(codes.has('ERR_WIRE_0') && codes.has('ERR_WIRE_63') && !codes.has('ERR_WIRE_64')).toBe(
+      true,
+    )
+    const otherCode = values.filter((v) => v.labels.code === 'other')
+    expect(otherCode.reduce((n, v) => n + v.value, 0)).toBe(1 + 6)
+    // `a` and 63 of the 70 controls, then other.
     expect(controls.size).toBe(65)
     expect(values.find((v) => v.labels.control === 'other')?.value).toBe(7)
   })

@@ -2,8 +2,9 @@ import { refusalCodeSpec } from './refusal-codes.js'
 import type { RefusalEvent, RefusalHook } from './refusal-event.js'
 
 // A Prometheus series lives for ever per distinct label set, so both labels come from closed
-// sets: a code is one a loaded package registered (anything else counts as `other`), and the
-// controls are the few fixed names the packages report (past 64 distinct ones, `other`).
+// sets: a code a loaded package registered, or one of the few wire codes the steps name
+// without registering (`ERR_MCP_QUOTA`...: past 64 distinct ones, `other`); and the controls,
+// the few fixed names the packages report (past 64 distinct ones, `other`).
 // prom-client is not a dependency: its `Counter` constructor is passed in and typed by the
 // little used of it, so the packages that report refusals stay free of it.
 
@@ -23,14 +24,16 @@ export type CounterConstructorLike<R> = new (configuration: {
 
 const OTHER = 'other'
 const MAX_CONTROLS = 64
+const MAX_UNREGISTERED_CODES = 64
+const CODE_SHAPE = /^ERR_[A-Z0-9_]{1,60}$/
 
 /**
  * An `onRefusal` hook that counts refusals in a prom-client counter
  * `tollgate_refusals_total{code,control}`, built once with `Counter` (prom-client's, passed
  * in: `refusalCounter(Counter, registry)`) in `registry` (default prom-client's global
  * registry). One hook serves every control of a process; pass it as each control's
- * `onRefusal`. Labels are bounded: a code no loaded package registered, and controls past 64
- * distinct names, count as `other`. Build it once per registry: prom-client refuses a second
+ * `onRefusal`. Labels are bounded: a code not of the `ERR_…` shape, unregistered codes past
+ * 64 distinct ones, and controls past 64 distinct names count as `other`. Build it once per registry: prom-client refuses a second
  * metric of the same name in one registry.
  * @throws what prom-client's `Counter` throws (a name already registered in `registry`);
  *   TypeError when `Counter` is not a constructor.
@@ -46,14 +49,21 @@ export function refusalCounter<R>(Counter: CounterConstructorLike<R>, registry?:
     ...(registry === undefined ? {} : { registers: [registry] }),
   })
   const controls = new Set<string>()
+  const unregistered = new Set<string>()
   const hook: RefusalHook = (event: RefusalEvent) => {
-    const code = refusalCodeSpec(event.code) === undefined ? OTHER : event.code
-    let control = event.control
-    if (!controls.has(control)) {
-      if (controls.size >= MAX_CONTROLS) control = OTHER
-      else controls.add(control)
+    let code: string = event.code
+    if (refusalCodeSpec(code) === undefined) {
+      code = CODE_SHAPE.test(code) ? bounded(unregistered, code, MAX_UNREGISTERED_CODES) : OTHER
     }
-    counter.inc({ code, control })
+    counter.inc({ code, control: bounded(controls, event.control, MAX_CONTROLS) })
   }
   return Object.freeze(hook)
+}
+
+/** `value` while `seen` holds it or has room for it (then it is added), else `other`. */
+function bounded(seen: Set<string>, value: string, max: number): string {
+  if (seen.has(value)) return value
+  if (seen.size >= max) return OTHER
+  seen.add(value)
+  return value
 }
