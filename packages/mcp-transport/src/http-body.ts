@@ -35,7 +35,7 @@ export type AdmittedMcpBody =
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
  * A refusal of the body control is reported to that control's `onRefusal`; the version and
- * empty-body refusals to the path's (`options.onRefusal`).
+ * empty-body refusals to the path's (`options.onRefusal`), as `control` `'mcp-body'`.
  * @throws McpBodyAlreadyReadError when another parser (`express.json()`) already read the
  *   body; TypeError when `options` did not come from `resolveMcpHttpOptions`.
  */
@@ -68,7 +68,7 @@ export async function admitMcpBody(
     if (version === undefined) return { ok: true, value }
     refuseJsonRpcUnread(res, 400, version, {}, jsonRpcRequestIdOf(value))
     const refused = admissionError('ERR_MCP_PROTOCOL_VERSION')
-    reportMcpRefusal(options.onRefusal, 'mcp-version', refused)
+    reportMcpRefusal(options.onRefusal, 'mcp-body', refused)
     return { ok: false, error: refused }
   }
   refuseMcpRequest(res, error, options)
