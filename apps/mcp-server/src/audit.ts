@@ -1,4 +1,4 @@
-import { createRepeatWindow } from '@tollgate/json-budget'
+import { createRepeatWindow, type RefusalEvent, type RefusalHook } from '@tollgate/json-budget'
 import pino from 'pino'
 
 /** The audit sink: one JSON line per event on stderr, so stdout stays JSON-RPC only in stdio mode. */
@@ -11,6 +11,7 @@ export type Audit = (event: string, fields?: Record<string, unknown>) => void
  */
 export const AGGREGATED_EVENTS: ReadonlySet<string> = new Set([
   'auth_refused',
+  'body_refused',
   'http_refused',
   'session_refused',
 ])
@@ -75,5 +76,25 @@ export function aggregateRepeats(write: Audit, windowMs: number): Audit {
     // Fields here are server-resolved (route names, reason codes), so the key set is small;
     // the cap keeps it so even if a future field were not.
     window.note(`${event}\u0000${JSON.stringify(fields)}`, { event, fields })
+  }
+}
+
+/**
+ * The `onRefusal` hook that writes one `body_refused` line per refused request body (413, 415,
+ * 422, 408, 503, and 400 for a body the MCP step refuses after parsing it), aggregated per window
+ * like the other pre-authentication refusals: `code`, `status`, `limit` and the `control` that
+ * refused, fields the server chose, never the caller's bytes. `accept` picks the events that are
+ * body refusals (a path hook also sees refusals the server audits as `http_refused`).
+ */
+export function bodyRefusalAudit(
+  audit: Audit,
+  accept: (event: RefusalEvent) => boolean = () => true,
+): RefusalHook {
+  return (event) => {
+    if (!accept(event)) return
+    const fields: Record<string, unknown> = { code: event.code, control: event.control }
+    if (event.status !== undefined) fields.status = event.status
+    if (event.limit !== undefined) fields.limit = event.limit
+    audit('body_refused', fields)
   }
 }

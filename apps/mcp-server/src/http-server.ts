@@ -22,6 +22,7 @@ import {
   SessionPool,
 } from '@tollgate/mcp-transport'
 import type { SchemaRegistry } from '@tollgate/mcp-validation'
+import { bodyRefusalAudit } from './audit.js'
 import { authenticateRequest, type Principal, samePrincipal, statelessPrincipal } from './auth.js'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { MessageControls } from './controls.js'
@@ -94,13 +95,19 @@ export async function startHttpServer(
   // in the anonymous pool, each address a quarter of that, on both eras), so one credential
   // sending many bodies at once cannot take the budget from the others, anonymous traffic never
   // takes the credentials' share, and one anonymous caller never the whole anonymous pool.
+  // One `body_refused` audit line per refused body, aggregated like the other refusal lines:
+  // the body control's refusals, and the body step's own (an empty body, a version judged once
+  // the body is parsed); the path's other refusals are audited below as `http_refused`.
+  const auditBody = bodyRefusalAudit(context.audit)
   const http = resolveMcpHttpOptions({
     // Repeated and `__proto__` keys refused (422), as on stdio, whatever the library default.
     body: mcpBodyAdmission({
       maxBytes: options.maxBodyBytes,
       duplicateKeys: 'refuse',
       protoKeys: 'refuse',
+      onRefusal: auditBody,
     }),
+    onRefusal: bodyRefusalAudit(context.audit, (e) => e.control === 'mcp-body'),
     host: options.host,
     // The SDK line's 2025 versions; the stateless revision is admitted by `eras`.
     supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,

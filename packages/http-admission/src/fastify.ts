@@ -7,6 +7,7 @@ import type { AdmitSuccess } from './core.js'
 import { type HttpAdmissionError, toHttpError } from './http-error.js'
 import { narrowControl, requireControl } from './narrow-control.js'
 import { nodeRequestHead } from './node.js'
+import { reportBodyRefusal } from './report-refusal.js'
 import { closeAfterResponse } from './respond.js'
 
 // The little of Fastify the plugin uses, written structurally so its declarations need no
@@ -72,7 +73,8 @@ export type FastifyAdmissionPlugin = (
  * is `request.body`; an empty `application/json` body is refused as Fastify's own parser
  * refuses it (400 `FST_ERR_CTP_EMPTY_JSON_BODY`), and a request Fastify sees without a body
  * never reaches a parser (`request.body` stays `undefined`). The principal of the
- * per-principal shares is `request.principal` when an earlier hook set it to a string.
+ * per-principal shares is `request.principal` when an earlier hook set it to a string. Each
+ * refusal is reported once to the control's `onRefusal` hook.
  * @throws TypeError at construction when `body` is not a control.
  */
 export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
@@ -117,6 +119,7 @@ export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
               const error = fastifyError(result.error, control.policy.retryAfterSeconds)
               refused.add(error)
               parsed(error)
+              reportBodyRefusal(control, result.error, error.status)
             },
             (error: unknown) => parsed(error as Error),
           )

@@ -21,9 +21,10 @@ const BODY_ROWS = BODY_ADMISSION_OPTIONS.without('json', 'types', 'otherTypes', 
  * `strict`, `type`, `verify`, `defaultCharset`, `experimentalZstd`) with body-parser's defaults
  * ({@link JSON_DEFAULTS}), plus tollgate's body options (`maxNodes`, `maxDepth`, the preflight
  * policies, `maxInflationRatio`, the deadlines, `budget`, `retryAfterSeconds`, `keepRaw`, the
- * fair-admission options, or `maxBytes` instead of `limit`) and the middleware's `principal`.
- * The options that would change what `express.json()` does with a request it does not parse
- * (`types`, `otherTypes`, `passMethods`, `onRefusal`, `renderRefusal`) belong to `admission()`.
+ * fair-admission options, the `onRefusal` hook, or `maxBytes` instead of `limit`) and the
+ * middleware's `principal`. The options that would change what `express.json()` does with a
+ * request it does not parse (`types`, `otherTypes`, `passMethods`, `renderRefusal`, and the
+ * middleware's `'respond' | 'next'`) belong to `admission()`.
  */
 export const JSON_OPTIONS = defineOptions('json', {
   ...BODY_ROWS,

@@ -9,7 +9,12 @@ import { assertBodyUnread } from './consumed-body.js'
 import { headBodyCapOf } from './head-body-cap.js'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
 import { takeDeferredVersionRefusal } from './http-protocol-version.js'
-import { jsonRpcRequestIdOf, refuseJsonRpcUnread, refuseMcpRequest } from './http-refusal.js'
+import {
+  jsonRpcRequestIdOf,
+  refuseJsonRpcUnread,
+  refuseMcpRequest,
+  reportMcpRefusal,
+} from './http-refusal.js'
 
 /** What {@link admitMcpBody} gives back: the parsed body, or the refusal it has answered. */
 export type AdmittedMcpBody =
@@ -29,6 +34,8 @@ export type AdmittedMcpBody =
  * request's `id`; `error.code` `ERR_MCP_PROTOCOL_VERSION`). On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
+ * A refusal of the body control is reported to that control's `onRefusal`; the version and
+ * empty-body refusals to the path's (`options.onRefusal`), as `control` `'mcp-body'`.
  * @throws McpBodyAlreadyReadError when another parser (`express.json()`) already read the
  *   body; TypeError when `options` did not come from `resolveMcpHttpOptions`.
  */
@@ -60,8 +67,12 @@ export async function admitMcpBody(
     const version = takeDeferredVersionRefusal(req, value)
     if (version === undefined) return { ok: true, value }
     refuseJsonRpcUnread(res, 400, version, {}, jsonRpcRequestIdOf(value))
-    return { ok: false, error: admissionError('ERR_MCP_PROTOCOL_VERSION') }
+    const refused = admissionError('ERR_MCP_PROTOCOL_VERSION')
+    reportMcpRefusal(options.onRefusal, 'mcp-body', refused)
+    return { ok: false, error: refused }
   }
   refuseMcpRequest(res, error, options)
+  // A refusal of the body control reached that control's own hook; an empty body is this step's.
+  if (result.ok) reportMcpRefusal(options.onRefusal, 'mcp-body', error)
   return { ok: false, error }
 }

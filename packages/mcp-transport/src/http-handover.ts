@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { closeAfterResponse, HTTP_ADMISSION_CODES } from '@tollgate/http-admission'
 import { AdmissionError } from '@tollgate/json-budget'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseMcpRequest } from './http-refusal.js'
+import { refuseMcpRequest, reportMcpRefusal } from './http-refusal.js'
 import { releaseFinishedJsonResponses } from './sdk-json-retention.js'
 
 /** What a request is handed to: the SDK's `StreamableHTTPServerTransport` itself. */
@@ -52,6 +52,7 @@ export function guardBodylessMethod(
     HTTP_ADMISSION_CODES.ERR_BODY_TOO_LARGE,
   )
   refuseMcpRequest(res, error, options)
+  reportMcpRefusal(options.onRefusal, 'mcp-body', error)
   return false
 }
 

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { isLoopbackHost, type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseMcpRequest } from './http-refusal.js'
+import { refuseMcpRequest, reportMcpRefusal } from './http-refusal.js'
 
 /**
  * Checks `Host` and `Origin` against the resolved allow-lists. A request without `Origin` (not
@@ -65,5 +65,6 @@ export function guardHostAndOrigin(
   const denied = checkHostAndOrigin(req, options)
   if (denied === undefined) return true
   refuseMcpRequest(res, denied, options)
+  reportMcpRefusal(options.onRefusal, 'mcp-host-origin', denied)
   return false
 }

@@ -5,9 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { recordHeadBodyCap } from './head-body-cap.js'
 import { checkHeaderAgreement } from './header-agreement.js'
-import { jsonRpcRequestIdOf, refuseJsonRpcUnread } from './http-refusal.js'
+import {
+  jsonRpcRefusalCode,
+  jsonRpcRequestIdOf,
+  refuseJsonRpcUnread,
+  reportMcpRefusal,
+} from './http-refusal.js'
 import type { McpHead } from './mcp-head.js'
-import { MODERN_BATCH_ERROR } from './modern-refusal.js'
+import { HEADER_MISMATCH_CODE, MCP_MODERN_ERRORS, MODERN_BATCH_ERROR } from './modern-refusal.js'
 import type { McpProtocolEras } from './protocol-eras.js'
 import type { McpRouteHead } from './route-head.js'
 
@@ -54,6 +59,11 @@ export function guardMcpHead(
     return decision.release
   }
   refuseJsonRpcUnread(res, decision.status, decision.error, decision.headers)
+  reportMcpRefusal(route.onRefusal, 'mcp-route-head', {
+    code: decision.code ?? jsonRpcRefusalCode(decision.error, 'ERR_MCP_QUOTA'),
+    status: decision.status,
+    limit: decision.limit,
+  })
   return undefined
 }
 
@@ -134,5 +144,14 @@ export function guardHeaderAgreement(
   const refused = checkHeaderAgreement(head, body, req.headers, eras, route)
   if (refused === undefined) return true
   refuseJsonRpcUnread(res, refused.status, refused.error, {}, jsonRpcRequestIdOf(body))
+  reportMcpRefusal(route.onRefusal, 'mcp-header-agreement', {
+    code: jsonRpcRefusalCode(
+      refused.error,
+      refused.error.code === MCP_MODERN_ERRORS.unsupportedProtocolVersion
+        ? 'ERR_MCP_PROTOCOL_VERSION'
+        : HEADER_MISMATCH_CODE,
+    ),
+    status: refused.status,
+  })
   return false
 }

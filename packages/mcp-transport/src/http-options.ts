@@ -10,8 +10,10 @@ import {
   booleanOption,
   createResolvedBrand,
   defineOptions,
+  ON_REFUSAL_OPTION,
   type OptionsOf,
   option,
+  type RefusalHook,
   type ResolvedOf,
 } from '@tollgate/json-budget'
 
@@ -138,6 +140,10 @@ export const MCP_HTTP_OPTIONS = defineOptions('resolveMcpHttpOptions', {
     shown: '`MCP_PROTOCOL_VERSIONS`',
     doc: '`MCP-Protocol-Version` values a request may carry; another is refused with 400 `ERR_MCP_PROTOCOL_VERSION` before its body is read',
   }),
+  onRefusal: option({
+    ...ON_REFUSAL_OPTION,
+    doc: "called once per refusal of the path's own steps (Host/Origin, version, method, batch, empty body) with json-budget's frozen `RefusalEvent`, after the answer is written; also the hook of the default `body` control and of the composed handler's default route; a throwing hook is caught",
+  }),
 })
 
 /** Options of the Streamable HTTP steps (see {@link MCP_HTTP_OPTIONS}); every field optional. */
@@ -160,6 +166,8 @@ export interface ResolvedMcpHttpOptions {
   readonly releaseSdkJsonResponses: boolean
   /** The `MCP-Protocol-Version` values admitted (frozen). */
   readonly supportedProtocolVersions: readonly string[]
+  /** The hook the path's own steps report their refusals to, if any. */
+  readonly onRefusal: RefusalHook | undefined
 }
 
 /**
@@ -209,8 +217,13 @@ export function resolveMcpHttpOptions(
 ): ResolvedMcpHttpOptions {
   if (brand.has(options)) return options
   const input: ResolvedOf<typeof MCP_HTTP_OPTIONS.rows> = MCP_HTTP_OPTIONS.resolve(options)
-  defaultBody ??= mcpBodyAdmission()
-  const body = input.body ?? defaultBody
+  // The default body control reports to the path's hook; one without a hook is shared.
+  const hook = input.onRefusal
+  const body =
+    input.body ??
+    (hook === undefined
+      ? (defaultBody ??= mcpBodyAdmission())
+      : mcpBodyAdmission({ onRefusal: hook }))
   const protect = isLoopbackHost(input.host)
   let allowedHosts: readonly string[] | undefined
   if (input.allowedHosts !== undefined) {
@@ -232,6 +245,7 @@ export function resolveMcpHttpOptions(
       allowedOrigins,
       releaseSdkJsonResponses: input.releaseSdkJsonResponses,
       supportedProtocolVersions: input.supportedProtocolVersions,
+      onRefusal: hook,
     }),
   )
 }

@@ -11,8 +11,9 @@
 // its id, before anything else sees the body. A request without a body (GET, DELETE) has no id to wait for: it is
 // refused here, unread.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { admissionError } from './codes.js'
 import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseJsonRpcUnread } from './http-refusal.js'
+import { refuseJsonRpcUnread, reportMcpRefusal } from './http-refusal.js'
 import { JSON_RPC_ERRORS } from './json-rpc.js'
 import { headerMismatchError, unsupportedVersionError } from './modern-refusal.js'
 import {
@@ -83,6 +84,7 @@ export function guardProtocolVersion(
     return true
   }
   refuseJsonRpcUnread(res, 400, versionRefusal(pending))
+  reportMcpRefusal(options.onRefusal, 'mcp-version', admissionError('ERR_MCP_PROTOCOL_VERSION'))
   return false
 }
 

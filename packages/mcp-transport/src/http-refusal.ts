@@ -1,6 +1,13 @@
 import type { ServerResponse } from 'node:http'
 import { type RenderRefusal, refuseUnread, sendRefusal } from '@tollgate/http-admission'
-import type { AdmissionError } from '@tollgate/json-budget'
+import {
+  type AdmissionCode,
+  type AdmissionError,
+  type RefusalFacts,
+  type RefusalHook,
+  refusalEvent,
+  reportRefusal,
+} from '@tollgate/json-budget'
 import type { ResolvedMcpHttpOptions } from './http-options.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import type { RequestIdLike } from './mcp-types.js'
@@ -92,4 +99,32 @@ export function jsonRpcRequestIdOf(body: unknown): RequestIdLike | null {
   const { method, id } = body as { method?: unknown; id?: unknown }
   if (typeof method !== 'string') return null
   return typeof id === 'string' || typeof id === 'number' ? id : null
+}
+
+/**
+ * Reports one refusal of an MCP step to `hook` (the `onRefusal` of the control that refused),
+ * once its answer is written: json-budget's frozen `RefusalEvent` with `control`, the code, the
+ * status answered and the limit and option where they apply. A throwing hook is caught.
+ * @internal
+ */
+export function reportMcpRefusal(
+  hook: RefusalHook | undefined,
+  control: string,
+  facts: RefusalFacts,
+): void {
+  if (hook !== undefined) reportRefusal(hook, refusalEvent(facts, control))
+}
+
+const CODE_SHAPE = /^ERR_[A-Z0-9_]{1,60}$/
+
+/**
+ * The stable code a step's JSON-RPC error carries in `data.code`, else `fallback` (a `-32020`
+ * or `-32022` answer carries none). @internal
+ */
+export function jsonRpcRefusalCode(
+  error: JsonRpcErrorObject,
+  fallback: AdmissionCode,
+): AdmissionCode {
+  const code = (error.data as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && CODE_SHAPE.test(code) ? (code as AdmissionCode) : fallback
 }

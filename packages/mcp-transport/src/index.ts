@@ -91,7 +91,9 @@ export {
   type McpRouteHead,
   type McpRouteHeadOptions,
   type McpRouteTool,
+  METHOD_NOT_SERVED_CODE,
   mcpRouteHead,
+  UNKNOWN_NAME_CODE,
 } from './route-head.js'
 export { releaseFinishedJsonResponses, SDK_SHAPE_WARNING_CODE } from './sdk-json-retention.js'
 export {
@@ -116,7 +118,7 @@ export {
   type ResolvedBoundedStdioOptions,
   resolveBoundedStdioOptions,
 } from './stdio-options.js'
-export { INVALID_MESSAGE_CODE, StdioRefusalError } from './stdio-refusal.js'
+export { INVALID_MESSAGE_CODE, StdioRefusalError, stdioRefusalEvent } from './stdio-refusal.js'
 export {
   type McpHttpCall,
   type McpHttpControls,

@@ -2,6 +2,7 @@
 // into headers, so a route can refuse what it does not serve from the head alone: an unknown
 // method, a tool off its surface, a declared length over the tool's byte cap, a caller over its
 // quota. None of these reads a body byte; the composed handler closes the connection unread.
+import type { AdmissionCode, RefusalHook } from '@tollgate/json-budget'
 import type { McpHead } from './mcp-head.js'
 import { type McpParamHeader, paramHeadersOf } from './mcp-param-headers.js'
 import { METHOD_NOT_FOUND_ERROR, QUOTA_ERROR, UNKNOWN_NAME_ERROR } from './modern-refusal.js'
@@ -70,7 +71,19 @@ export interface McpRouteHeadOptions {
   readonly quota?: McpQuota
   /** Receives an event per refusal this control causes (fixed fields only). Default: none. */
   readonly audit?: (event: McpHeadAuditEvent) => void
+  /**
+   * Called once per refusal of this control (head and header agreement) with json-budget's
+   * `RefusalEvent` (`control` `'mcp-route-head'` or `'mcp-header-agreement'`), after the step
+   * has answered; a throwing hook is caught, a promise not awaited. Default: none.
+   */
+  readonly onRefusal?: RefusalHook | undefined
 }
+
+/** The code of a head refused for a method the route does not serve (404 `-32601`). */
+export const METHOD_NOT_SERVED_CODE = 'ERR_MCP_METHOD_NOT_FOUND'
+
+/** The code of a head naming a tool off the route's surface (400 `-32602` `Unknown tool`). */
+export const UNKNOWN_NAME_CODE = 'ERR_MCP_UNKNOWN_TOOL'
 
 /** The answer to a refused head: status, JSON-RPC error, extra headers. */
 export interface McpHeadRefusal {
@@ -78,6 +91,10 @@ export interface McpHeadRefusal {
   readonly status: number
   readonly error: JsonRpcErrorObject
   readonly headers: Readonly<Record<string, string>>
+  /** The refusal's stable code (reported to `onRefusal`; not every answer carries it). */
+  readonly code?: AdmissionCode
+  /** The limit passed, where one applies (a tool's byte cap). */
+  readonly limit?: number
 }
 
 /**
@@ -105,9 +122,20 @@ export interface McpRouteHead {
   paramHeadersOf(tool: string): readonly McpParamHeader[]
   /** Reports an event to the `audit` option, if any; a throwing sink is ignored. */
   report(event: McpHeadAuditEvent): void
+  /** The `onRefusal` option: the steps report this control's refusals to it. */
+  readonly onRefusal?: RefusalHook | undefined
 }
 
-const OWN = new Set(['tools', 'methods', 'maxBodyBytes', 'quota', 'audit'])
+const OWN = new Set(['tools', 'methods', 'maxBodyBytes', 'quota', 'audit', 'onRefusal'])
+
+const CODES: Readonly<
+  Record<Exclude<McpHeadAuditEvent['type'], 'header-mismatch'>, AdmissionCode>
+> = Object.freeze({
+  'method-not-served': METHOD_NOT_SERVED_CODE,
+  'unknown-name': UNKNOWN_NAME_CODE,
+  'over-tool-cap': 'ERR_BODY_TOO_LARGE',
+  'over-quota': 'ERR_MCP_QUOTA',
+})
 const NONE: readonly McpParamHeader[] = Object.freeze([])
 const noop = (): void => {}
 
@@ -141,6 +169,9 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
   if (options.audit !== undefined && typeof options.audit !== 'function') {
     throw new TypeError('audit must be a function')
   }
+  if (options.onRefusal !== undefined && typeof options.onRefusal !== 'function') {
+    throw new TypeError('onRefusal must be a function')
+  }
   const served = methods === undefined ? undefined : new Set(methods)
   const tools = new Map<string, { cap: number | undefined; params: readonly McpParamHeader[] }>()
   for (const [name, tool] of Object.entries(options.tools ?? {})) {
@@ -161,13 +192,17 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
     }
   }
   const refuse = (
-    event: McpHeadAuditEvent,
+    event: Exclude<McpHeadAuditEvent, { type: 'header-mismatch' }>,
     status: number,
     error: JsonRpcErrorObject,
     headers: Readonly<Record<string, string>> = {},
+    limit?: number,
   ): McpHeadRefusal => {
     report(event)
-    return { ok: false, status, error, headers }
+    const code = CODES[event.type]
+    return limit === undefined
+      ? { ok: false, status, error, headers, code }
+      : { ok: false, status, error, headers, code, limit }
   }
   return Object.freeze({
     admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision {
@@ -184,7 +219,7 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
           }
           const cap = tool?.cap ?? (surface === undefined ? options.maxBodyBytes : undefined)
           if (cap !== undefined && head.declaredBytes !== undefined && head.declaredBytes > cap) {
-            return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap))
+            return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap), {}, cap)
           }
           maxBodyBytes = cap
         }
@@ -208,6 +243,7 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
       return tools.get(tool)?.params ?? NONE
     },
     report,
+    onRefusal: options.onRefusal,
   })
 }
 

@@ -4,6 +4,7 @@ import {
   defineOptions,
   integerOption,
   JSON_LIMITS,
+  ON_REFUSAL_OPTION,
   type OptionsOf,
   oneOfOption,
   option,
@@ -51,6 +52,10 @@ export const BOUNDED_STDIO_OPTIONS = defineOptions('BoundedStdioServerTransport'
   refusalWindowMs: option({
     ...REPEAT_WINDOW_OPTIONS.rows.windowMs,
     doc: 'ms during which repeats of a refusal reported to `onerror` (same `code`) are counted: the first is reported at once, one closing `StdioRefusalError` carries `repeated`; `0` reports every refused line',
+  }),
+  onRefusal: option({
+    ...ON_REFUSAL_OPTION,
+    doc: "called once per refused line (every one: no repeat window) with json-budget's frozen `RefusalEvent`, `control` `'mcp-stdio'` and no `status`, after the JSON-RPC answer is written; a throwing hook is caught",
   }),
   oversizedLine: option<'end' | 'skip'>({
     default: 'end',

@@ -1,4 +1,9 @@
-import type { AdmissionError } from '@tollgate/json-budget'
+import {
+  type AdmissionCode,
+  type AdmissionError,
+  type RefusalEvent,
+  refusalEvent,
+} from '@tollgate/json-budget'
 import { JSON_RPC_ERRORS } from './json-rpc.js'
 
 /** The code for a stdio line that is valid JSON but not a JSON-RPC 2.0 message. */
@@ -94,4 +99,12 @@ export class StdioRefusalError extends Error {
       JSON_RPC_ERRORS.invalidRequest,
     )
   }
+}
+
+/**
+ * The `RefusalEvent` of a refused stdio line: its code and limit, `control` `'mcp-stdio'`, and
+ * no `status` (stdio answers with a JSON-RPC error only). Never the line's bytes.
+ */
+export function stdioRefusalEvent(error: StdioRefusalError): RefusalEvent {
+  return refusalEvent({ code: error.code as AdmissionCode, limit: error.limit }, 'mcp-stdio')
 }

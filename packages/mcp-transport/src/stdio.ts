@@ -1,5 +1,10 @@
 import type { Readable, Writable } from 'node:stream'
-import { createRepeatWindow, type RepeatWindow } from '@tollgate/json-budget'
+import {
+  createRepeatWindow,
+  type RefusalHook,
+  type RepeatWindow,
+  reportRefusal,
+} from '@tollgate/json-budget'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import { isJsonRpcMessage } from './json-rpc-message.js'
 import { MAX_RECOVERED_ID_CHARS } from './line-id.js'
@@ -10,7 +15,7 @@ import {
   type ResolvedBoundedStdioOptions,
   resolveBoundedStdioOptions,
 } from './stdio-options.js'
-import { INVALID_MESSAGE_CODE, StdioRefusalError } from './stdio-refusal.js'
+import { INVALID_MESSAGE_CODE, StdioRefusalError, stdioRefusalEvent } from './stdio-refusal.js'
 import { isJsonRpcRequest, type JsonRpcErrorObject } from './transport-decorator.js'
 
 /**
@@ -58,6 +63,7 @@ export class BoundedStdioServerTransport implements McpTransport {
   readonly #stdout: Writable
   readonly #reader: BoundedLineReader
   readonly #skipOversized: boolean
+  readonly #onRefusal: RefusalHook | undefined
   readonly #reports: RepeatWindow<StdioRefusalError>
   readonly #pending = new Map<RequestIdLike, number>()
   // Resolvers of `send` calls whose line stdout has not taken yet; non-empty means paused.
@@ -77,6 +83,7 @@ export class BoundedStdioServerTransport implements McpTransport {
     const resolved = resolveBoundedStdioOptions(options)
     this.#reader = new BoundedLineReader(resolved)
     this.#skipOversized = resolved.oversizedLine === 'skip'
+    this.#onRefusal = resolved.onRefusal
     this.#reports = createRepeatWindow<StdioRefusalError>(
       (r) =>
         this.deliverReport(
@@ -193,6 +200,7 @@ export class BoundedStdioServerTransport implements McpTransport {
    * reaches `onerror` at once, its repeats as one closing report with `repeated`.
    */
   private report(error: StdioRefusalError): void {
+    reportRefusal(this.#onRefusal, stdioRefusalEvent(error))
     this.#reports.note(`${error.code}\u0000${error.jsonRpcCode}`, error)
   }
 

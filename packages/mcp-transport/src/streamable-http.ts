@@ -11,10 +11,13 @@ import {
   guardMcpHead,
   guardModernFirstByte,
   guardModernHttpMethod,
+  MODERN_METHOD_NOT_ALLOWED_CODE,
 } from './http-modern-steps.js'
 import { type McpHttpOptions, resolveMcpHttpOptions } from './http-options.js'
 import { guardProtocolVersion } from './http-protocol-version.js'
+import { reportMcpRefusal } from './http-refusal.js'
 import { readMcpHead } from './mcp-head.js'
+import { BATCH_CODE } from './modern-refusal.js'
 import { DEFAULT_PROTOCOL_ERAS, type McpProtocolEras } from './protocol-eras.js'
 import { type McpRouteHead, mcpRouteHead } from './route-head.js'
 
@@ -87,6 +90,9 @@ export interface McpHttpControls {
  * code (403 Host/Origin, 400 protocol version or header mismatch, 404 method, 405, 413, 422,
  * 415, 408, 429, 503) and closes the connection unread. The returned handler takes the
  * request's per-call facts as an optional third argument ({@link McpHttpCall}: the principal).
+ * Each refusal is reported once to the `onRefusal` of the control that refused: the options'
+ * (Host/Origin, version, method, batch, empty body; also the default body control's and the
+ * default route's), or the `body` and `route` controls' own when the host built them.
  * @throws TypeError at construction on bad options or a target that is neither a transport nor
  *   a function.
  */
@@ -97,7 +103,10 @@ export function mcpHttpHandler(
 ): (req: IncomingMessage, res: ServerResponse, call?: McpHttpCall) => Promise<void> {
   const resolved = resolveMcpHttpOptions(options)
   const eras = controls.eras ?? DEFAULT_PROTOCOL_ERAS
-  const route = controls.route ?? DEFAULT_ROUTE
+  const hook = resolved.onRefusal
+  // The default route reports to the path's hook; a route the host built reports to its own.
+  const route =
+    controls.route ?? (hook === undefined ? DEFAULT_ROUTE : mcpRouteHead({ onRefusal: hook }))
   const callers = controls.callers ?? DEFAULT_CALLERS
   if (
     typeof target !== 'function' &&
@@ -113,7 +122,10 @@ export function mcpHttpHandler(
     if (!guardHostAndOrigin(req, res, resolved)) return
     if (!guardProtocolVersion(req, res, resolved, eras)) return
     const head = readMcpHead(req, eras)
-    if (!guardModernHttpMethod(res, head)) return
+    if (!guardModernHttpMethod(res, head)) {
+      reportMcpRefusal(hook, 'mcp-method', { code: MODERN_METHOD_NOT_ALLOWED_CODE, status: 405 })
+      return
+    }
     if (!guardBodylessMethod(req, res, resolved)) return
     const principal = call.principal ?? callers.keyOf(req)
     const pool = call.principal === undefined ? ANONYMOUS_POOL : call.pool
@@ -124,7 +136,10 @@ export function mcpHttpHandler(
         return await handleMcpRequest(await transportFor(req), req, res, undefined, resolved)
       }
       const waitMs = resolved.admission.idleTimeoutMs
-      if (!(await guardModernFirstByte(req, res, head, waitMs))) return
+      if (!(await guardModernFirstByte(req, res, head, waitMs))) {
+        reportMcpRefusal(hook, 'mcp-batch', { code: BATCH_CODE, status: 400 })
+        return
+      }
       const body = await admitMcpBody(req, res, resolved, { principal, pool })
       if (!body.ok) return
       if (!guardHeaderAgreement(req, res, head, body.value, eras, route)) return
