@@ -115,7 +115,8 @@ export async function startApp(entry, { args = [], env = {}, ready, timeoutMs = 
  * One raw HTTP/1.1 request on its own socket. `parts` are written in order, `gapMs` apart,
  * and writing stops as soon as a response has begun (a client that reads early answers does
  * not keep sending into a refusal). `abortAfterPart` destroys the socket after that part.
- * Resolves `{ status, body, ms }`, or `{ status: 'reset' | 'closed' | 'timeout' }`.
+ * Resolves `{ status, body, head, ms }`, or `{ status: 'reset' | 'closed' | 'timeout' }`.
+ * `localAddress` picks the loopback address the request comes from (another caller).
  */
 export function rawRequest(
   port,
@@ -127,11 +128,12 @@ export function rawRequest(
     gapMs = 0,
     abortAfterPart,
     timeoutMs = 60_000,
+    localAddress,
   },
 ) {
   return new Promise((resolve) => {
     const started = Date.now()
-    const socket = connect({ host: '127.0.0.1', port })
+    const socket = connect({ host: '127.0.0.1', port, localAddress })
     socket.setNoDelay(true)
     let response = ''
     let settled = false
@@ -152,7 +154,7 @@ export function rawRequest(
       )
       const body = response.slice(head + 4)
       if (Number.isFinite(length) && Buffer.byteLength(body) < length) return undefined
-      return { status, body }
+      return { status, body, head: response.slice(0, head) }
     }
     socket.on('data', (chunk) => {
       response += chunk.toString('latin1')

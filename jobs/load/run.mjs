@@ -1,14 +1,14 @@
-// pnpm load [at-cap|attacks|all] [express|mcp|all] [label]
+// pnpm load [at-cap|attacks|fairness|all] [express|mcp|all] [label]
 //
 // The load job: runs the at-cap waves (at-cap.mjs) and/or the fair-admission attack matrix
-// (attacks.mjs) against the built apps (`pnpm build` first), each in its own process so one
+// (attacks.mjs, and the issue-29 rows in fairness.mjs) against the built apps (`pnpm build` first), each in its own process so one
 // run's garbage is not measured by the next, then renders docs/load-and-faults.md from every
 // result on disk (write-doc.mjs). The label names an attacks run (`before`). Not in the
 // default test run; exits non-zero when a run fails its own check.
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const JOBS = ['at-cap', 'attacks']
+const JOBS = ['at-cap', 'attacks', 'fairness']
 const [job = 'all', target = 'all', label] = process.argv.slice(2).filter((a) => a !== '--')
 if (job !== 'all' && !JOBS.includes(job)) {
   console.error(`load: unknown job ${job} (expected ${JOBS.join(', ')} or all)`)
@@ -28,7 +28,9 @@ function node(script, args) {
 
 let status = 0
 for (const name of job === 'all' ? JOBS : [job]) {
-  const args = name === 'attacks' && label !== undefined ? [target, label] : [target]
+  const labelled = label === undefined ? [] : [label]
+  const args =
+    name === 'fairness' ? labelled : name === 'attacks' ? [target, ...labelled] : [target]
   status = node(`./${name}.mjs`, args) || status
 }
 status = node('./write-doc.mjs', []) || status

@@ -69,9 +69,9 @@ async function main(): Promise<void> {
   const inner = opened.store
   let writes = 0
   const countingStore = {
-    set: (key: string, value: string, ttlMs: number, owner?: string) => {
+    set: (key: string, value: string, ttlMs: number, owner?: string, pool?: string) => {
       writes += 1
-      return inner.set(key, value, ttlMs, owner)
+      return inner.set(key, value, ttlMs, owner, pool)
     },
     get: (key: string) => inner.get(key),
     delete: (key: string) => inner.delete(key),

@@ -7,6 +7,9 @@ import { post, RawSession, RawStdio, resultJson, toolResult } from './helpers/ra
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'
 
 const MiB = 1024 * 1024
+// 4 MiB through a live server child: past the 30 s default on a loaded 2-core CI machine. A
+// deadline, not a timing: nothing asserts how long it took.
+const BIG = { timeout: 180_000 }
 let server: LiveServer
 let budgeted: LiveServer
 
@@ -27,7 +30,7 @@ function padded(bytes: number): string {
 }
 
 describe('Streamable HTTP body admission', () => {
-  it('answers a body of 4 MiB + 1 bytes with 413 and a JSON-RPC error', async () => {
+  it('answers a body of 4 MiB + 1 bytes with 413 and a JSON-RPC error', BIG, async () => {
     const res = await post(server.url('/mcp'), padded(4 * MiB + 1), {
       authorization: `Bearer ${ALICE}`,
     })
@@ -39,7 +42,7 @@ describe('Streamable HTTP body admission', () => {
     expect(server.audit.named('session_opened').length).toBe(0)
   })
 
-  it('admits a body of exactly 4 MiB', async () => {
+  it('admits a body of exactly 4 MiB', BIG, async () => {
     const res = await post(server.url('/mcp'), padded(4 * MiB), {
       authorization: `Bearer ${ALICE}`,
     })

@@ -22,7 +22,7 @@ import {
   type RouteView,
   type SurfaceDimension,
 } from './route-view.js'
-import { isContinuationStoreError } from './store.js'
+import { assertPool, isContinuationStoreError } from './store.js'
 import { createToken, hashToken, isTokenShape } from './token.js'
 
 /** What `mint()` stores. */
@@ -36,6 +36,13 @@ export interface MintEntry {
    * Default: `ownerKey`. Redemption never reads it: only `ownerKey` decides who may redeem.
    */
   readonly quotaKey?: string
+  /**
+   * The pool the quota owner belongs to (`'anonymous'` for every caller without a credential,
+   * each its own quota owner): the pool together holds one owner's store quota and each owner
+   * in it a share (the store's `poolMemberShare`), so many addresses cannot fill the store
+   * that credentials' tokens live in. Default: none. Redemption never reads it.
+   */
+  readonly pool?: string
   /** The target `resolveScoped()` returned for the call that produced the payload. */
   readonly target: ResolvedTarget
   /** The heavy result, as the text the server will serve. */
@@ -98,8 +105,8 @@ const MAX_OWNER_KEY = 1024
 /**
  * Creates the continuation service. Throws a `TypeError` at construction on bad options (see
  * `resolveContinuationsOptions`). `mint` throws a `TypeError` only for programming errors: a
- * target not returned by `resolveScoped()`, an owner key that is not 1–1,024 characters, or a
- * payload that is not a string. `redeem` throws a `TypeError` only for a route not made by
+ * target not returned by `resolveScoped()`, an owner key that is not 1–1,024 characters, a
+ * pool name the stores refuse, or a payload that is not a string. `redeem` throws a `TypeError` only for a route not made by
  * `createRouteView()`.
  */
 export function createContinuations(
@@ -128,10 +135,11 @@ export function createContinuations(
     },
 
     async mint(entry: MintEntry): Promise<MintResult> {
-      const { ownerKey, quotaKey, target, payload } = entry ?? ({} as MintEntry)
+      const { ownerKey, quotaKey, pool, target, payload } = entry ?? ({} as MintEntry)
       if (!isResolvedTarget(target)) throw new TypeError('target must come from resolveScoped()')
       assertOwnerKey(ownerKey)
       if (quotaKey !== undefined) assertOwnerKey(quotaKey, 'quotaKey')
+      assertPool(pool)
       if (typeof payload !== 'string') throw new TypeError('payload must be a string')
       const bytes = Buffer.byteLength(payload, 'utf8')
       // Bind the child the server resolved, never the outer dispatcher name: a token minted
@@ -164,6 +172,7 @@ export function createContinuations(
           value,
           ttlMs,
           quotaKey === undefined ? ownerHash : hashOwnerKey(quotaKey),
+          pool,
         )
       } catch (error) {
         const known = isContinuationStoreError(error) ? error : undefined

@@ -4,7 +4,9 @@
 // entry never exists without its expiry. With a per-owner quota (the default) that SET runs
 // inside one Lua script (`quota-script.ts`) with the owner's bookkeeping and evictions, so
 // several server instances sharing the Redis cannot together exceed an owner's quota, and a
-// write evicts only its own owner's oldest entries.
+// write evicts only its own owner's oldest entries. An owner in a pool (every anonymous caller,
+// one owner per address) is held to a share of the pool and the pool to one owner's quota in
+// the same script, so many addresses cannot fill the Redis every credential's entries live in.
 
 import {
   defineOptions,
@@ -14,12 +16,15 @@ import {
   option,
   type ResolvedOf,
 } from '@tollgate/json-budget'
-import { OWNER_QUOTA_SCRIPT, ownerIndexKeys } from './quota-script.js'
+import { OWNER_QUOTA_SCRIPT, ownerIndexKeys, poolIndexKeys } from './quota-script.js'
 import {
+  assertPool,
   assertPositiveInteger,
   type ContinuationStore,
   ContinuationStoreError,
+  memberQuota,
   ownerQuotaRows,
+  POOL_MEMBER_SHARE_ROW,
   RECORD_BYTES,
   resolveOwnerQuota,
 } from './store.js'
@@ -81,6 +86,7 @@ export const REDIS_STORE_OPTIONS = defineOptions('createRedisStore', {
     bytes:
       'most bytes (prefix + key + value) one owner holds; `false` is off; with both per-owner options `false` the store writes a plain `SET` and keeps no owner index',
   }),
+  poolMemberShare: POOL_MEMBER_SHARE_ROW,
   commandTimeoutMs: option({
     default: 1000,
     check: integerOption(),
@@ -141,7 +147,11 @@ export function resolveRedisStoreOptions(options: RedisStoreOptions): ResolvedRe
  * A {@link ContinuationStore} on Redis. Throws a `TypeError` at construction on bad options
  * (see {@link resolveRedisStoreOptions}). Every failure of the client (offline, closed, timed
  * out) is thrown as `ERR_CONTINUATION_STORE_UNAVAILABLE`; a record over `maxRecordBytes` as
- * `ERR_CONTINUATION_TOO_LARGE`. A `set` without an owner is charged to one shared owner. The
+ * `ERR_CONTINUATION_TOO_LARGE` (over a pool member's byte share too), and a pool full of other
+ * owners' entries as `ERR_CONTINUATION_STORE_FULL` with the pool's `limit`. A `set` with a
+ * `pool` holds the pool to one owner's quota and the owner to `poolMemberShare` of it; with
+ * both per-owner quotas off a pool limits nothing either. A `set` without an owner is charged
+ * to one shared owner. The
  * store has no global cap of its own: configure Redis with `maxmemory-policy noeviction` so
  * Redis never evicts another owner's entry. When the client has no `error` listener one is
  * attached, so a lost connection cannot crash the process with an unhandled `error` event.
@@ -158,6 +168,7 @@ export function createRedisStore(
     maxBytes: resolved.maxBytesPerOwner || 0,
   }
   const quotaOn = quota.maxEntries !== 0 || quota.maxBytes !== 0
+  const member = memberQuota(quota, resolved.poolMemberShare)
   if (typeof client.on === 'function' && (client.listenerCount?.('error') ?? 0) === 0) {
     client.on('error', (error) => {
       try {
@@ -195,17 +206,19 @@ export function createRedisStore(
   }
 
   return Object.freeze({
-    async set(key: string, value: string, ttlMs: number, owner = '') {
+    async set(key: string, value: string, ttlMs: number, owner = '', pool?: string) {
       assertPositiveInteger('ttlMs', ttlMs)
       if (typeof owner !== 'string' || owner.length > 1024) {
         throw new TypeError('owner must be a string of at most 1,024 characters')
       }
+      assertPool(pool)
+      const pooled = quotaOn && pool !== undefined
       const bytes = Buffer.byteLength(prefix) + Buffer.byteLength(key) + Buffer.byteLength(value)
-      if (bytes > maxRecordBytes) {
-        throw new ContinuationStoreError('ERR_CONTINUATION_TOO_LARGE', {
-          limit: maxRecordBytes,
-          observed: bytes,
-        })
+      // A pool member can never hold more than its byte share, however much it evicts.
+      const limit =
+        pooled && member.maxBytes !== 0 ? Math.min(maxRecordBytes, member.maxBytes) : maxRecordBytes
+      if (bytes > limit) {
+        throw new ContinuationStoreError('ERR_CONTINUATION_TOO_LARGE', { limit, observed: bytes })
       }
       if (!quotaOn) {
         await call(() =>
@@ -213,18 +226,29 @@ export function createRedisStore(
         )
         return
       }
+      const own = pooled ? member : quota
       const result = await call(() =>
         client.eval!(OWNER_QUOTA_SCRIPT, {
-          keys: [prefix + key, ...ownerIndexKeys(prefix, owner)],
+          keys: [
+            prefix + key,
+            ...ownerIndexKeys(prefix, owner, pooled ? pool : undefined),
+            ...(pooled ? poolIndexKeys(prefix, pool) : []),
+          ],
           arguments: [
             value,
             String(ttlMs),
             String(bytes),
-            String(quota.maxEntries),
-            String(quota.maxBytes),
+            String(own.maxEntries),
+            String(own.maxBytes),
+            ...(pooled ? [String(quota.maxEntries), String(quota.maxBytes)] : []),
           ],
         }),
       )
+      if (typeof result === 'string' && result.startsWith('FULL:')) {
+        throw new ContinuationStoreError('ERR_CONTINUATION_STORE_FULL', {
+          limit: Number(result.slice(5)),
+        })
+      }
       // The script answers 'OK' once the entry is written; anything else is not a write.
       if (result !== 'OK') throw new ContinuationStoreError('ERR_CONTINUATION_STORE_UNAVAILABLE')
     },

@@ -12,8 +12,17 @@ export interface ContinuationStore {
    * {@link ContinuationStoreError} with `ERR_CONTINUATION_TOO_LARGE` for a value over the store's
    * cap, `ERR_CONTINUATION_STORE_FULL` when only other owners' entries could make room, and any
    * error when the store is unavailable. A store without quotas may ignore `owner`.
+   *
+   * With a `pool` (`'anonymous'` for every caller without a credential, each its own owner),
+   * the pool's owners together are held to one owner's quota and each of them to
+   * `poolMemberShare` of it, so however many owners the pool has (one per address), it never
+   * takes more of the store than one owner and one member never the whole pool. A write still
+   * evicts only its own owner's entries: a pool full of other members' entries is
+   * `ERR_CONTINUATION_STORE_FULL` with the pool's cap as `limit`, and a record larger than a
+   * member's byte share `ERR_CONTINUATION_TOO_LARGE`. An owner is counted within its pool (the
+   * same owner without a pool is another owner). A pool name is 1–64 of `A-Z a-z 0-9 . _ -`.
    */
-  set(key: string, value: string, ttlMs: number, owner?: string): Promise<void>
+  set(key: string, value: string, ttlMs: number, owner?: string, pool?: string): Promise<void>
   /** The value under `key`, or `undefined` when absent or expired. Throws when unavailable. */
   get(key: string): Promise<string | undefined>
   /** Removes `key` (no error when absent). Throws when unavailable. */
@@ -69,6 +78,36 @@ export function assertPositiveInteger(name: string, value: unknown): number {
 export function quotaOption(value: unknown, name: string): void {
   if (value !== false) assertPositiveInteger(name, value)
 }
+
+/** Checks a `pool` argument of `set` (see {@link ContinuationStore.set}); `TypeError` otherwise. */
+export function assertPool(pool: unknown): asserts pool is string | undefined {
+  if (pool !== undefined && (typeof pool !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(pool))) {
+    throw new TypeError('pool must be 1-64 characters of A-Z a-z 0-9 . _ -, or undefined')
+  }
+}
+
+/**
+ * What one member of a pool holds: `share` of the pool's quota (the pool as a whole holds one
+ * owner's quota), at least one entry and one byte in each dimension that is on.
+ */
+export function memberQuota(quota: OwnerQuota, share: number): OwnerQuota {
+  const part = (n: number) => (n === 0 ? 0 : Math.max(1, Math.floor(n * share)))
+  return Object.freeze({ maxEntries: part(quota.maxEntries), maxBytes: part(quota.maxBytes) })
+}
+
+/**
+ * The `poolMemberShare` row both stores declare: the fraction of a pool's quota (one owner's)
+ * one owner in the pool holds. Default 0.25, as for the HTTP body shares.
+ */
+export const POOL_MEMBER_SHARE_ROW: OptionRow<number> = option({
+  default: 0.25,
+  check: (value, name) => {
+    if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
+      throw new TypeError(`${name} must be a number in (0, 1]`)
+    }
+  },
+  doc: "fraction of a pool's quota (the pool as a whole holds one owner's quota: every anonymous caller, say) one owner in the pool holds, entries and bytes alike (at least one entry)",
+})
 
 /** A per-owner quota; `0` means that dimension is off. */
 export interface OwnerQuota {

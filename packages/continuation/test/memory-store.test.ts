@@ -50,6 +50,7 @@ describe('createMemoryStore', () => {
       maxRecordBytes: 67_112_960,
       maxEntriesPerOwner: 100,
       maxBytesPerOwner: 67_112_960,
+      poolMemberShare: 0.25,
       now: Date.now,
     })
   })

@@ -119,6 +119,7 @@ describe.runIf(available)('createRedisStore', () => {
       commandTimeoutMs: 1000,
       maxEntriesPerOwner: 100,
       maxBytesPerOwner: 67_112_960,
+      poolMemberShare: 0.25,
     })
   })
 })

@@ -101,6 +101,10 @@ function allowance(received: number, declared: number | undefined): number {
 }
 
 const SPILL = 256 * 1024
+// Dozens of bodies of up to 2 MiB in pieces as small as one byte, each admitted and hashed:
+// seconds on an idle machine, past the 30 s default on a loaded 2-core CI machine. A
+// deadline, not a timing: nothing asserts how long it took.
+const DEADLINE_MS = 180_000
 beforeAll(() => setSpillBytesForTests(SPILL))
 afterAll(() => setSpillBytesForTests())
 
@@ -149,6 +153,7 @@ describe('admitBody (large bodies)', () => {
       expect(watch.worst).toBeLessThanOrEqual(0)
       expect(inner.inFlight).toBe(0)
     },
+    DEADLINE_MS,
   )
 })
 
@@ -259,9 +264,12 @@ describe('admitNodeRequest (large bodies through a socket)', () => {
       expect(record?.result.ok && record.result.bytes).toBe(text.length)
       expect(record?.worst).toBeLessThanOrEqual(0)
     },
+    DEADLINE_MS,
   )
 
-  it('admits a body past the real 16 MiB spill point byte-identical, the budget within what was received', async () => {
+  it('admits a body past the real 16 MiB spill point byte-identical, the budget within what was received', {
+    timeout: DEADLINE_MS,
+  }, async () => {
     setSpillBytesForTests()
     try {
       const text = bodyOf(7, SPILL_BYTES + MiB)

@@ -6,6 +6,9 @@ import { BOUNDED_STDIO_DEFAULTS, resolveBoundedStdioOptions } from '../src/index
 import { type Msg, StdioChild } from './helpers/stdio-child.js'
 
 const MiB = 1024 * 1024
+// 64 MiB through a child's pipe: seconds on an idle machine, past 30 s (the default timeout)
+// on a loaded 2-core CI machine. A deadline, not a timing: nothing asserts how long it took.
+const BIG = { timeout: 180_000 }
 const MARKER = 'MARKER_7f3a9c'
 const children: StdioChild[] = []
 
@@ -147,26 +150,30 @@ describe('BoundedStdioServerTransport', () => {
     expect(child.refusals()).toHaveLength(1)
   })
 
-  it('ends the input stream at a 64 MiB + 1 byte line after answering the lines before it', async () => {
-    const child = await start(['bounded'])
-    child.call(1, 'echo', { text: 'first' })
-    child.call(2, 'echo', { text: 'second' })
-    const fill = 64 * MiB + 1 - BIG_HEAD.length - BIG_TAIL.length
-    await child.writeLarge(BIG_HEAD, fill, BIG_TAIL)
-    expect(await child.exited).toBe(0)
-    expect(child.messages.find((m) => m.id === 1)?.result.content[0].text).toBe('len:5')
-    expect(child.messages.find((m) => m.id === 2)?.result.content[0].text).toBe('len:6')
-    expect(child.messages.filter((m) => m.id === 9 && m.result !== undefined)).toEqual([])
-    const refusals = child.refusals()
-    expect(refusals).toHaveLength(1)
-    expect(refusals[0].id).toBe(9)
-    expect(refusals[0].error).toMatchObject({
-      code: -32000,
-      data: { code: 'ERR_LINE_TOO_LARGE', limit: 64 * MiB },
-    })
-  })
+  it(
+    'ends the input stream at a 64 MiB + 1 byte line after answering the lines before it',
+    BIG,
+    async () => {
+      const child = await start(['bounded'])
+      child.call(1, 'echo', { text: 'first' })
+      child.call(2, 'echo', { text: 'second' })
+      const fill = 64 * MiB + 1 - BIG_HEAD.length - BIG_TAIL.length
+      await child.writeLarge(BIG_HEAD, fill, BIG_TAIL)
+      expect(await child.exited).toBe(0)
+      expect(child.messages.find((m) => m.id === 1)?.result.content[0].text).toBe('len:5')
+      expect(child.messages.find((m) => m.id === 2)?.result.content[0].text).toBe('len:6')
+      expect(child.messages.filter((m) => m.id === 9 && m.result !== undefined)).toEqual([])
+      const refusals = child.refusals()
+      expect(refusals).toHaveLength(1)
+      expect(refusals[0].id).toBe(9)
+      expect(refusals[0].error).toMatchObject({
+        code: -32000,
+        data: { code: 'ERR_LINE_TOO_LARGE', limit: 64 * MiB },
+      })
+    },
+  )
 
-  it('serves a line of exactly 64 MiB, its line ending included', async () => {
+  it('serves a line of exactly 64 MiB, its line ending included', BIG, async () => {
     const child = await start(['bounded'])
     const fill = 64 * MiB - BIG_HEAD.length - BIG_TAIL.length
     await child.writeLarge(BIG_HEAD, fill, BIG_TAIL)
@@ -270,16 +277,20 @@ describe('StdioServerTransport (the SDK control, without tollgate)', () => {
     expect((await child.response(1)).result.content[0].text).toBe('len:1')
   })
 
-  it('drops the whole connection at 10 MiB and answers the big line with nothing', async () => {
-    const child = await start(['sdk'])
-    child.call(1, 'echo', { text: 'first' })
-    await child.response(1)
-    const fill = 64 * MiB + 1 - BIG_HEAD.length - BIG_TAIL.length
-    await child.writeLarge(BIG_HEAD, fill, BIG_TAIL)
-    expect(await child.exited).toBe(0)
-    expect(child.stderr).toContain('closed')
-    expect(child.messages.filter((m) => m.id === 9 || m.id === null)).toEqual([])
-  })
+  it(
+    'drops the whole connection at 10 MiB and answers the big line with nothing',
+    BIG,
+    async () => {
+      const child = await start(['sdk'])
+      child.call(1, 'echo', { text: 'first' })
+      await child.response(1)
+      const fill = 64 * MiB + 1 - BIG_HEAD.length - BIG_TAIL.length
+      await child.writeLarge(BIG_HEAD, fill, BIG_TAIL)
+      expect(await child.exited).toBe(0)
+      expect(child.stderr).toContain('closed')
+      expect(child.messages.filter((m) => m.id === 9 || m.id === null)).toEqual([])
+    },
+  )
 })
 
 describe('resolveBoundedStdioOptions', () => {

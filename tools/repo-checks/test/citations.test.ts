@@ -17,6 +17,11 @@ import { findCitations } from '../src/citations.js'
 // `path › name` for a test and `path` for a file.
 const KNOWN_BROKEN: ReadonlyMap<string, string> = new Map<string, string>([])
 
+// A fixture whose citations name tests runs `vitest list` in a child for each package it holds:
+// seconds on an idle machine, past the 30 s default on a loaded 2-core CI machine. A deadline,
+// not a timing: nothing asserts how long it took.
+const LISTS = { timeout: 180_000 }
+
 function key(problem: Problem): string {
   return `${problem.doc} | ${problem.cite}`
 }
@@ -82,89 +87,103 @@ describe('findCitations', () => {
 })
 
 describe('checkDocument', () => {
-  it('fails a cited test name that no test declares, and a cited file that does not exist', () => {
-    const root = fixture({
-      'packages/p/package.json': '{}',
-      'packages/p/test/a.test.ts': "it('exists', () => {})\n",
-      'packages/p/README.md': [
-        '`test/a.test.ts` › `exists`',
-        '`test/a.test.ts` › `was renamed`',
-        '`test/gone.test.ts` › `anything`',
-        '`src/missing.ts`',
-      ].join('\n'),
-    })
-    const problems = checkDocument('packages/p/README.md', root)
-    expect(problems.map((p) => `${p.line} ${p.cite} (${p.reason})`)).toEqual([
-      '3 test/gone.test.ts (no such file or folder)',
-      '4 src/missing.ts (no such file or folder)',
-      '2 test/a.test.ts › was renamed (no test of that name in the file)',
-      '3 test/gone.test.ts › anything (cited test file does not exist)',
-    ])
-  })
+  it(
+    'fails a cited test name that no test declares, and a cited file that does not exist',
+    LISTS,
+    () => {
+      const root = fixture({
+        'packages/p/package.json': '{}',
+        'packages/p/test/a.test.ts': "it('exists', () => {})\n",
+        'packages/p/README.md': [
+          '`test/a.test.ts` › `exists`',
+          '`test/a.test.ts` › `was renamed`',
+          '`test/gone.test.ts` › `anything`',
+          '`src/missing.ts`',
+        ].join('\n'),
+      })
+      const problems = checkDocument('packages/p/README.md', root)
+      expect(problems.map((p) => `${p.line} ${p.cite} (${p.reason})`)).toEqual([
+        '3 test/gone.test.ts (no such file or folder)',
+        '4 src/missing.ts (no such file or folder)',
+        '2 test/a.test.ts › was renamed (no test of that name in the file)',
+        '3 test/gone.test.ts › anything (cited test file does not exist)',
+      ])
+    },
+  )
 
-  it('reads test names as vitest lists them: it() names, expanded each(), env-skipped tests', () => {
-    const root = fixture({
-      'packages/p/package.json': '{}',
-      'packages/p/test/a.test.ts': [
-        "describe('outer', () => {",
-        "  describe('inner', () => { it('nested name', () => {}) })",
-        "  it.each([1, 2])('case %i', () => {})",
-        "  it.skipIf(true)('skipped by an env condition', () => {})",
-        '})',
-        "describe.runIf(false)('never runs here', () => { it('still declared', () => {}) })",
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: source text of a template literal
-        'it(`template ${1 + 1}`, () => {})',
-        "it.todo('not written yet')",
-      ].join('\n'),
-      'packages/r/package.json': '{}',
-      'packages/r/vitest.config.mjs':
-        "export default { test: { include: ['test/unit/*.test.ts'] } }\n",
-      'packages/r/test/other.test.ts': "it('outside the include', () => {})\n",
-      'packages/q/package.json': '{}',
-      'packages/q/test/bad.test.ts': "throw new Error('fails at import')\n",
-      'packages/p/README.md': [
-        '`test/a.test.ts` › `nested name` › `case 2` › `skipped by an env condition`',
-        '`test/a.test.ts` › `still declared` › `template 2`',
-        '`test/a.test.ts` › `case %i` › `case $value`',
-        '`test/a.test.ts` › `outer > nested name` › `inner` › `template %s` › `not written yet`',
-        '`packages/q/test/bad.test.ts` › `anything`',
-        '`packages/r/test/other.test.ts` › `outside the include`',
-      ].join('\n'),
-    })
-    // Not names: the full name, a describe name, a template of a test each() did not produce, a
-    // todo. A package whose files vitest cannot load, and a file its config does not collect,
-    // are reported as such, not as a missing name.
-    expect(checkDocument('packages/p/README.md', root).map((p) => `${p.line} ${p.cite}`)).toEqual([
-      '4 test/a.test.ts › outer > nested name',
-      '4 test/a.test.ts › inner',
-      '4 test/a.test.ts › template %s',
-      '4 test/a.test.ts › not written yet',
-      '5 packages/q/test/bad.test.ts › anything',
-      '6 packages/r/test/other.test.ts › outside the include',
-    ])
-    expect(
-      checkDocument('packages/p/README.md', root)
-        .slice(-2)
-        .map((p) => p.reason),
-    ).toEqual([
-      'vitest could not list the tests of packages/q: Error: fails at import',
-      'not a test file of its package (its vitest config does not collect it)',
-    ])
-  })
+  it(
+    'reads test names as vitest lists them: it() names, expanded each(), env-skipped tests',
+    LISTS,
+    () => {
+      const root = fixture({
+        'packages/p/package.json': '{}',
+        'packages/p/test/a.test.ts': [
+          "describe('outer', () => {",
+          "  describe('inner', () => { it('nested name', () => {}) })",
+          "  it.each([1, 2])('case %i', () => {})",
+          "  it.skipIf(true)('skipped by an env condition', () => {})",
+          '})',
+          "describe.runIf(false)('never runs here', () => { it('still declared', () => {}) })",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: source text of a template literal
+          'it(`template ${1 + 1}`, () => {})',
+          "it.todo('not written yet')",
+        ].join('\n'),
+        'packages/r/package.json': '{}',
+        'packages/r/vitest.config.mjs':
+          "export default { test: { include: ['test/unit/*.test.ts'] } }\n",
+        'packages/r/test/other.test.ts': "it('outside the include', () => {})\n",
+        'packages/q/package.json': '{}',
+        'packages/q/test/bad.test.ts': "throw new Error('fails at import')\n",
+        'packages/p/README.md': [
+          '`test/a.test.ts` › `nested name` › `case 2` › `skipped by an env condition`',
+          '`test/a.test.ts` › `still declared` › `template 2`',
+          '`test/a.test.ts` › `case %i` › `case $value`',
+          '`test/a.test.ts` › `outer > nested name` › `inner` › `template %s` › `not written yet`',
+          '`packages/q/test/bad.test.ts` › `anything`',
+          '`packages/r/test/other.test.ts` › `outside the include`',
+        ].join('\n'),
+      })
+      // Not names: the full name, a describe name, a template of a test each() did not produce, a
+      // todo. A package whose files vitest cannot load, and a file its config does not collect,
+      // are reported as such, not as a missing name.
+      expect(checkDocument('packages/p/README.md', root).map((p) => `${p.line} ${p.cite}`)).toEqual(
+        [
+          '4 test/a.test.ts › outer > nested name',
+          '4 test/a.test.ts › inner',
+          '4 test/a.test.ts › template %s',
+          '4 test/a.test.ts › not written yet',
+          '5 packages/q/test/bad.test.ts › anything',
+          '6 packages/r/test/other.test.ts › outside the include',
+        ],
+      )
+      expect(
+        checkDocument('packages/p/README.md', root)
+          .slice(-2)
+          .map((p) => p.reason),
+      ).toEqual([
+        'vitest could not list the tests of packages/q: Error: fails at import',
+        'not a test file of its package (its vitest config does not collect it)',
+      ])
+    },
+  )
 
-  it('resolves test/… against the package of the README and packages/… against the root', () => {
-    const root = fixture({
-      'packages/p/package.json': '{}',
-      'packages/p/test/a.test.ts': "it('held', () => {})\n",
-      'README.md': '`packages/p/test/a.test.ts` › `held` but `test/a.test.ts` › `held`',
-      'docs/x.md': '`packages/p/test/a.test.ts` › `held`',
-    })
-    expect(checkDocument('docs/x.md', root)).toEqual([])
-    expect(checkDocument('README.md', root).map((p) => p.cite)).toEqual([
-      'test/a.test.ts',
-      'test/a.test.ts › held',
-    ])
-  })
+  it(
+    'resolves test/… against the package of the README and packages/… against the root',
+    LISTS,
+    () => {
+      const root = fixture({
+        'packages/p/package.json': '{}',
+        'packages/p/test/a.test.ts': "it('held', () => {})\n",
+        'README.md': '`packages/p/test/a.test.ts` › `held` but `test/a.test.ts` › `held`',
+        'docs/x.md': '`packages/p/test/a.test.ts` › `held`',
+      })
+      expect(checkDocument('docs/x.md', root)).toEqual([])
+      expect(checkDocument('README.md', root).map((p) => p.cite)).toEqual([
+        'test/a.test.ts',
+        'test/a.test.ts › held',
+      ])
+    },
+  )
 })
 
 describe('the repository documents', () => {

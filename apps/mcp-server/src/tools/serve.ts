@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { CONTINUATION_REFUSED, type ResolvedTarget } from '@tollgate/continuation'
+import { ANONYMOUS_POOL } from '@tollgate/http-admission'
 import { ANONYMOUS_PREFIX, ANONYMOUS_QUOTA_KEY } from '../auth.js'
 import type { Capability } from '../config.js'
 import type { ServerContext, SessionContext } from './context.js'
@@ -27,9 +28,11 @@ export async function serveValue(
     ownerKey: ownerKey(session.credentialId),
     // Each anonymous session or request owns its tokens, and they count against its caller's
     // quota (one per address): opening sessions cannot buy a caller more of the store than one
-    // credential has, and one anonymous caller's mints never evict another's.
+    // credential has, and one anonymous caller's mints never evict another's. Every address
+    // is in the anonymous pool, which together holds one credential's quota: many addresses
+    // cannot fill the store and lock the credentials out.
     ...(session.credentialId.startsWith(ANONYMOUS_PREFIX)
-      ? { quotaKey: ownerKey(session.quotaKey ?? ANONYMOUS_QUOTA_KEY) }
+      ? { quotaKey: ownerKey(session.quotaKey ?? ANONYMOUS_QUOTA_KEY), pool: ANONYMOUS_POOL }
       : {}),
     target,
     payload: text,
