@@ -34,6 +34,9 @@ import {
   type WasmScannerModule,
 } from './wasm-instance.js'
 
+/** Pushes up to this many bytes are copied into the module by a loop instead of `set`. */
+const SMALL_PUSH = 8
+
 /** A node budget per piece that stays an i32 however large `maxNodes` is (a piece has fewer). */
 const BUDGET_CAP = 1 << 30
 
@@ -93,6 +96,13 @@ export class WasmPreflightScanner extends ScannerContract {
   }
 
   protected scan(buf: Uint8Array, end: number, base: number): void {
+    if (end <= SMALL_PUSH) {
+      // A few bytes: a loop costs less than the fixed cost of `set` (tiny pushes, measured).
+      const bytes = this.wasm.bytes
+      for (let k = 0; k < end; k++) bytes[WASM_IN + k] = buf[k]!
+      this.run(end, base)
+      return
+    }
     if (end === buf.length && end <= WASM_PIECE) {
       this.wasm.bytes.set(buf, WASM_IN)
       this.run(end, base)
