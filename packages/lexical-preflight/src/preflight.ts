@@ -7,15 +7,6 @@ import { type PreflightResult, PreflightScanner } from './scanner.js'
 import { acquireKeyModule, scannerModule, WASM_MAX_DEPTH } from './wasm-instance.js'
 import { WasmPreflightScanner } from './wasm-scanner.js'
 
-/**
- * One-shot texts up to this many bytes are scanned by the JS scanner when no key policy is on.
- * Measured (Node 20, 2 shared cores, CPU time, best of nine blocks of 20,000 calls), JS ÷
- * WebAssembly: 0.78 on a 7-byte string, 0.84 on a 41-byte record array, 0.95 on a 77-byte
- * object, 1.39 on a 246-byte envelope, 6.2 on a 1 KB envelope with escapes; with both key
- * policies on, 5.0 already at 41 bytes, so those stay on WebAssembly.
- */
-const SMALL_TEXT_BYTES = 128
-
 /** What {@link createPreflight} returns: feed chunks to `push`, then call `end`. */
 export interface Preflight {
   /**
@@ -68,14 +59,7 @@ export function preflight(
   bytes: Uint8Array,
   options?: PreflightOptions | ResolvedPreflightOptions,
 ): PreflightResult {
-  const resolved = resolvePreflightOptions(options)
-  // A text this small scans faster in JS than the WebAssembly call and its state copies cost,
-  // without a key policy (whose JS form allocates per key): see SMALL_TEXT_BYTES.
-  const small =
-    bytes.length <= SMALL_TEXT_BYTES &&
-    resolved.duplicateKeys === 'allow' &&
-    resolved.protoKeys === 'allow'
-  const scanner = small ? new PreflightScanner(resolved) : createPreflight(resolved)
+  const scanner = createPreflight(options)
   scanner.push(bytes)
   return scanner.end()
 }

@@ -29,23 +29,6 @@ describe('WebAssembly scanner selection and fallback', () => {
     expect(createPreflight(keys)).toBeInstanceOf(PreflightScanner)
   })
 
-  it('scans a one-shot text of at most 128 bytes without a key policy in JS, a longer one in WebAssembly', () => {
-    const js = vi.spyOn(PreflightScanner.prototype, 'push')
-    const wasm = vi.spyOn(WasmPreflightScanner.prototype, 'push')
-    try {
-      const at = (n: number) => Buffer.from(`"${'x'.repeat(n - 2)}"`)
-      expect(preflight(at(128)).bytes).toBe(128)
-      expect([js.mock.calls.length, wasm.mock.calls.length]).toEqual([1, 0])
-      expect(preflight(at(129)).bytes).toBe(129)
-      expect([js.mock.calls.length, wasm.mock.calls.length]).toEqual([1, 1])
-      expect(preflight(at(20), { duplicateKeys: 'refuse' }).bytes).toBe(20)
-      expect([js.mock.calls.length, wasm.mock.calls.length]).toEqual([1, 2])
-    } finally {
-      js.mockRestore()
-      wasm.mockRestore()
-    }
-  })
-
   it('returns null for a module that does not compile or does not have the contract', () => {
     expect(instantiateScanner(new Uint8Array([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9]))).toBeNull()
     expect(instantiateScanner(new Uint8Array(0))).toBeNull()
