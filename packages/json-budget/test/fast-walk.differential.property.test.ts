@@ -209,7 +209,10 @@ describe('fastWalk at the edges of its shortcuts', () => {
     const limits = resolveJsonLimits({})
     for (const n of values) {
       const want = Buffer.byteLength(JSON.stringify({ k: n, a: [n, [n]] }))
-      const got = fastWalk({ k: n, a: [n, [n]] }, limits, { setsAsArrays: false, refuseSymbolKeys: false })
+      const got = fastWalk({ k: n, a: [n, [n]] }, limits, {
+        setsAsArrays: false,
+        refuseSymbolKeys: false,
+      })
       expect([n, got?.bytes]).toEqual([n, want])
     }
   })
