@@ -118,11 +118,13 @@ const figures = [
   ['preflight in the chunk size ÷ JSON.parse', 'chunkedRatio', '-'],
   ['chargeJson ÷ byteLength(JSON.stringify)', 'chargeRatio', '<= 0.5'],
 ]
+// Each summary row names its instance: the shape the worst ratio was measured on, the one the
+// goal is judged on (the median is over the whole family).
 const summary = figures.map(([figure, key, goal]) => ({
   figure,
+  instance: worst(key).instance,
   median: median(rows.map((r) => r[key])),
   worst: worst(key)[key],
-  worstShape: worst(key).instance,
   goal,
 }))
 
@@ -130,7 +132,7 @@ console.log(`machine: ${JSON.stringify(machine())}`)
 console.log(`family: ${count} shapes, seed ${seed}, sizes up to ${maxBytes} bytes`)
 printTable(
   ['figure', 'median', 'worst', 'worst on', 'goal'],
-  summary.map((s) => [s.figure, s.median.toFixed(3), s.worst.toFixed(3), s.worstShape, s.goal]),
+  summary.map((s) => [s.figure, s.median.toFixed(3), s.worst.toFixed(3), s.instance, s.goal]),
 )
 console.log('')
 printTable(

@@ -1,7 +1,39 @@
-import { type JsonLimitsOptions, resolveJsonLimits } from './limits.js'
+import { type JsonLimitsOptions, type ResolvedJsonLimits, resolveJsonLimits } from './limits.js'
 import { type JsonCharge, walkJson } from './walk.js'
 
 const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
+
+// The last limits object resolved here and the three values it held then. Resolving an object
+// (validate, freeze, register) costs more than charging a small value, and a caller passing
+// the same literal on every call is common; the values are compared on every call, so an
+// object changed since is resolved again.
+let lastInput: object | null = null
+let lastNodes: unknown
+let lastDepth: unknown
+let lastBytes: unknown
+let lastResolved: ResolvedJsonLimits | null = null
+
+function resolveCached(limits: JsonLimitsOptions | undefined): ResolvedJsonLimits {
+  if (limits !== undefined && limits !== null && typeof limits === 'object') {
+    const { maxNodes, maxDepth, maxBytes } = limits
+    if (
+      limits === lastInput &&
+      maxNodes === lastNodes &&
+      maxDepth === lastDepth &&
+      maxBytes === lastBytes
+    ) {
+      return lastResolved as ResolvedJsonLimits
+    }
+    const resolved = resolveJsonLimits(limits)
+    lastInput = limits
+    lastNodes = maxNodes
+    lastDepth = maxDepth
+    lastBytes = maxBytes
+    lastResolved = resolved
+    return resolved
+  }
+  return resolveJsonLimits(limits)
+}
 
 /**
  * Charges a parsed JSON value against {@link JsonLimitsOptions}: counts nodes (containers, scalars
@@ -24,7 +56,7 @@ const STRICT = Object.freeze({ setsAsArrays: false, refuseSymbolKeys: false })
  * @throws TypeError when a limit is negative, fractional or NaN.
  */
 export function chargeJson(value: unknown, limits?: JsonLimitsOptions): JsonCharge {
-  const resolved = resolveJsonLimits(limits)
+  const resolved = resolveCached(limits)
   const { nodes, depth, bytes } = walkJson(value, resolved, STRICT)
   return { nodes, depth, bytes }
 }

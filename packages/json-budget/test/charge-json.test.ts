@@ -223,4 +223,23 @@ describe('chargeJson', () => {
     const error = refusal(() => chargeJson(nested(65), { maxNodes: 1000 }))
     expect(error.limit).toBe(64)
   })
+
+  it('applies the limits one options object holds at each call, after it was changed', () => {
+    // The same object on every call (as a caller passing one literal): a change is seen.
+    const limits: { maxNodes?: number; maxDepth?: number; maxBytes?: number } = { maxNodes: 10 }
+    expect(chargeJson([1, 2, 3], limits).nodes).toBe(4)
+    limits.maxNodes = 3
+    const error = refusal(() => chargeJson([1, 2, 3], limits))
+    expect([error.code, error.limit]).toEqual(['ERR_JSON_TOO_MANY_NODES', 3])
+    limits.maxNodes = -1
+    expect(() => chargeJson([1], limits)).toThrow(TypeError)
+    expect(() => chargeJson([1], limits)).toThrow(TypeError)
+    limits.maxNodes = undefined
+    limits.maxDepth = 0
+    expect(refusal(() => chargeJson([1], limits)).code).toBe('ERR_JSON_TOO_DEEP')
+    limits.maxDepth = undefined
+    expect(chargeJson(nested(64), limits).depth).toBe(64)
+    limits.maxBytes = 2
+    expect(refusal(() => chargeJson('abc', limits)).code).toBe('ERR_JSON_TOO_LARGE')
+  })
 })

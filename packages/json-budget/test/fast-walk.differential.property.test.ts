@@ -202,6 +202,21 @@ describe('fastWalk at the edges of its shortcuts', () => {
     expect(inner).toBe(Buffer.byteLength(JSON.stringify([{ zz: 1, yy: 2, xx: 3 }])))
   })
 
+  it('counts the digits of integers past int32 as stringify writes them, up to 1e21 and past it', () => {
+    const edges: number[] = [2 ** 31, 2 ** 52, 2 ** 53, 2 ** 53 + 2, 2 ** 60, 2 ** 64]
+    for (let d = 9; d <= 22; d++) edges.push(10 ** d - 2 ** Math.max(0, d - 15), 10 ** d)
+    const values = edges.flatMap((n) => [n, -n, n + 1, n * 3])
+    const limits = resolveJsonLimits({})
+    for (const n of values) {
+      const want = Buffer.byteLength(JSON.stringify({ k: n, a: [n, [n]] }))
+      const got = fastWalk({ k: n, a: [n, [n]] }, limits, {
+        setsAsArrays: false,
+        refuseSymbolKeys: false,
+      })
+      expect([n, got?.bytes]).toEqual([n, want])
+    }
+  })
+
   it('resumes arrays after container members, at every position and depth', () => {
     const value = [[], 1, [[2, [3]], {}], 'x', { a: [4, [5, {}]] }, [[[[]]]], 6]
     const resolved = resolveJsonLimits({ maxDepth: 5 })

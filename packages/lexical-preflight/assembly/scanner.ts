@@ -4,9 +4,10 @@
 // linear memory: a byte read here is one load, where a typed-array read in JS costs 15–20
 // instructions. Build: `pnpm --filter @tollgate/lexical-preflight build:wasm`.
 //
-// Memory (4 fixed pages, never grown): the state block at 0 (i32 slots, see src/wasm-instance.ts),
-// the piece at 65536 (the SIMD loads never read past its end), the container bits at
-// 131072 (one bit per level, 2^20 levels).
+// Memory (9 pages, grown only by the key policies): the state block at 0 (i32 slots, see
+// src/wasm-instance.ts), the piece at 65536 (the SIMD loads never read past its end), the
+// container bits at 131072 (one bit per level, 2^20 levels), the key policies' buckets and
+// record stack from 262144 (assembly/keys.ts).
 
 import {
   at,
@@ -20,6 +21,9 @@ import {
   skipSpace,
   skipVouched,
 } from './bytes'
+import { keysBegin, keysClose, keysEnd, keysOpen, keysSave } from './keys'
+
+export { keysReset } from './keys'
 
 const STACK: usize = 131072
 
@@ -44,6 +48,7 @@ const K_NUM_STEP = 16
 const K_PEAK = 17
 const K_ERR_OFFSET = 18
 const K_CLEAN_END = 19
+const K_KEYS = 20
 
 // Refusals, returned by `run` (0: the piece was scanned).
 const E_SYNTAX = 1
@@ -56,6 +61,10 @@ const E_BOM = 7
 const E_SYNTAX_AT_0 = 8
 /** Not a refusal: the state is stored; JS sets K_CLEAN_END and calls `run` again from K_ERR_OFFSET. */
 const E_NEED_UTF8 = 9
+const E_DUPLICATE_KEY = 10
+const E_PROTO_KEY = 11
+/** Not a refusal: the key policies' memory could not grow (K_ERR_OFFSET is not set). */
+const E_KEY_MEMORY = 12
 
 const S_VALUE = 0
 const S_ARRAY_FIRST = 1
@@ -134,6 +143,7 @@ export function run(start: i32, n: i32): i32 {
   const numStep = get(K_NUM_STEP)
   const cleanEnd = get(K_CLEAN_END)
   let peak = get(K_PEAK)
+  const keys = get(K_KEYS)
   let i = start
   let c = 0
   let need = false
@@ -154,6 +164,7 @@ export function run(start: i32, n: i32): i32 {
           continue
         }
         if (c === (inObj ? 0x7d : 0x5d)) {
+          if (inObj && keys !== 0) keysClose()
           depth--
           if (depth === 0) state = S_DONE
           else inObj = bitAt(depth - 1) === 1
@@ -175,6 +186,7 @@ export function run(start: i32, n: i32): i32 {
           left--
           strKey = 1
           strStart = i
+          if (keys !== 0) keysBegin()
           strLim = i + 1 + strStep
           state = S_STRING
           i++
@@ -228,6 +240,7 @@ export function run(start: i32, n: i32): i32 {
             if (left === 0) return fail(E_NODES, i)
             if (depth === maxDepth) return fail(E_DEPTH, i)
             const obj = c === 0x7b
+            if (obj && keys !== 0 && !keysOpen(inObj && state === S_VALUE)) return E_KEY_MEMORY
             setBit(depth, obj)
             depth++
             if (depth > maxSeen) maxSeen = depth
@@ -288,6 +301,13 @@ export function run(start: i32, n: i32): i32 {
           if (c !== 0x22) return fail(E_STRING, i)
         } else c = at(i)
         if (c === 0x22) {
+          if (strKey !== 0 && keys !== 0) {
+            // A key that began in an earlier piece: strStart is -1 and JS knows its offset.
+            const v = keysEnd(strStart >= 0 ? strStart + 1 : 0, i)
+            if (v === 1) return fail(E_DUPLICATE_KEY, strStart)
+            if (v === 2) return fail(E_PROTO_KEY, strStart)
+            if (v < 0) return E_KEY_MEMORY
+          }
           i++
           if (strKey !== 0) {
             state = S_COLON
@@ -521,6 +541,9 @@ export function run(start: i32, n: i32): i32 {
   if (need) {
     put(K_ERR_OFFSET, i)
     return E_NEED_UTF8
+  }
+  if (keys !== 0 && strKey !== 0 && state >= S_STRING && state <= S_UTF8) {
+    if (!keysSave(strStart >= 0 ? strStart + 1 : 0, n)) return E_KEY_MEMORY
   }
   return 0
 }

@@ -9,7 +9,8 @@ import asc from 'assemblyscript/asc'
 const root = new URL('../', import.meta.url)
 const outFile = fileURLToPath(new URL('src/wasm-bytes.ts', root))
 
-/** The compiler options: -O3, no runtime, no imports (no abort), SIMD on, a fixed 4-page memory. */
+/** The compiler options: -O3, no runtime, no imports (no abort), SIMD on, 9 pages of memory (the key
+ * policies grow it, up to 2 GiB). */
 const FLAGS = [
   '-O3',
   '--runtime',
@@ -20,13 +21,13 @@ const FLAGS = [
   '--use',
   'abort=',
   '--initialMemory',
-  '4',
+  '9',
   '--maximumMemory',
-  '4',
+  '32768',
 ]
 
 /** The sources, by the names the compiler asks for; scanner.ts is the one entry. */
-const SOURCES = ['scanner.ts', 'bytes.ts']
+const SOURCES = ['scanner.ts', 'bytes.ts', 'keys.ts']
 
 /** Compiles the scanner; resolves to the module's bytes. */
 export async function compileScanner() {

@@ -4,7 +4,7 @@ import {
   resolvePreflightOptions,
 } from './options.js'
 import { type PreflightResult, PreflightScanner } from './scanner.js'
-import { scannerModule, WASM_MAX_DEPTH } from './wasm-instance.js'
+import { acquireKeyModule, scannerModule, WASM_MAX_DEPTH } from './wasm-instance.js'
 import { WasmPreflightScanner } from './wasm-scanner.js'
 
 /** What {@link createPreflight} returns: feed chunks to `push`, then call `end`. */
@@ -35,20 +35,18 @@ export function createPreflight(options?: PreflightOptions | ResolvedPreflightOp
   return wasmEligible(resolved) ? wasmOrJs(resolved) : new PreflightScanner(resolved)
 }
 
-/**
- * Whether the WebAssembly scanner implements these options: no key policy (those need JS
- * strings and sets) and a `maxDepth` its container bits hold.
- */
+/** Whether the WebAssembly scanner implements these options: a `maxDepth` its bits hold. */
 function wasmEligible(options: ResolvedPreflightOptions): boolean {
-  return (
-    options.duplicateKeys === 'allow' &&
-    options.protoKeys === 'allow' &&
-    options.maxDepth <= WASM_MAX_DEPTH
-  )
+  return options.maxDepth <= WASM_MAX_DEPTH
 }
 
+/**
+ * The WebAssembly scanner when the module runs here, else the JS one. Without a key policy
+ * every scanner shares the process's module; with one, each takes a module of its own.
+ */
 function wasmOrJs(options: ResolvedPreflightOptions): Preflight {
-  const wasm = scannerModule()
+  const keys = options.duplicateKeys === 'refuse' || options.protoKeys === 'refuse'
+  const wasm = keys ? acquireKeyModule() : scannerModule()
   return wasm === null ? new PreflightScanner(options) : new WasmPreflightScanner(options, wasm)
 }
 

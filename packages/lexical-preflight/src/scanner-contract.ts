@@ -29,6 +29,9 @@ export abstract class ScannerContract {
   protected result: PreflightResult | null = null
   protected abstract readonly maxBytes: number
 
+  /** Called once, when the scanner first fails or ends: it will scan nothing more. */
+  protected settled(): void {}
+
   /** Scans `buf[0..end)`, which starts at input offset `base`; throws the first refusal. */
   protected abstract scan(buf: Uint8Array, end: number, base: number): void
 
@@ -57,6 +60,7 @@ export abstract class ScannerContract {
       this.scan(chunk, chunk.length, base)
     } catch (error) {
       this.failure = error
+      this.settled()
       throw error
     }
   }
@@ -77,9 +81,11 @@ export abstract class ScannerContract {
     if (!complete) {
       const code: AdmissionCode = s === S_UTF8 ? 'ERR_JSON_INVALID_UTF8' : 'ERR_JSON_SYNTAX'
       this.failure = refusal(code, { offset: s === S_BOM ? 0 : this.bytes })
+      this.settled()
       throw this.failure
     }
     this.result = { nodes: this.nodes, depth: this.maxSeen, bytes: this.bytes }
+    this.settled()
     return this.result
   }
 }

@@ -33,34 +33,70 @@ export const K_NUM_STEP = 16
 export const K_PEAK = 17
 export const K_ERR_OFFSET = 18
 export const K_CLEAN_END = 19
+export const K_KEYS = 20
+/** First of the four slots of the key policies' hash key (assembly/keys.ts). */
+const K_SEED = 26
 /** What `run` returns when it needs K_CLEAN_END (not a refusal: see assembly/scanner.ts). */
 export const E_NEED_UTF8 = 9
+/** What `run` returns when the key policies' memory cannot grow (not a refusal). */
+export const E_KEY_MEMORY = 12
+/** Pages of memory a module starts with (assembly/scanner.ts: the memory layout). */
+const WASM_PAGES = 9
+/** Most modules kept for scanners with a key policy, and the largest memory kept with one. */
+const POOL_SIZE = 16
+const POOL_MAX_BYTES = 4 * 1024 * 1024
 
-/** One instantiated scanner module: its `run(start, n)` and two views of its (fixed) memory. */
+/**
+ * One instantiated scanner module: its `run(start, n)`, `keysReset()` and two views of its
+ * memory. The views are renewed by {@link refreshViews} after a run that grew the memory (only
+ * the key policies grow it; a grown memory detaches the old views).
+ */
 export interface WasmScannerModule {
   readonly run: (start: number, n: number) => number
-  readonly bytes: Uint8Array
-  readonly words: Int32Array
+  readonly keysReset: () => void
+  readonly memory: { buffer: ArrayBuffer }
+  bytes: Uint8Array
+  words: Int32Array
+}
+
+/** Renews the views of `m` when its memory grew; returns the word view. */
+export function refreshViews(m: WasmScannerModule): Int32Array {
+  if (m.words.buffer !== m.memory.buffer) {
+    m.bytes = new Uint8Array(m.memory.buffer)
+    m.words = new Int32Array(m.memory.buffer)
+  }
+  return m.words
 }
 
 /**
  * Compiles and instantiates a scanner module from `source`, or returns `null` when the engine
  * refuses it (no WebAssembly, as under `--jitless`; no SIMD; a corrupt module; a memory that
- * is not the fixed 4 pages): the caller then uses the JS scanner.
+ * does not start at the 9 pages of assembly/scanner.ts): the caller then uses the JS scanner.
  */
-export function instantiateScanner(source: Uint8Array): WasmScannerModule | null {
+export function instantiateScanner(source: Uint8Array | object): WasmScannerModule | null {
   // The global is typed here: the project's TypeScript lib has no WebAssembly declarations.
   const wa = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly
   if (wa === undefined) return null
   try {
-    const instance = new wa.Instance(new wa.Module(source), {})
-    const { run, memory } = instance.exports
-    if (typeof run !== 'function' || !(memory instanceof wa.Memory)) return null
-    if (memory.buffer.byteLength !== 4 * 65536) return null
+    const compiled = source instanceof Uint8Array ? new wa.Module(source) : source
+    const instance = new wa.Instance(compiled, {})
+    const { run, keysReset, memory } = instance.exports
+    if (typeof run !== 'function' || typeof keysReset !== 'function') return null
+    if (!(memory instanceof wa.Memory)) return null
+    if (memory.buffer.byteLength !== WASM_PAGES * 65536) return null
+    const words = new Int32Array(memory.buffer)
+    // The hash key of the key policies: random per module, so no client can choose keys that
+    // share a hash chain.
+    const seed = new Uint32Array(4)
+    globalThis.crypto.getRandomValues(seed)
+    for (let k = 0; k < 4; k++) words[K_SEED + k] = seed[k]! | 0
+    ;(keysReset as () => void)()
     return {
       run: run as (start: number, n: number) => number,
+      keysReset: keysReset as () => void,
+      memory,
       bytes: new Uint8Array(memory.buffer),
-      words: new Int32Array(memory.buffer),
+      words,
     }
   } catch {
     return null
@@ -75,6 +111,8 @@ interface WebAssemblyApi {
 }
 
 let shared: WasmScannerModule | null | undefined
+let compiled: object | null | undefined
+const pool: WasmScannerModule[] = []
 
 /**
  * The process's scanner module (one per thread), instantiated on first use from the bytes
@@ -85,6 +123,32 @@ let shared: WasmScannerModule | null | undefined
 export function scannerModule(): WasmScannerModule | null {
   if (shared === undefined) shared = instantiateScanner(decodeBase64(SCANNER_WASM))
   return shared
+}
+
+/**
+ * A module of its own for one scanner with a key policy (the policies keep their frames and
+ * keys in the module's memory between pushes): a pooled one, emptied, or a new instance of
+ * the same compiled module; `null` when WebAssembly cannot run here. Give it back with
+ * {@link releaseKeyModule} when the scanner ends or fails; a module never given back is
+ * simply collected.
+ */
+export function acquireKeyModule(): WasmScannerModule | null {
+  const pooled = pool.pop()
+  if (pooled !== undefined) {
+    pooled.keysReset()
+    return pooled
+  }
+  if (scannerModule() === null) return null
+  if (compiled === undefined) {
+    const wa = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly
+    compiled = wa === undefined ? null : new wa.Module(decodeBase64(SCANNER_WASM))
+  }
+  return compiled === null ? null : instantiateScanner(compiled)
+}
+
+/** Returns a module of {@link acquireKeyModule} to the pool (kept only while its memory is small). */
+export function releaseKeyModule(m: WasmScannerModule): void {
+  if (pool.length < POOL_SIZE && m.memory.buffer.byteLength <= POOL_MAX_BYTES) pool.push(m)
 }
 
 function decodeBase64(text: string): Uint8Array {

@@ -3,6 +3,7 @@ import type { ResolvedPreflightOptions } from './options.js'
 import { refusal, ScannerContract } from './scanner-contract.js'
 import { cleanUtf8End } from './tables.js'
 import {
+  E_KEY_MEMORY,
   E_NEED_UTF8,
   K_AUX,
   K_CLEAN_END,
@@ -10,6 +11,7 @@ import {
   K_ERR_OFFSET,
   K_HI,
   K_IN_OBJ,
+  K_KEYS,
   K_LO,
   K_MAX_DEPTH,
   K_MAX_SEEN,
@@ -24,11 +26,16 @@ import {
   K_STR_START,
   K_STR_STEP,
   K_STRIP_BOM,
+  refreshViews,
+  releaseKeyModule,
   WASM_IN,
   WASM_PIECE,
   WASM_STACK_WORD,
   type WasmScannerModule,
 } from './wasm-instance.js'
+
+/** Pushes up to this many bytes are copied into the module by a loop instead of `set`. */
+const SMALL_PUSH = 8
 
 /** A node budget per piece that stays an i32 however large `maxNodes` is (a piece has fewer). */
 const BUDGET_CAP = 1 << 30
@@ -39,8 +46,10 @@ const BUDGET_CAP = 1 << 30
  * chunking. Each `push` copies the chunk into the module's memory 64 KiB at a time, loads this
  * scanner's state, runs, and stores the state back, so many scanners share one module. Of the
  * container bits it loads and stores only the words a piece of n bytes can touch (levels
- * depth - n - 1 to depth + n), so a push costs O(n), never O(depth). It implements no key
- * policy: `createPreflight` gives those options to the JS scanner.
+ * depth - n - 1 to depth + n), so a push costs O(n), never O(depth). With a key policy on
+ * (assembly/keys.ts) the module must be one of its own (`acquireKeyModule`): the policies keep
+ * their frames and keys in its memory between pushes, and the scanner gives it back when it
+ * ends or fails.
  */
 export class WasmPreflightScanner extends ScannerContract {
   private readonly wasm: WasmScannerModule
@@ -50,6 +59,8 @@ export class WasmPreflightScanner extends ScannerContract {
   private readonly maxStr: number
   private readonly maxNum: number
   private readonly stripBom: number
+  /** Bit 0: duplicate keys refused; bit 1: `__proto__` refused (K_KEYS). */
+  private readonly keys: number
   private inObj = 0
   private strKey = 0
   private strStartAbs = 0
@@ -63,7 +74,10 @@ export class WasmPreflightScanner extends ScannerContract {
   /** Container-bit words copied into and out of the module so far (what the cost tests count). */
   copiedWords = 0
 
-  /** `options.maxDepth` must be at most `WASM_MAX_DEPTH` and both key policies off. */
+  /**
+   * `options.maxDepth` must be at most `WASM_MAX_DEPTH`; with a key policy on, `wasm` must be
+   * this scanner's own module (`acquireKeyModule`), given back when the scanner settles.
+   */
   constructor(options: ResolvedPreflightOptions, wasm: WasmScannerModule) {
     super()
     this.wasm = wasm
@@ -73,9 +87,22 @@ export class WasmPreflightScanner extends ScannerContract {
     this.maxStr = Math.min(options.maxStringBytes, options.maxBytes)
     this.maxNum = Math.min(options.maxNumberLength, options.maxBytes)
     this.stripBom = options.bom === 'strip' ? 1 : 0
+    this.keys =
+      (options.duplicateKeys === 'refuse' ? 1 : 0) | (options.protoKeys === 'refuse' ? 2 : 0)
+  }
+
+  protected override settled(): void {
+    if (this.keys !== 0) releaseKeyModule(this.wasm)
   }
 
   protected scan(buf: Uint8Array, end: number, base: number): void {
+    if (end <= SMALL_PUSH) {
+      // A few bytes: a loop costs less than the fixed cost of `set` (tiny pushes, measured).
+      const bytes = this.wasm.bytes
+      for (let k = 0; k < end; k++) bytes[WASM_IN + k] = buf[k]!
+      this.run(end, base)
+      return
+    }
     if (end === buf.length && end <= WASM_PIECE) {
       this.wasm.bytes.set(buf, WASM_IN)
       this.run(end, base)
@@ -90,7 +117,7 @@ export class WasmPreflightScanner extends ScannerContract {
 
   /** Runs the module over the `n` bytes at WASM_IN, the input offset of the first being `base`. */
   private run(n: number, base: number): void {
-    const w = this.wasm.words
+    let w = this.wasm.words
     const depth = this.depth
     // Limits relative to this piece, clamped to n + 1 when beyond it (as src/scanner.ts).
     const strStart = this.strStartAbs - base
@@ -118,19 +145,28 @@ export class WasmPreflightScanner extends ScannerContract {
     w[K_NUM_STEP] = this.maxNum > n ? n + 1 : this.maxNum
     w[K_PEAK] = depth
     w[K_CLEAN_END] = -1
+    w[K_KEYS] = this.keys
     // The piece reads the bit of a level only after closing down to it: at most n + 1 levels
     // below `depth`. Deeper levels it sets before it reads them; the module's other words hold
     // another scanner's bits and are never read.
     const below = this.reach(depth, n)
     if (depth > 0) this.loadWords((depth - below - 1) >> 5, (depth - 1) >> 5)
     let code = this.wasm.run(0, n)
+    // Only the key policies grow the memory (detaching the views).
+    if (this.keys !== 0) w = refreshViews(this.wasm)
     while (code === E_NEED_UTF8) {
       // The first non-ASCII byte in a string: how far isUtf8 vouches for the piece from there.
       const at = w[K_ERR_OFFSET]!
       w[K_CLEAN_END] = cleanUtf8End(this.wasm.bytes.subarray(WASM_IN, WASM_IN + n), at, n)
       code = this.wasm.run(at, n)
+      if (this.keys !== 0) w = refreshViews(this.wasm)
     }
-    if (code !== 0) throw this.refusalOf(code, base + w[K_ERR_OFFSET]!)
+    if (code !== 0) {
+      if (code === E_KEY_MEMORY) throw new Error('preflight: WebAssembly memory cannot grow')
+      // A key refusal's offset is its opening quote, in an earlier piece when it is -1 here.
+      const at = w[K_ERR_OFFSET]!
+      throw this.refusalOf(code, at === -1 ? this.strStartAbs : base + at)
+    }
     this.state = w[K_STATE]!
     this.depth = w[K_DEPTH]!
     this.maxSeen = w[K_MAX_SEEN]!
@@ -218,6 +254,10 @@ export class WasmPreflightScanner extends ScannerContract {
         return refusal('ERR_JSON_BOM', { offset: 0 })
       case 8:
         return refusal('ERR_JSON_SYNTAX', { offset: 0 })
+      case 10:
+        return refusal('ERR_JSON_DUPLICATE_KEY', { offset })
+      case 11:
+        return refusal('ERR_JSON_PROTO_KEY', { offset })
       default:
         throw new Error(`preflight: unknown WebAssembly refusal ${code}`)
     }

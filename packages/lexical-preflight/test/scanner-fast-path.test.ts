@@ -14,10 +14,16 @@ const SCANNERS: ReadonlyArray<readonly [string, (options: PreflightOptions) => P
   ['the WebAssembly scanner', (options) => createPreflight(options)],
   // A maxDepth past the module's container bits and no key policy: the JS fast path.
   ['the JS scanner', (options) => createPreflight({ ...options, maxDepth: WASM_MAX_DEPTH + 1 })],
-  // A key policy: the JS scanner's byte machine alone.
+  // A key policy: the WebAssembly scanner on a module of its own.
+  [
+    'the WebAssembly scanner with a key policy',
+    (options) => createPreflight({ maxDepth: 1000, ...options, duplicateKeys: 'refuse' }),
+  ],
+  // A key policy past the container bits: the JS scanner's byte machine alone.
   [
     'the JS scanner with a key policy',
-    (options) => createPreflight({ maxDepth: 1000, ...options, duplicateKeys: 'refuse' }),
+    (options) =>
+      createPreflight({ ...options, maxDepth: WASM_MAX_DEPTH + 1, duplicateKeys: 'refuse' }),
   ],
 ]
 

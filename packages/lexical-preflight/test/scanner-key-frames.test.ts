@@ -4,7 +4,7 @@ import { utf8, verdict } from './helpers/preflight-runs.js'
 
 // The key policies judge a key against the object it is in: the keys that object has had
 // (duplicateKeys) and whether it is the value of a `constructor` key (protoKeys). The JS
-// scanner (src/scanner.ts, the only one that runs the policies) keeps one frame per open object
+// scanner (src/scanner.ts) and the WebAssembly one (assembly/keys.ts) keep one frame per open object
 // and none for an array, so an array value, however nested, must leave the object's frame on
 // top when it closes: a key after it is then judged in its own object. Each document is run
 // whole and cut at every byte, with the same outcome.

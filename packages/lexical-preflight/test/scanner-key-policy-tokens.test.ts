@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { createPreflight, type PreflightOptions } from '../src/index.js'
+import { WASM_MAX_DEPTH } from '../src/wasm-instance.js'
 import { type ScanOutcome as Outcome, scanOf, utf8 } from './helpers/every-scanner.js'
 
-// With a key policy on, createPreflight returns the JS scanner and its whole-token fast path is
-// off: the byte machine of src/scanner.ts reads every byte between tokens itself (whitespace,
+// With a key policy on and a maxDepth past the module's container bits, createPreflight returns
+// the JS scanner and its whole-token fast path is off: the byte machine of src/scanner.ts reads every byte between tokens itself (whitespace,
 // commas, closing brackets, the quote that opens a key). A body admitted without the policy
 // must be admitted with it, with the same counts, and a refusal must keep its code and offset,
 // so each case is also run without the policy (the WebAssembly scanner) for the same outcome,
 // whole and at every two-chunk split.
 
-const DUP: PreflightOptions = { duplicateKeys: 'refuse' }
+const DUP: PreflightOptions = { duplicateKeys: 'refuse', maxDepth: WASM_MAX_DEPTH + 1 }
 
 const run = (options: PreflightOptions, chunks: readonly Uint8Array[]): Outcome =>
   scanOf(createPreflight(options), chunks)

@@ -16,8 +16,13 @@ const SCANNERS: ReadonlyArray<readonly [string, () => Preflight]> = [
   ['the WebAssembly scanner (the defaults)', () => createPreflight()],
   // A maxDepth past the module's container bits: the JS scanner and its whole-token fast path.
   ['the JS scanner', () => createPreflight({ maxDepth: WASM_MAX_DEPTH + 1 })],
-  // A key policy: the JS scanner without the fast path (every token through the byte machine).
-  ['the JS scanner with a key policy', () => createPreflight({ duplicateKeys: 'refuse' })],
+  // A key policy: the WebAssembly scanner on a module of its own.
+  ['the WebAssembly scanner with a key policy', () => createPreflight({ duplicateKeys: 'refuse' })],
+  // A key policy past the container bits: the JS scanner without the fast path.
+  [
+    'the JS scanner with a key policy',
+    () => createPreflight({ duplicateKeys: 'refuse', maxDepth: WASM_MAX_DEPTH + 1 }),
+  ],
 ]
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)

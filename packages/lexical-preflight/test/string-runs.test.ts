@@ -15,8 +15,14 @@ const SCANNERS: ReadonlyArray<readonly [string, () => Preflight]> = [
   ['the WebAssembly scanner (the defaults)', () => createPreflight()],
   // A maxDepth past the module's container bits: the JS scanner and its whole-token fast path.
   ['the JS scanner', () => createPreflight({ maxDepth: WASM_MAX_DEPTH + 1 })],
-  // A key policy: the JS scanner without the fast path (the byte machine's string section).
-  ['the JS scanner with a key policy', () => createPreflight({ duplicateKeys: 'refuse' })],
+  // A key policy: the WebAssembly scanner on a module of its own.
+  ['the WebAssembly scanner with a key policy', () => createPreflight({ duplicateKeys: 'refuse' })],
+  // A key policy past the container bits: the JS scanner without the fast path (the byte
+  // machine's string section).
+  [
+    'the JS scanner with a key policy',
+    () => createPreflight({ duplicateKeys: 'refuse', maxDepth: WASM_MAX_DEPTH + 1 }),
+  ],
 ]
 
 type Outcome = { ok: true; nodes: number } | { ok: false; code: string; offset: number | undefined }

@@ -14,17 +14,19 @@ const packageDir = fileURLToPath(new URL('../', import.meta.url))
 const doc = Buffer.from('{"a":[1,2.5e3,"x\\u00e9",true,null],"b":{"c":"中"}}')
 
 describe('WebAssembly scanner selection and fallback', () => {
-  it('uses the WebAssembly scanner for the defaults and every policy but the key policies', () => {
+  it('uses the WebAssembly scanner for the defaults and every policy, the key policies included', () => {
     expect(createPreflight()).toBeInstanceOf(WasmPreflightScanner)
     const options = { maxStringBytes: 10, maxNumberLength: 5, bom: 'strip' as const }
     expect(createPreflight(options)).toBeInstanceOf(WasmPreflightScanner)
     expect(createPreflight({ maxDepth: WASM_MAX_DEPTH })).toBeInstanceOf(WasmPreflightScanner)
+    expect(createPreflight({ duplicateKeys: 'refuse' })).toBeInstanceOf(WasmPreflightScanner)
+    expect(createPreflight({ protoKeys: 'refuse' })).toBeInstanceOf(WasmPreflightScanner)
   })
 
-  it('uses the JS scanner for a key policy or a maxDepth past the module container bits', () => {
-    expect(createPreflight({ duplicateKeys: 'refuse' })).toBeInstanceOf(PreflightScanner)
-    expect(createPreflight({ protoKeys: 'refuse' })).toBeInstanceOf(PreflightScanner)
+  it('uses the JS scanner for a maxDepth past the module container bits, key policies or not', () => {
     expect(createPreflight({ maxDepth: WASM_MAX_DEPTH + 1 })).toBeInstanceOf(PreflightScanner)
+    const keys = { maxDepth: WASM_MAX_DEPTH + 1, duplicateKeys: 'refuse' as const }
+    expect(createPreflight(keys)).toBeInstanceOf(PreflightScanner)
   })
 
   it('returns null for a module that does not compile or does not have the contract', () => {
@@ -35,19 +37,22 @@ describe('WebAssembly scanner selection and fallback', () => {
     expect(scannerModule()).not.toBeNull()
   })
 
-  it('returns null for a module with run and memory whose memory is not the fixed 4 pages', () => {
-    // (module (memory (export "memory") P) (func (export "run") (param i32 i32) (result i32) i32.const 0))
+  it('returns null for a module with run, keysReset and memory whose memory does not start at 9 pages', () => {
+    // (module (memory (export "memory") P)
+    //   (func (export "run") (param i32 i32) (result i32) i32.const 0) (func (export "keysReset") …))
     const moduleWithPages = (pages: number) =>
       new Uint8Array([
         ...[0, 0x61, 0x73, 0x6d, 1, 0, 0, 0],
         ...[1, 7, 1, 0x60, 2, 0x7f, 0x7f, 1, 0x7f],
-        ...[3, 2, 1, 0],
+        ...[3, 3, 2, 0, 0],
         ...[5, 3, 1, 0, pages],
-        ...[7, 16, 2, 3, 0x72, 0x75, 0x6e, 0, 0, 6, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 2, 0],
-        ...[10, 6, 1, 4, 0, 0x41, 0, 0x0b],
+        ...[7, 28, 3, 3, 0x72, 0x75, 0x6e, 0, 0],
+        ...[9, 0x6b, 0x65, 0x79, 0x73, 0x52, 0x65, 0x73, 0x65, 0x74, 0, 1],
+        ...[6, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 2, 0],
+        ...[10, 11, 2, 4, 0, 0x41, 0, 0x0b, 4, 0, 0x41, 0, 0x0b],
       ])
-    expect(instantiateScanner(moduleWithPages(4))).not.toBeNull()
-    for (const pages of [1, 3, 5]) expect(instantiateScanner(moduleWithPages(pages))).toBeNull()
+    expect(instantiateScanner(moduleWithPages(9))).not.toBeNull()
+    for (const pages of [1, 4, 8, 10]) expect(instantiateScanner(moduleWithPages(pages))).toBeNull()
   })
 
   it('falls back to the JS scanner when the built module fails to compile', async () => {

@@ -5,7 +5,7 @@ import type { JsonLimitsOptions } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import type { PreflightPolicies } from '../src/options.js'
 import { PreflightScanner } from '../src/scanner.js'
-import { scannerModule } from '../src/wasm-instance.js'
+import { acquireKeyModule, scannerModule } from '../src/wasm-instance.js'
 import { WasmPreflightScanner } from '../src/wasm-scanner.js'
 import {
   bom,
@@ -23,13 +23,17 @@ import {
 // The WebAssembly scanner (assembly/scanner.ts) against the JS scanner it stands in for
 // (src/scanner.ts, the reference and the fallback): the same counts, or the same refusal (code,
 // offset, limit, observed) at the same push, on JSONTestSuite and on random and mutated JSON
-// under random chunkings, limits and every policy it implements (the key policies run on JS).
+// under random chunkings, limits and every policy, the key policies included (on a module of
+// the scanner's own, as createPreflight gives them; test/wasm-keys.differential.test.ts aims
+// at the keys).
 
 const wasm = scannerModule()
-const subject: ScannerFactory = (options) => new WasmPreflightScanner(options, wasm!)
+const subject: ScannerFactory = (options) => {
+  const keys = options.duplicateKeys === 'refuse' || options.protoKeys === 'refuse'
+  return new WasmPreflightScanner(options, keys ? acquireKeyModule()! : wasm!)
+}
 const reference: ScannerFactory = (options) => new PreflightScanner(options)
-// The key policies are JS-only (createPreflight never hands them to the module).
-const wasmPolicies = policies.map(({ duplicateKeys: _d, protoKeys: _p, ...rest }) => rest)
+const wasmPolicies = policies
 const both = (
   bytes: Uint8Array,
   cuts: readonly number[],

@@ -1,7 +1,7 @@
-// Test helper: a document through each of the three scanners `createPreflight` picks from, whole,
-// at every two-chunk split and one byte a push, compared with the outcome it must have. The JS
-// scanner is picked only past the module's container bits or under a key policy, so a test that
-// used the defaults alone would hold the WebAssembly scanner only.
+// Test helper: a document through each of the scanners `createPreflight` picks from, whole, at
+// every two-chunk split and one byte a push, compared with the outcome it must have. The JS
+// scanner is picked only past the module's container bits, so a test that used the defaults
+// alone would hold the WebAssembly scanner only.
 import { isAdmissionError } from '@tollgate/json-budget'
 import { createPreflight, type Preflight, type PreflightOptions } from '../../src/index.js'
 import { WASM_MAX_DEPTH } from '../../src/wasm-instance.js'
@@ -15,10 +15,17 @@ export const SCANNERS: ReadonlyArray<readonly [string, (options?: PreflightOptio
       'the JS scanner',
       (options = {}) => createPreflight({ ...options, maxDepth: WASM_MAX_DEPTH + 1 }),
     ],
-    // A key policy: the JS scanner without the fast path (every token through the byte machine).
+    // A key policy: the WebAssembly scanner on a module of its own.
+    [
+      'the WebAssembly scanner with a key policy',
+      (options = {}) => createPreflight({ ...options, duplicateKeys: 'refuse' }),
+    ],
+    // A key policy past the container bits: the JS scanner without the fast path (every token
+    // through the byte machine).
     [
       'the JS scanner with a key policy',
-      (options = {}) => createPreflight({ ...options, duplicateKeys: 'refuse' }),
+      (options = {}) =>
+        createPreflight({ ...options, duplicateKeys: 'refuse', maxDepth: WASM_MAX_DEPTH + 1 }),
     ],
   ]
 
