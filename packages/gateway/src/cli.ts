@@ -41,8 +41,8 @@ async function main(): Promise<void> {
     stopping = true
     log('stopping', { signal })
     gateway.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => exitFlushed(0),
+      () => exitFlushed(1),
     )
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
@@ -51,6 +51,24 @@ async function main(): Promise<void> {
   // Announced once the signals are handled, so a supervisor that stops the gateway as soon as
   // it is up finds the drain in place.
   if (gateway.port !== undefined) log('listening', { host: cli.host, port: gateway.port })
+}
+
+/**
+ * Exits once what was written to stdout and stderr has left the process: writes to a pipe are
+ * asynchronous, so `process.exit()` straight after the last audit line can drop it. A write
+ * callback runs after every earlier write on its stream; the timer only guards a stream that
+ * never calls back.
+ */
+function exitFlushed(code: number): void {
+  process.exitCode = code
+  let pending = 2
+  const done = (): void => {
+    pending -= 1
+    if (pending === 0) process.exit(code)
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+  setTimeout(() => process.exit(code), 2000).unref()
 }
 
 main().catch((error: unknown) => {
