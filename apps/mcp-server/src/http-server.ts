@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
 import { type McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
@@ -220,6 +219,17 @@ export async function startHttpServer(
           ? undefined
           : pool.use(sessionHeader, req.method === 'GET' ? 'stream' : 'request')
       if (use === undefined) {
+        // Another instance's tag: the load balancer sent this session to an instance that never
+        // held it. Still a 404 (a client then opens a new session), but named, so it is not
+        // taken for an expired session.
+        if (found === undefined && pool.locate(sessionHeader) === 'elsewhere') {
+          context.audit('session_refused', { reason: 'elsewhere', route: route.name })
+          return refuseJsonRpcUnread(res, 404, {
+            code: -32001,
+            message: 'Session minted by another instance: route by Mcp-Session-Id',
+            data: { code: 'ERR_SESSION_ELSEWHERE' },
+          })
+        }
         context.audit('session_refused', { reason: 'not_found', route: route.name })
         return refuseJsonRpcUnread(res, 404, { code: -32001, message: 'Session not found' })
       }
@@ -267,7 +277,7 @@ export async function startHttpServer(
         })
       }
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => pool.mintId(),
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
           slot.commit(id, { transport, route, principal }, () => server.close())
