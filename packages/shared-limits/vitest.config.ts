@@ -1,0 +1,3 @@
+import { tollgateVitestConfig } from '../../vitest.shared.mjs'
+
+export default tollgateVitestConfig()
