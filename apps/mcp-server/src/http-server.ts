@@ -26,6 +26,7 @@ import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { MessageControls } from './controls.js'
 import { createModernLeg, routeHead } from './http-modern.js'
 import { type PrincipalQuota, principalQuota } from './principal-quota.js'
+import type { SharedLimits } from './shared-quota.js'
 import { ROUTES, type Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
@@ -61,6 +62,12 @@ export interface HttpServerOptions {
   readonly quota?: PrincipalQuota
   /** Who an anonymous caller is (its address; forwarded only from trusted proxies). Default: `callerKeys()`. */
   readonly callers?: CallerKeys
+  /**
+   * The fleet-wide limits (`--redis-url`): the session quota is then also held on the shared
+   * store, a lease per session, so N instances do not give a credential N times its quota.
+   * `undefined`: each instance counts alone.
+   */
+  readonly shared?: SharedLimits
 }
 
 /** What a session is bound to: the SDK transport, the route and who opened it. */
@@ -174,7 +181,7 @@ export async function startHttpServer(
     const releaseHead = guardMcpHead(res, head, routeHead, principal.quotaKey)
     if (releaseHead === undefined) return
     // Taken before the body is read, so requests held back mid-body count while they wait.
-    const acquired = quota.acquire(principal.quotaKey, undefined, principal.pool)
+    const acquired = await quota.acquire(principal.quotaKey, undefined, principal.pool)
     if (!acquired.ok) {
       releaseHead()
       const { code, status, limit, retryAfterSeconds } = acquired.error
@@ -263,6 +270,21 @@ export async function startHttpServer(
       )
     }
     const { slot } = reserved
+    // The fleet's count, on the shared store: a lease held while the session lives, taken
+    // before the body like the local slot.
+    const lease = await options.shared?.reserveSession(principal.quotaKey, principal.pool)
+    if (lease !== undefined && !lease.ok) {
+      slot.release()
+      const { code, status, limit, retryAfterSeconds } = lease
+      context.audit('session_refused', { reason: code, route: route.name })
+      return refuseJsonRpcUnread(
+        res,
+        status,
+        { code: -32000, message: 'Too many sessions', data: { code, limit } },
+        { 'Retry-After': String(retryAfterSeconds) },
+      )
+    }
+    let kept = false
     let mcp: McpServer | undefined
     try {
       const body = await admitMcpBody(req, res, http, {
@@ -286,6 +308,7 @@ export async function startHttpServer(
       })
       transport.onclose = () => {
         if (transport.sessionId !== undefined) pool.delete(transport.sessionId)
+        void lease?.release()
       }
       const server = buildMcpServer(
         context,
@@ -303,12 +326,13 @@ export async function startHttpServer(
       await handleMcpRequest(transport, req, res, body.value, http)
       if (transport.sessionId === undefined || !pool.has(transport.sessionId)) {
         await server.close() // the SDK refused the initialize: nothing to keep
-      }
+      } else kept = true
     } catch (error) {
       await mcp?.close()
       throw error
     } finally {
       slot.release() // frees the slot, or once committed starts the idle clock
+      if (!kept) void lease?.release()
     }
   }
 
