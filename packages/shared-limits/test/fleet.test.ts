@@ -1,0 +1,98 @@
+// Three instances on one Redis: three clients, three stores, three limit objects with the same
+// name, as three server processes would build them. Together they admit what one would; with
+// the control removed (a memory store per instance, as before this package) they admit three
+// times as much.
+
+import { describe, expect, it } from 'vitest'
+import {
+  type ConcurrencyLimit,
+  createConcurrencyLimit,
+  createRateLimit,
+  type LimitStore,
+  memoryLimitStore,
+  type RateLimit,
+} from '../src/index.js'
+import { redisLimitStore } from '../src/redis.js'
+import { fresh } from './helpers/limit-contract.js'
+import { useRedis } from './helpers/redis.js'
+
+const redis = useRedis()
+const CALLS = 300
+
+async function redisStores(): Promise<LimitStore[]> {
+  const stores: LimitStore[] = []
+  for (let i = 0; i < 3; i++) {
+    stores.push(redisLimitStore({ client: await redis.client(), prefix: redis.prefix }))
+  }
+  return stores
+}
+const memoryStores = (): LimitStore[] => [
+  memoryLimitStore(),
+  memoryLimitStore(),
+  memoryLimitStore(),
+]
+
+/** `CALLS` acquires for one key, round-robin over the instances, all in flight at once. */
+async function leasesAdmitted(limits: ConcurrencyLimit[], pool?: string): Promise<number> {
+  const answers = await Promise.all(
+    Array.from({ length: CALLS }, (_, i) =>
+      limits[i % limits.length]!.acquire(pool === undefined ? 'alice' : `ip:${i % 2}`, pool),
+    ),
+  )
+  return answers.filter((a) => a.ok).length
+}
+
+async function tokensAdmitted(limits: RateLimit[]): Promise<number> {
+  const answers = await Promise.all(
+    Array.from({ length: CALLS }, (_, i) => limits[i % limits.length]!.take('alice')),
+  )
+  return answers.filter((a) => a.ok).length
+}
+
+describe.skipIf(!redis.available)('createConcurrencyLimit across three instances', () => {
+  it('admits at most `limit` leases for one key together', async () => {
+    const name = fresh('fleet-c')
+    const limits = (await redisStores()).map((store) =>
+      createConcurrencyLimit({ store, name, limit: 10 }),
+    )
+    const admitted = await leasesAdmitted(limits)
+    expect(admitted).toBeLessThanOrEqual(10 * 1.05)
+    expect(admitted).toBe(10)
+  })
+
+  it('holds the anonymous pool to `limit` and each member to its share together', async () => {
+    const name = fresh('fleet-p')
+    const limits = (await redisStores()).map((store) =>
+      createConcurrencyLimit({ store, name, limit: 12, poolMemberShare: 0.25 }),
+    )
+    // Two members, each held to 3: six leases in the pool, not 12, not 3 × 6.
+    expect(await leasesAdmitted(limits, 'anonymous')).toBe(6)
+  })
+
+  it('admits three times the limit with a memory store per instance (the control removed)', async () => {
+    const name = fresh('fleet-c')
+    const limits = memoryStores().map((store) => createConcurrencyLimit({ store, name, limit: 10 }))
+    expect(await leasesAdmitted(limits)).toBe(30)
+  })
+})
+
+describe.skipIf(!redis.available)('createRateLimit across three instances', () => {
+  it('admits at most `burst` calls for one key together over a burst of 300', async () => {
+    const name = fresh('fleet-r')
+    // One token a minute: the refill during the burst is negligible.
+    const limits = (await redisStores()).map((store) =>
+      createRateLimit({ store, name, perMinute: 1, burst: 100 }),
+    )
+    const admitted = await tokensAdmitted(limits)
+    expect(admitted).toBeLessThanOrEqual(100 * 1.05)
+    expect(admitted).toBeGreaterThanOrEqual(100)
+  })
+
+  it('admits three times the burst with a memory store per instance (the control removed)', async () => {
+    const name = fresh('fleet-r')
+    const limits = memoryStores().map((store) =>
+      createRateLimit({ store, name, perMinute: 1, burst: 100 }),
+    )
+    expect(await tokensAdmitted(limits)).toBe(300)
+  })
+})
