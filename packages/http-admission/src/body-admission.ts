@@ -13,6 +13,7 @@ import { type AdmitResult, readBody, type SkipReason, skippedResult } from './co
 import { type BodyEncoding, parseContentEncoding } from './inflate.js'
 import { parseByteLimit } from './limit.js'
 import { matchMediaType } from './media-type.js'
+import { holdFleetBody } from './principal-shares.js'
 import type { BodySource } from './read-source.js'
 
 /** The parts of a request head a body admission decides on, whatever the framework. */
@@ -177,7 +178,27 @@ export function bodyAdmission(options?: BodyAdmissionOptions): BodyAdmission {
         new TypeError('pool must be a string of at most 1024 characters, or undefined'),
       )
     }
-    return readBody(source, policy, decision, call)
+    const fleet = policy.fleetBodies
+    if (fleet === undefined || principal === undefined) {
+      return readBody(source, policy, decision, call)
+    }
+    return admitInFleet(source, decision, call, principal)
+  }
+  // The fleet-wide place is taken before a byte is read (a refusal leaves the source unread)
+  // and given back once the body has ended or failed, whatever the outcome.
+  const admitInFleet = async (
+    source: BodySource,
+    decision: BodyDecision & { action: 'admit' },
+    call: AdmitCall,
+    principal: string,
+  ): Promise<AdmitResult> => {
+    const held = await holdFleetBody(policy.fleetBodies!, principal, call.pool)
+    if (isAdmissionError(held)) return { ok: false, error: held }
+    try {
+      return await readBody(source, policy, decision, call)
+    } finally {
+      held.release()
+    }
   }
   return Object.freeze({ policy, classify, admit })
 }

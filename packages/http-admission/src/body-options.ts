@@ -13,6 +13,7 @@ import { PREFLIGHT_POLICIES, type ResolvedPreflightOptions } from '@tollgate/lex
 import type { JsonReviver } from './body-scanner.js'
 import { defaultInFlightBudget, type InFlightBudget } from './budget.js'
 import { parseByteLimit } from './limit.js'
+import type { FleetBodies } from './principal-shares.js'
 
 const MiB = 1024 * 1024
 
@@ -205,6 +206,18 @@ export const BODY_ADMISSION_OPTIONS = defineOptions('bodyAdmission', {
       }
     },
     doc: "fraction of a pool's share (the call's `pool`: every anonymous caller, say) one principal in it holds, bodies and bytes alike (at least one body) → 503",
+  }),
+  fleetBodies: option<FleetBodies | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof (value as Partial<FleetBodies> | null)?.acquire !== 'function') {
+        throw new TypeError(
+          `${name} must have acquire(key, pool) (a createConcurrencyLimit() fits)`,
+        )
+      }
+    },
+    shown: 'none',
+    doc: "a fleet-wide count of one principal's bodies (`createConcurrencyLimit()` of `@tollgate/shared-limits` on Redis), taken before the body is read and released when it ends → 503 `ERR_ADMISSION_PRINCIPAL_BUSY`, or `ERR_ADMISSION_BUSY` while its store is down under `'closed'`; byte shares stay per instance",
   }),
 })
 

@@ -46,7 +46,12 @@ export {
 } from './middleware-options.js'
 export { isBodyAdmission } from './narrow-control.js'
 export { admitNodeRequest, nodeRequestHead } from './node.js'
-export { type PrincipalOf, principalUsage } from './principal-shares.js'
+export {
+  type FleetBodies,
+  type FleetBodyAnswer,
+  type PrincipalOf,
+  principalUsage,
+} from './principal-shares.js'
 export {
   type AdmissionProblem,
   type RefusalBody,

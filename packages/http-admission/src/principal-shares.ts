@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { AdmissionError } from '@tollgate/json-budget'
 import type { InFlightBudget } from './budget.js'
 import { admissionError } from './codes.js'
 
@@ -192,4 +193,60 @@ export function principalKeyOf(
     throw new TypeError('principal must return a string of at most 1024 characters, or undefined')
   }
   return key
+}
+
+/**
+ * A fleet-wide count of concurrent bodies per principal, held across every instance that
+ * shares it: a `createConcurrencyLimit()` of `@tollgate/shared-limits` on a Redis store fits
+ * (declared here, structurally, so this package depends on no limit store). `acquire` is asked
+ * before a body byte is read, with the call's `principal` and `pool`; the lease is released
+ * when the body ends or fails.
+ */
+export interface FleetBodies {
+  acquire(key: string, pool?: string): Promise<FleetBodyAnswer>
+}
+
+/** What {@link FleetBodies.acquire} answers: a lease to release, or a refusal with its limit. */
+export type FleetBodyAnswer =
+  | { readonly ok: true; release(): unknown }
+  | { readonly ok: false; readonly code: string; readonly limit: number }
+
+/**
+ * Takes a fleet-wide place for one body of `key` (in `pool`), or answers the refusal to send:
+ * `ERR_ADMISSION_PRINCIPAL_BUSY` (503, the fleet's `limit`, option `fleetBodies`) when the
+ * principal (or its pool) holds its bodies across the fleet, `ERR_ADMISSION_BUSY` (503, option
+ * `fleetBodies`) when the fleet's store cannot answer and its rule is to refuse. A fleet object
+ * that rejects counts as unavailable: the caller still gets a 503, never an unlimited pass.
+ */
+export async function holdFleetBody(
+  fleet: FleetBodies,
+  key: string,
+  pool: string | undefined,
+): Promise<{ readonly release: () => void } | AdmissionError> {
+  let answer: FleetBodyAnswer
+  try {
+    answer = await fleet.acquire(key, pool)
+  } catch {
+    return admissionError('ERR_ADMISSION_BUSY', { limit: 0, option: 'fleetBodies' })
+  }
+  if (answer.ok) {
+    let released = false
+    return {
+      release() {
+        if (released) return
+        released = true
+        try {
+          Promise.resolve(answer.release()).catch(() => {})
+        } catch {
+          // a lease that cannot be released expires in its store
+        }
+      },
+    }
+  }
+  const limit = Number.isSafeInteger(answer.limit) && answer.limit >= 0 ? answer.limit : 0
+  // Any refusal other than the caller's own count (the store down, under 'closed') is the
+  // fleet being busy, not this principal.
+  const code =
+    answer.code === 'ERR_LIMIT_CONCURRENT' ? 'ERR_ADMISSION_PRINCIPAL_BUSY' : 'ERR_ADMISSION_BUSY'
+  return admissionError(code, { limit, option: 'fleetBodies' })
 }

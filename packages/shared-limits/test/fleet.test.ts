@@ -32,11 +32,18 @@ const memoryStores = (): LimitStore[] => [
   memoryLimitStore(),
 ]
 
-/** `CALLS` acquires for one key, round-robin over the instances, all in flight at once. */
-async function leasesAdmitted(limits: ConcurrencyLimit[], pool?: string): Promise<number> {
+/**
+ * `CALLS` acquires, round-robin over the instances, all in flight at once: for one key, or for
+ * `members` keys of `pool`.
+ */
+async function leasesAdmitted(
+  limits: ConcurrencyLimit[],
+  pool?: string,
+  members = 1,
+): Promise<number> {
   const answers = await Promise.all(
     Array.from({ length: CALLS }, (_, i) =>
-      limits[i % limits.length]!.acquire(pool === undefined ? 'alice' : `ip:${i % 2}`, pool),
+      limits[i % limits.length]!.acquire(pool === undefined ? 'alice' : `ip:${i % members}`, pool),
     ),
   )
   return answers.filter((a) => a.ok).length
@@ -50,7 +57,7 @@ async function tokensAdmitted(limits: RateLimit[]): Promise<number> {
 }
 
 describe.skipIf(!redis.available)('createConcurrencyLimit across three instances', () => {
-  it('admits at most `limit` leases for one key together', async () => {
+  it('admits at most limit leases for one key together', async () => {
     const name = fresh('fleet-c')
     const limits = (await redisStores()).map((store) =>
       createConcurrencyLimit({ store, name, limit: 10 }),
@@ -60,13 +67,19 @@ describe.skipIf(!redis.available)('createConcurrencyLimit across three instances
     expect(admitted).toBe(10)
   })
 
-  it('holds the anonymous pool to `limit` and each member to its share together', async () => {
+  it('holds the anonymous pool to the limit and each member to its share together', async () => {
     const name = fresh('fleet-p')
     const limits = (await redisStores()).map((store) =>
-      createConcurrencyLimit({ store, name, limit: 12, poolMemberShare: 0.25 }),
+      createConcurrencyLimit({ store, name, limit: 8, poolMemberShare: 0.25 }),
     )
-    // Two members, each held to 3: six leases in the pool, not 12, not 3 × 6.
-    expect(await leasesAdmitted(limits, 'anonymous')).toBe(6)
+    // Two members, each held to 2: four leases, not 8, not 3 × 4.
+    expect(await leasesAdmitted(limits, 'anonymous', 2)).toBe(4)
+    // Ten more members, each could hold 2: the pool as a whole stops at 8.
+    const other = fresh('fleet-p')
+    const more = (await redisStores()).map((store) =>
+      createConcurrencyLimit({ store, name: other, limit: 8, poolMemberShare: 0.25 }),
+    )
+    expect(await leasesAdmitted(more, 'anonymous', 10)).toBe(8)
   })
 
   it('admits three times the limit with a memory store per instance (the control removed)', async () => {
@@ -77,7 +90,7 @@ describe.skipIf(!redis.available)('createConcurrencyLimit across three instances
 })
 
 describe.skipIf(!redis.available)('createRateLimit across three instances', () => {
-  it('admits at most `burst` calls for one key together over a burst of 300', async () => {
+  it('admits at most burst calls for one key together over a burst of 300', async () => {
     const name = fresh('fleet-r')
     // One token a minute: the refill during the burst is negligible.
     const limits = (await redisStores()).map((store) =>
