@@ -106,6 +106,8 @@ export async function startHttpServer(
       maxBytes: options.maxBodyBytes,
       duplicateKeys: 'refuse',
       protoKeys: 'refuse',
+      // With --redis-url the per-principal body count holds across the fleet too.
+      ...(options.shared === undefined ? {} : { fleetBodies: options.shared.bodies }),
     }),
     host: options.host,
     // The SDK line's 2025 versions; the stateless revision is admitted by `eras`.

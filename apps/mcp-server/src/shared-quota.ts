@@ -50,6 +50,12 @@ export interface SharedLimits {
   /** The 2026-07-28 request quota (in flight and per minute) on the shared store. */
   readonly quota: PrincipalQuota
   /**
+   * Bodies in flight per principal across the fleet (8, http-admission's per-process default;
+   * an anonymous pool together the same, each address a quarter): the body control's
+   * `fleetBodies`. Rule while the store is down: a local share, as for requests in flight.
+   */
+  readonly bodies: ConcurrencyLimit
+  /**
    * A lease on one of `key`'s sessions (in `pool`, for an anonymous caller), held while the
    * session lives, or why not: `ERR_SESSION_QUOTA` (429) or `ERR_SESSION_UNAVAILABLE` (503).
    */
@@ -64,6 +70,9 @@ export interface SessionQuotaRefusal {
   readonly limit: number
   readonly retryAfterSeconds: number
 }
+
+/** Bodies one principal has in flight across the fleet: http-admission's per-process default. */
+const BODIES_PER_PRINCIPAL = 8
 
 const QUOTA_CODES = {
   ERR_LIMIT_CONCURRENT: 'ERR_QUOTA_CONCURRENT',
@@ -116,6 +125,15 @@ export function sharedLimits(options: SharedLimitsOptions): SharedLimits {
     onOutage,
   })
 
+  const bodies: ConcurrencyLimit = createConcurrencyLimit({
+    store,
+    name: 'mcp.bodies-in-flight',
+    limit: BODIES_PER_PRINCIPAL,
+    leaseMs: options.leaseMs,
+    onUnavailable: local,
+    onOutage,
+  })
+
   // Pooled keys (anonymous callers) and credentials never share a key: the tuple is escaped.
   const keyOf = (key: string, pool: string | undefined) =>
     pool === undefined ? limitKey('own', key) : limitKey('pool', pool, key)
@@ -139,6 +157,7 @@ export function sharedLimits(options: SharedLimitsOptions): SharedLimits {
 
   return Object.freeze({
     quota,
+    bodies,
     async reserveSession(key: string, pool?: string) {
       const lease = await sessions.acquire(limitKey('own', key), pool)
       if (!isLimitRefusal(lease)) return lease

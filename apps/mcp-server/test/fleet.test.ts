@@ -9,6 +9,7 @@
 // same three instances without --redis-url admit about three times each limit.
 import { type ClientRequest, request } from 'node:http'
 import { eventually } from '@tollgate/test-kit/eventually'
+import { PROTOCOL_VERSION } from '@tollgate/test-kit/mcp-initialize'
 import { hasRedisServer } from '@tollgate/test-kit/redis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchToken, mintGroup } from './helpers/continuations.js'
@@ -56,17 +57,24 @@ async function driveRate(fleet: readonly LiveServer[], calls: number) {
   return { admitted, refused, elapsedMs: Date.now() - started }
 }
 
-const BODY = Buffer.from(
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: 'project.list', arguments: {}, _meta: MODERN_META },
-  }),
-)
+let nextId = 1
+// Each request its own id: a session answers by id, so two in flight must not share one.
+const body = () =>
+  Buffer.from(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tools/call',
+      params: { name: 'project.list', arguments: {}, _meta: MODERN_META },
+    }),
+  )
 
-/** A 2026 request by ALICE whose body is held back after ten bytes: it holds its lease. */
-function holdRequest(server: LiveServer) {
+/**
+ * A request by ALICE whose body is held back after ten bytes: it holds its lease. A 2026
+ * request, or with `session` a 2025 POST on that session (no request quota: its body counts).
+ */
+function holdRequest(server: LiveServer, session?: RawSession) {
+  const BODY = body()
   let req: ClientRequest | undefined
   let answer: { status: number; text: string } | undefined
   const answered = new Promise<{ status: number; text: string }>((resolve) => {
@@ -81,9 +89,13 @@ function holdRequest(server: LiveServer) {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           'content-length': String(BODY.length),
-          'mcp-protocol-version': MODERN_VERSION,
-          'mcp-method': 'tools/call',
-          'mcp-name': 'project.list',
+          ...(session === undefined
+            ? {
+                'mcp-protocol-version': MODERN_VERSION,
+                'mcp-method': 'tools/call',
+                'mcp-name': 'project.list',
+              }
+            : { 'mcp-session-id': session.sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
         },
       },
       (res) => {
@@ -95,7 +107,11 @@ function holdRequest(server: LiveServer) {
         })
       },
     )
-    req.on('error', () => resolve({ status: 0, text: '' }))
+    req.on('error', () => {
+      // A refusal that closes the connection before the client has sent its body.
+      answer ??= { status: 0, text: '' }
+      resolve(answer)
+    })
     req.write(BODY.subarray(0, 10))
   })
   return {
@@ -198,6 +214,35 @@ describe.runIf(hasRedisServer)('sharedLimits: three instances on one Redis', () 
     for (const h of held) h.finish()
     const answers = await Promise.all(held.map((h) => h.answered))
     expect(answers.filter((a) => a.status === 200).length).toBe(3 * IN_FLIGHT)
+  })
+
+  it('holds one credential to its bodies in flight across the fleet (2025 POSTs, no request quota): 8 in all, the rest 503 ERR_ADMISSION_PRINCIPAL_BUSY', async () => {
+    const sessions = await Promise.all(fleet.map((s) => RawSession.open(s.url('/mcp'), ALICE)))
+    const held = fleet.flatMap((s, i) =>
+      Array.from({ length: 4 }, () => holdRequest(s, sessions[i])),
+    )
+    const answered = () => held.filter((h) => h.answer() !== undefined)
+    expect(await eventually(() => answered().length >= 4, 15_000)).toBe(true)
+    expect(answered().length).toBe(4)
+    for (const h of answered()) {
+      expect(h.answer()!.status).toBe(503)
+      expect(h.answer()!.text).toContain('ERR_ADMISSION_PRINCIPAL_BUSY')
+    }
+    for (const h of held) h.finish()
+    const answers = await Promise.all(held.map((h) => h.answered))
+    expect(answers.filter((a) => a.status === 200).length).toBe(8)
+    await Promise.all(sessions.map(closeSession))
+  })
+
+  it('control: without --redis-url each instance admits 8 bodies of one credential', async () => {
+    const sessions = await Promise.all(alone.map((s) => RawSession.open(s.url('/mcp'), ALICE)))
+    const held = alone.flatMap((s, i) =>
+      Array.from({ length: 4 }, () => holdRequest(s, sessions[i])),
+    )
+    for (const h of held) h.finish()
+    const answers = await Promise.all(held.map((h) => h.answered))
+    expect(answers.filter((a) => a.status === 200).length).toBe(12)
+    await Promise.all(sessions.map(closeSession))
   })
 
   it('holds one credential to its session quota across the fleet (429 ERR_SESSION_QUOTA), and frees a lease when a session closes', async () => {
