@@ -96,6 +96,16 @@ export interface CliOptions extends ContinuationCliOptions {
    * (the in-memory store, per process); the config file's `redisUrl` when the flag is absent.
    */
   readonly redisUrl: string | undefined
+  /**
+   * How many instances share the Redis of `redisUrl`: while it is unreachable, each limit whose
+   * rule is a local share holds `limit ÷ instances` in this process. Default: 1.
+   */
+  readonly fleetInstances: number
+  /**
+   * Milliseconds a fleet-wide lease (a request in flight, a session) outlives the instance that
+   * held it, if that instance dies: leases are renewed while held. Default: 30,000.
+   */
+  readonly fleetLeaseMs: number
   /** Test-only: removes the input-validation control (prints a loud warning). */
   readonly unsafeDisableInputValidation: boolean
   /** Test-only: registers a tool that has no published schema. */
@@ -137,7 +147,12 @@ export const USAGE = `Usage: node dist/main.js [options]
   --heavy-threshold-bytes <n> results larger than this become continuations (default 65536)
   --continuation-ttl-ms <n>  lifetime of a continuation (default 600000)
   --redis-url <url>          keep continuations in Redis, shared across instances
-                             (default: in memory, per process; or the config file's redisUrl)
+                             (default: in memory, per process; or the config file's redisUrl);
+                             the per-principal quotas and session quotas are then fleet-wide
+  --fleet-instances <n>      instances sharing that Redis: during an outage each keeps
+                             limit / n of the limits that fall back to a local share (default 1)
+  --fleet-lease-ms <n>       a fleet-wide lease of an instance that died is freed this long
+                             after its last renewal (default 30000)
 ${CONTINUATION_USAGE}
 Test-only switches (never in production; each prints a warning at start):
   --unsafe-disable-input-validation   remove schema validation of tools/call arguments
@@ -183,6 +198,8 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'heavy-threshold-bytes': { type: 'string' },
       'continuation-ttl-ms': { type: 'string' },
       'redis-url': { type: 'string' },
+      'fleet-instances': { type: 'string' },
+      'fleet-lease-ms': { type: 'string' },
       ...CONTINUATION_CLI_OPTIONS,
       'unsafe-disable-input-validation': { type: 'boolean' },
       'unsafe-register-unpublished-tool': { type: 'boolean' },
@@ -275,6 +292,8 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       values['redis-url'] === undefined
         ? undefined
         : assertRedisUrl('--redis-url', values['redis-url']),
+    fleetInstances: limit('--fleet-instances', values['fleet-instances'], 1),
+    fleetLeaseMs: limit('--fleet-lease-ms', values['fleet-lease-ms'], 30_000),
     ...parseContinuationCli(values),
     unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
     unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
 import { type McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
@@ -28,6 +27,7 @@ import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { MessageControls } from './controls.js'
 import { createModernLeg, routeHead } from './http-modern.js'
 import { type PrincipalQuota, principalQuota } from './principal-quota.js'
+import type { SharedLimits } from './shared-quota.js'
 import { ROUTES, type Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 
@@ -63,6 +63,12 @@ export interface HttpServerOptions {
   readonly quota?: PrincipalQuota
   /** Who an anonymous caller is (its address; forwarded only from trusted proxies). Default: `callerKeys()`. */
   readonly callers?: CallerKeys
+  /**
+   * The fleet-wide limits (`--redis-url`): the session quota is then also held on the shared
+   * store, a lease per session, so N instances do not give a credential N times its quota.
+   * `undefined`: each instance counts alone.
+   */
+  readonly shared?: SharedLimits
 }
 
 /** What a session is bound to: the SDK transport, the route and who opened it. */
@@ -106,6 +112,8 @@ export async function startHttpServer(
       duplicateKeys: 'refuse',
       protoKeys: 'refuse',
       onRefusal: auditBody,
+      // With --redis-url the per-principal body count holds across the fleet too.
+      ...(options.shared === undefined ? {} : { fleetBodies: options.shared.bodies }),
     }),
     onRefusal: bodyRefusalAudit(context.audit, (e) => e.control === 'mcp-body'),
     host: options.host,
@@ -182,7 +190,7 @@ export async function startHttpServer(
     const releaseHead = guardMcpHead(res, head, routeHead, principal.quotaKey)
     if (releaseHead === undefined) return
     // Taken before the body is read, so requests held back mid-body count while they wait.
-    const acquired = quota.acquire(principal.quotaKey, undefined, principal.pool)
+    const acquired = await quota.acquire(principal.quotaKey, undefined, principal.pool)
     if (!acquired.ok) {
       releaseHead()
       const { code, status, limit, retryAfterSeconds } = acquired.error
@@ -227,6 +235,17 @@ export async function startHttpServer(
           ? undefined
           : pool.use(sessionHeader, req.method === 'GET' ? 'stream' : 'request')
       if (use === undefined) {
+        // Another instance's tag: the load balancer sent this session to an instance that never
+        // held it. Still a 404 (a client then opens a new session), but named, so it is not
+        // taken for an expired session.
+        if (found === undefined && pool.locate(sessionHeader) === 'elsewhere') {
+          context.audit('session_refused', { reason: 'elsewhere', route: route.name })
+          return refuseJsonRpcUnread(res, 404, {
+            code: -32001,
+            message: 'Session minted by another instance: route by Mcp-Session-Id',
+            data: { code: 'ERR_SESSION_ELSEWHERE' },
+          })
+        }
         context.audit('session_refused', { reason: 'not_found', route: route.name })
         return refuseJsonRpcUnread(res, 404, { code: -32001, message: 'Session not found' })
       }
@@ -260,6 +279,21 @@ export async function startHttpServer(
       )
     }
     const { slot } = reserved
+    // The fleet's count, on the shared store: a lease held while the session lives, taken
+    // before the body like the local slot.
+    const lease = await options.shared?.reserveSession(principal.quotaKey, principal.pool)
+    if (lease !== undefined && !lease.ok) {
+      slot.release()
+      const { code, status, limit, retryAfterSeconds } = lease
+      context.audit('session_refused', { reason: code, route: route.name })
+      return refuseJsonRpcUnread(
+        res,
+        status,
+        { code: -32000, message: 'Too many sessions', data: { code, limit } },
+        { 'Retry-After': String(retryAfterSeconds) },
+      )
+    }
+    let kept = false
     let mcp: McpServer | undefined
     try {
       const body = await admitMcpBody(req, res, http, {
@@ -274,7 +308,7 @@ export async function startHttpServer(
         })
       }
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => pool.mintId(),
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
           slot.commit(id, { transport, route, principal }, () => server.close())
@@ -283,6 +317,7 @@ export async function startHttpServer(
       })
       transport.onclose = () => {
         if (transport.sessionId !== undefined) pool.delete(transport.sessionId)
+        void lease?.release()
       }
       const server = buildMcpServer(
         context,
@@ -300,12 +335,13 @@ export async function startHttpServer(
       await handleMcpRequest(transport, req, res, body.value, http)
       if (transport.sessionId === undefined || !pool.has(transport.sessionId)) {
         await server.close() // the SDK refused the initialize: nothing to keep
-      }
+      } else kept = true
     } catch (error) {
       await mcp?.close()
       throw error
     } finally {
       slot.release() // frees the slot, or once committed starts the idle clock
+      if (!kept) void lease?.release()
     }
   }
 

@@ -13,6 +13,7 @@ import { messageControls } from './controls.js'
 import { CredentialRegistry } from './credentials.js'
 import { startHttpServer } from './http-server.js'
 import { principalQuota } from './principal-quota.js'
+import { openSharedLimits } from './shared-limits-store.js'
 import { describeStartError } from './start-error.js'
 import { startHelp } from './start-help.js'
 import { startStdioServer } from './stdio-server.js'
@@ -111,6 +112,14 @@ async function main(): Promise<void> {
     void closed.then(() => Promise.all([opened.close(), capabilityStore.close()]))
     return
   }
+  // With a Redis, every per-principal quota is decided there, so the fleet holds it once.
+  const limits = await openSharedLimits(cli.redisUrl ?? config.redisUrl, audit, {
+    maxConcurrent: cli.maxRequestsInFlightPerPrincipal,
+    requestsPerMinute: cli.requestsPerMinutePerPrincipal,
+    maxSessionsPerCredential: cli.maxSessionsPerCredential,
+    instances: cli.fleetInstances,
+    leaseMs: cli.fleetLeaseMs,
+  })
   const { port, close } = await startHttpServer(context, {
     host: cli.host,
     port: cli.port,
@@ -120,10 +129,13 @@ async function main(): Promise<void> {
     schemas: registry,
     sessions: cli,
     callers: callerKeys({ trustedProxies: cli.trustedProxies, ipv6PrefixBits: cli.ipv6PrefixBits }),
-    quota: principalQuota({
-      maxConcurrent: cli.maxRequestsInFlightPerPrincipal,
-      requestsPerMinute: cli.requestsPerMinutePerPrincipal,
-    }),
+    quota:
+      limits?.shared.quota ??
+      principalQuota({
+        maxConcurrent: cli.maxRequestsInFlightPerPrincipal,
+        requestsPerMinute: cli.requestsPerMinutePerPrincipal,
+      }),
+    ...(limits === undefined ? {} : { shared: limits.shared }),
   })
   const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
   audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })
@@ -142,7 +154,7 @@ async function main(): Promise<void> {
   )
   const stop = () => {
     void close()
-      .then(() => Promise.all([opened.close(), capabilityStore.close()]))
+      .then(() => Promise.all([opened.close(), capabilityStore.close(), limits?.close()]))
       .then(() => process.exit(0))
   }
   process.once('SIGINT', stop)

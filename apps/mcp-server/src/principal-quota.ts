@@ -25,9 +25,14 @@ export const PRINCIPAL_QUOTA_DEFAULTS = Object.freeze({
 
 /** Why {@link PrincipalQuota.acquire} refused: a stable code, the limit, the status to answer. */
 export interface QuotaRefusal {
-  readonly code: 'ERR_QUOTA_CONCURRENT' | 'ERR_QUOTA_RATE' | 'ERR_QUOTA_KEYS'
+  /** `ERR_QUOTA_UNAVAILABLE`: the shared store (`--redis-url`) is down and the rule is to refuse. */
+  readonly code:
+    | 'ERR_QUOTA_CONCURRENT'
+    | 'ERR_QUOTA_RATE'
+    | 'ERR_QUOTA_KEYS'
+    | 'ERR_QUOTA_UNAVAILABLE'
   readonly limit: number
-  /** 429 for the key's own limits, 503 when the table of keys is full. */
+  /** 429 for the key's own limits, 503 when the table of keys is full or the store is down. */
   readonly status: 429 | 503
   /** Seconds until a retry can succeed, at least 1. */
   readonly retryAfterSeconds: number
@@ -37,6 +42,11 @@ export interface QuotaRefusal {
 export interface QuotaLease {
   release(): void
 }
+
+/** What {@link PrincipalQuota.acquire} answers: a held slot, or why not. */
+export type QuotaAnswer =
+  | { readonly ok: true; readonly lease: QuotaLease }
+  | { readonly ok: false; readonly error: QuotaRefusal }
 
 /**
  * Per-principal request quotas of the stateless (2026-07-28) path, which has no session to
@@ -49,15 +59,15 @@ export interface PrincipalQuota {
   readonly maxKeys: number
   /**
    * Takes a slot for `key` (before the body is read), or says why not. `pool` names the pool
-   * the key belongs to (`'anonymous'`): pooled keys are tracked apart from the others.
+   * the key belongs to (`'anonymous'`): pooled keys are tracked apart from the others. The
+   * in-memory quota answers at once; the shared one (`sharedLimits`) after one store round trip.
    */
-  acquire(
-    key: string,
-    now?: number,
-    pool?: string,
-  ):
-    | { readonly ok: true; readonly lease: QuotaLease }
-    | { readonly ok: false; readonly error: QuotaRefusal }
+  acquire(key: string, now?: number, pool?: string): QuotaAnswer | Promise<QuotaAnswer>
+}
+
+/** The in-memory {@link PrincipalQuota} of one process: it answers at once. */
+export interface LocalPrincipalQuota extends PrincipalQuota {
+  acquire(key: string, now?: number, pool?: string): QuotaAnswer
 }
 
 interface Entry {
@@ -79,7 +89,7 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
  * start-up). The rate is a token bucket of `requestsPerMinute` refilled continuously.
  * @throws TypeError on a limit that is not a positive safe integer.
  */
-export function principalQuota(options: PrincipalQuotaOptions = {}): PrincipalQuota {
+export function principalQuota(options: PrincipalQuotaOptions = {}): LocalPrincipalQuota {
   const d = PRINCIPAL_QUOTA_DEFAULTS
   const maxConcurrent = positiveInteger('maxConcurrent', options.maxConcurrent, d.maxConcurrent)
   const requestsPerMinute = positiveInteger(

@@ -35,7 +35,7 @@ export type RedisConnection = ReturnType<typeof createStoreClient>
 export async function connectRedis(
   url: string,
   audit: Audit,
-  event: 'continuation_store' | 'capability_store',
+  event: 'continuation_store' | 'capability_store' | 'limit_store',
 ): Promise<RedisConnection> {
   let connected = false
   let reported = false

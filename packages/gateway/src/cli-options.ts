@@ -19,6 +19,10 @@ export interface GatewayCliOptions {
   readonly stableUptimeMs: number
   readonly breakerCrashes: number
   readonly maxStderrLineBytes: number
+  /** Redis shared by the fleet (or the config's `redisUrl`); never logged. */
+  readonly redisUrl: string | undefined
+  /** Instances sharing that Redis: the local share of a limit during an outage is `limit ÷ n`. */
+  readonly fleetInstances: number
   /** The child's command and arguments (everything after `--`); empty with `--upstream`. */
   readonly command: readonly string[]
 }
@@ -185,6 +189,22 @@ export const GATEWAY_CLI_OPTIONS: readonly OptionSpec[] = Object.freeze([
     max: MIB,
     doc: "longest line of the child's stderr forwarded to the log (the rest of a line is dropped)",
   },
+  {
+    flag: '--redis-url',
+    key: 'redisUrl',
+    kind: 'string',
+    value: undefined,
+    doc: "redis:// or rediss:// URL shared by every instance: per-principal limits hold across the fleet (never logged; prefer the config file's redisUrl, which ps does not show)",
+  },
+  {
+    flag: '--fleet-instances',
+    key: 'fleetInstances',
+    kind: 'integer',
+    value: 1,
+    min: 1,
+    max: 10_000,
+    doc: 'instances sharing that Redis: while it is unreachable, the concurrency limit keeps limit ÷ n here',
+  },
 ] satisfies OptionSpec[])
 
 /** A command line the gateway cannot start with; `message` names the option. */
@@ -252,6 +272,10 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliOptions | '
       throw new GatewayUsageError('--upstream must be an http: or https: URL')
     }
   }
+  if (options.redisUrl !== undefined && !isRedisUrl(options.redisUrl)) {
+    // The value is not echoed: it may hold a password.
+    throw new GatewayUsageError('--redis-url must be a redis: or rediss: URL')
+  }
   // Without a config every caller is anonymous: only loopback may reach it.
   if (!options.stdio && options.config === undefined && !isLoopback(options.host)) {
     throw new GatewayUsageError(
@@ -311,4 +335,14 @@ function integer(spec: OptionSpec, raw: string): number {
 
 function bounded(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/** Whether `text` is a `redis:` or `rediss:` URL with a host. */
+export function isRedisUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== ''
+  } catch {
+    return false
+  }
 }

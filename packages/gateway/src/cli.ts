@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { GatewayUsageError, gatewayHelp, parseGatewayArgs } from './cli-options.js'
+import { joinFleet } from './fleet.js'
 import { gatewayControls, startGateway } from './gateway.js'
 import { gatewayLog } from './log.js'
 import { approvePins, parsePinsApproveArgs } from './pins-command.js'
@@ -34,16 +35,24 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const log = gatewayLog()
-  const gateway = await startGateway(cli, controls, log)
+  const redisUrl = cli.redisUrl ?? controls.config.redisUrl
+  const fleet =
+    redisUrl === undefined
+      ? undefined
+      : await joinFleet(redisUrl, controls, cli.fleetInstances, log)
+  const gateway = await startGateway(cli, fleet?.controls ?? controls, log)
   let stopping = false
   const stop = (signal: string): void => {
     if (stopping) return
     stopping = true
     log('stopping', { signal })
-    gateway.stop().then(
-      () => exitFlushed(0),
-      () => exitFlushed(1),
-    )
+    gateway
+      .stop()
+      .then(() => fleet?.close())
+      .then(
+        () => exitFlushed(0),
+        () => exitFlushed(1),
+      )
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

@@ -56,6 +56,8 @@ export interface GatewayConfig {
   readonly limits: GatewayLimits
   /** Pass as is to `toolGuard()`. */
   readonly tools: GatewayToolOptions
+  /** Redis shared by the fleet (`--redis-url` overrides it); never logged. */
+  readonly redisUrl?: string
 }
 
 /** One problem of a config file: where (a JSON path such as `routes[0].allow`) and what. */
@@ -148,6 +150,7 @@ export function parseGatewayConfig(value: unknown): GatewayConfig {
     }[]
     limits?: GatewayLimits
     tools?: GatewayToolOptions
+    redisUrl?: string
   }
   const issues: GatewayConfigIssue[] = []
   const credentials = input.credentials ?? []
@@ -189,6 +192,7 @@ export function parseGatewayConfig(value: unknown): GatewayConfig {
     })),
     limits: { ...input.limits },
     tools: { ...input.tools },
+    ...(input.redisUrl === undefined ? {} : { redisUrl: input.redisUrl }),
   })
 }
 

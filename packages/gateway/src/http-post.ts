@@ -202,7 +202,8 @@ export async function answerPost(
         ? name
         : undefined
   if (bucket !== undefined) {
-    const granted = limiter.acquire(facts.principal.key, bucket)
+    // One round trip to the fleet's Redis with --redis-url; at once in memory.
+    const granted = await limiter.acquire(facts.principal.key, bucket)
     if (!granted.ok) {
       audit.event('call_refused', {
         code: granted.code,
@@ -213,7 +214,7 @@ export async function answerPost(
       metrics.refused(granted.code, facts.route.path, bucket)
       refuseJsonRpcUnread(
         res,
-        429,
+        granted.status,
         {
           code: -32011,
           message: 'Too many calls',

@@ -29,10 +29,16 @@ export interface LimiterOptions {
   readonly now?: () => number
 }
 
-/** A refusal of {@link Limiter.acquire}: answer it with `Retry-After: retryAfterSeconds`. */
+/** A refusal of {@link Limiter.acquire}: answer it with `status` and `Retry-After: retryAfterSeconds`. */
 export interface LimiterRefusal {
   readonly ok: false
-  readonly code: 'ERR_CONCURRENCY_LIMIT' | 'ERR_RATE_LIMITED'
+  /**
+   * `ERR_LIMITER_UNAVAILABLE`: the shared store (`--redis-url`) cannot answer and the limit's
+   * rule is to refuse (the rate; see `sharedLimiter`).
+   */
+  readonly code: 'ERR_CONCURRENCY_LIMIT' | 'ERR_RATE_LIMITED' | 'ERR_LIMITER_UNAVAILABLE'
+  /** 429 for the caller's own limit, 503 when the shared store is unavailable. */
+  readonly status: 429 | 503
   /** Whole seconds, at least 1: when a slot or a token is expected to be free. */
   readonly retryAfterSeconds: number
 }
@@ -48,11 +54,20 @@ export interface Limiter {
   /**
    * Admits one call of `tool` by `principalKey` (a `Principal.key`), or refuses it. Call it
    * once the tool is known to be served (a caller must not create buckets with names of its
-   * choosing). A refusal takes nothing: no slot, no token.
+   * choosing). A refusal takes nothing: no slot, no token. The in-memory limiter answers at
+   * once; the shared one (`sharedLimiter`) after one store round trip per limit.
    */
-  acquire(principalKey: string, tool: string): LimiterLease | LimiterRefusal
+  acquire(
+    principalKey: string,
+    tool: string,
+  ): LimiterLease | LimiterRefusal | Promise<LimiterLease | LimiterRefusal>
   /** How many buckets are kept now (for metrics and tests). */
   trackedKeys(): number
+}
+
+/** The in-memory {@link Limiter} of one process: it answers at once. */
+export interface LocalLimiter extends Limiter {
+  acquire(principalKey: string, tool: string): LimiterLease | LimiterRefusal
 }
 
 /** The defaults of {@link LimiterOptions}. */
@@ -86,7 +101,7 @@ interface Bucket {
  * @throws TypeError on an unknown option, a limit that is not a positive safe integer, or a
  *   `now` that is not a function.
  */
-export function limiter(options?: LimiterOptions): Limiter {
+export function limiter(options?: LimiterOptions): LocalLimiter {
   checkOptions(options, VALIDATORS, 'limiter')
   const d = LIMITER_DEFAULTS
   const maxInFlight = options?.concurrentPerPrincipal ?? d.concurrentPerPrincipal
@@ -105,7 +120,7 @@ export function limiter(options?: LimiterOptions): Limiter {
     acquire(principalKey: string, tool: string): LimiterLease | LimiterRefusal {
       const held = inFlight.get(principalKey) ?? 0
       if (held >= maxInFlight) {
-        return { ok: false, code: 'ERR_CONCURRENCY_LIMIT', retryAfterSeconds: 1 }
+        return { ok: false, code: 'ERR_CONCURRENCY_LIMIT', status: 429, retryAfterSeconds: 1 }
       }
       const t = now()
       // Idle buckets go too: the least recently used ones that have refilled hold nothing a
@@ -121,7 +136,12 @@ export function limiter(options?: LimiterOptions): Limiter {
       if (tokens < 1) {
         // The tolerance keeps a float residue (2000.0000000004 ms) from adding a second.
         const seconds = Math.ceil((1 - tokens) / perMs / 1000 - 1e-9)
-        return { ok: false, code: 'ERR_RATE_LIMITED', retryAfterSeconds: Math.max(1, seconds) }
+        return {
+          ok: false,
+          code: 'ERR_RATE_LIMITED',
+          status: 429,
+          retryAfterSeconds: Math.max(1, seconds),
+        }
       }
       if (found !== undefined) buckets.delete(key)
       buckets.set(key, { tokens: tokens - 1, at: t })

@@ -14,6 +14,7 @@ describe('limiter', () => {
     expect(l.acquire('p', 'c')).toEqual({
       ok: false,
       code: 'ERR_CONCURRENCY_LIMIT',
+      status: 429,
       retryAfterSeconds: 1,
     })
     expect(l.acquire('q', 'a').ok).toBe(true)
@@ -34,6 +35,7 @@ describe('limiter', () => {
     expect(l.acquire('p', 'echo')).toEqual({
       ok: false,
       code: 'ERR_RATE_LIMITED',
+      status: 429,
       retryAfterSeconds: 3,
     })
     expect(l.acquire('p', 'other').ok).toBe(true)

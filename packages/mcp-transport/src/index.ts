@@ -104,6 +104,8 @@ export {
   type SessionUse,
   type SessionUseKind,
 } from './session-pool.js'
+export type { SessionLocation } from './session-pool-ids.js'
+export { mintSessionId, sessionIdTag } from './session-pool-ids.js'
 export {
   type ResolvedSessionPoolOptions,
   resolveSessionPoolOptions,

@@ -5,6 +5,7 @@ import {
   integerOption,
   type OptionValidators,
 } from '@tollgate/json-budget'
+import { checkInstanceTag } from './session-pool-ids.js'
 
 /** Options of {@link SessionPool}. Every field is optional. */
 export interface SessionPoolOptions {
@@ -37,6 +38,11 @@ export interface SessionPoolOptions {
    * `false` for none. Default: 3,600,000 (1 hour).
    */
   readonly maxLifetimeMs?: number | false
+  /**
+   * The tag written into every session id the pool mints (12 lowercase hex digits), so another
+   * instance can tell an id is not its own. Not a secret. Default: drawn at random by each pool.
+   */
+  readonly instanceTag?: string
 }
 
 /** {@link SessionPoolOptions} after {@link resolveSessionPoolOptions}: every field set, frozen. */
@@ -47,6 +53,8 @@ export interface ResolvedSessionPoolOptions {
   readonly idleMs: number | false
   readonly streamIdleMs: number | false
   readonly maxLifetimeMs: number | false
+  /** `undefined`: each pool built from these options draws its own. */
+  readonly instanceTag: string | undefined
 }
 
 /** The defaults of {@link SessionPoolOptions} (`maxSessionsPerKey` is derived from `maxSessions`). */
@@ -79,6 +87,7 @@ const VALIDATORS: OptionValidators<SessionPoolOptions> = {
   idleMs: msOrFalse,
   streamIdleMs: msOrFalse,
   maxLifetimeMs: msOrFalse,
+  instanceTag: checkInstanceTag,
 }
 
 const brand = createResolvedBrand<ResolvedSessionPoolOptions>()
@@ -88,7 +97,7 @@ const brand = createResolvedBrand<ResolvedSessionPoolOptions>()
  * `maxSessionsPerKey` from `maxSessions`) and freezes the result; an object this function
  * returned is returned as it is.
  * @throws TypeError on an unknown option, a limit that is not a positive safe integer, or a
- *   `poolMemberShare` outside (0, 1].
+ *   `poolMemberShare` outside (0, 1], or an `instanceTag` that is not 12 lowercase hex digits.
  */
 export function resolveSessionPoolOptions(
   options: SessionPoolOptions | ResolvedSessionPoolOptions = {},
@@ -106,6 +115,7 @@ export function resolveSessionPoolOptions(
       idleMs: input.idleMs ?? d.idleMs,
       streamIdleMs: input.streamIdleMs ?? d.streamIdleMs,
       maxLifetimeMs: input.maxLifetimeMs ?? d.maxLifetimeMs,
+      instanceTag: input.instanceTag,
     }),
   )
 }

@@ -12,6 +12,12 @@
 //     touching its clocks, `use` (which stops the idle clock) only once the caller is known.
 
 import {
+  mintSessionId,
+  newInstanceTag,
+  type SessionLocation,
+  sessionIdTag,
+} from './session-pool-ids.js'
+import {
   type ResolvedSessionPoolOptions,
   resolveSessionPoolOptions,
   type SessionPoolOptions,
@@ -85,6 +91,8 @@ export class SessionPool<T> {
   readonly streamIdleMs: number | false
   /** Absolute lifetime in milliseconds, or `false`. */
   readonly maxLifetimeMs: number | false
+  /** The tag in every id {@link mintId} returns (12 hex digits; not a secret). */
+  readonly instanceTag: string
   readonly #sessions = new Map<string, Entry<T>>()
   readonly #perKey = new Map<string, number>()
   readonly #perPool = new Map<string, number>()
@@ -102,6 +110,24 @@ export class SessionPool<T> {
     this.idleMs = resolved.idleMs
     this.streamIdleMs = resolved.streamIdleMs
     this.maxLifetimeMs = resolved.maxLifetimeMs
+    this.instanceTag = resolved.instanceTag ?? newInstanceTag()
+  }
+
+  /** A new session id carrying this pool's {@link instanceTag} (pass it as the SDK's `sessionIdGenerator`). */
+  mintId(): string {
+    return mintSessionId(this.instanceTag)
+  }
+
+  /**
+   * Where session `id` is: `'open'` here, `'gone'` (minted here, or an id of another shape, and
+   * not open: closed or expired), or `'elsewhere'` (another instance's tag: the request reached
+   * an instance that never held the session, so the load balancer lacks affinity by
+   * `Mcp-Session-Id`, or this instance restarted). Touches nothing.
+   */
+  locate(id: string): SessionLocation {
+    if (this.#sessions.has(id)) return 'open'
+    const tag = sessionIdTag(id)
+    return tag === undefined || tag === this.instanceTag ? 'gone' : 'elsewhere'
   }
 
   /** Slots taken: open sessions and reservations not yet committed or released. */

@@ -1,0 +1,97 @@
+// A gateway that runs as one of several instances: with a Redis URL (`--redis-url`, or the
+// config's `redisUrl`, which `ps` does not show), the per-principal limiter is decided on that
+// Redis, so the fleet holds each caller to one set of limits. The `redis` client is imported
+// only then: a gateway without a Redis loads none of it.
+
+import type { GatewayControls } from './gateway.js'
+import type { GatewayLog } from './log.js'
+import { sharedLimiter } from './shared-limiter.js'
+
+/** Prefix of every key the gateway's limits write, so they share a Redis with anything else. */
+export const GATEWAY_LIMIT_KEY_PREFIX = 'tollgate:gateway:limits:'
+
+/** Tries to reach Redis at start before giving up (one try every 200 ms: about 2 seconds). */
+const START_ATTEMPTS = 10
+
+/** An open connection to the fleet's Redis; `close()` it when the gateway stops. */
+export interface FleetConnection {
+  readonly controls: GatewayControls
+  close(): Promise<void>
+}
+
+/**
+ * Connects to the Redis at `url` and returns `controls` with the limiter replaced by the
+ * fleet-wide one (`fleetInstances` sets each limit's local share during an outage). The URL is
+ * never logged; the connection's outage is logged once as `redis_unavailable`, its end once as
+ * `redis_recovered`.
+ * @throws Error (`--redis-url: Redis cannot be reached`) when Redis does not answer within
+ *   about 2 seconds: a gateway that cannot reach its Redis does not start.
+ */
+export async function joinFleet(
+  url: string,
+  controls: GatewayControls,
+  fleetInstances: number,
+  log: GatewayLog,
+): Promise<FleetConnection> {
+  const [{ createClient }, { redisLimitStore }] = await Promise.all([
+    import('redis'),
+    import('@tollgate/shared-limits/redis'),
+  ])
+  let connected = false
+  let down = false
+  const client = createClient({
+    url,
+    // A command while Redis is away fails at once, and the limit's rule decides.
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 2000,
+      reconnectStrategy: (retries: number) => {
+        if (!connected && retries >= START_ATTEMPTS) return new Error('redis unreachable')
+        return connected ? Math.min(100 * (retries + 1), 2000) : 200
+      },
+    },
+  })
+  client.on('error', () => {
+    if (down || !connected) return
+    down = true
+    log('redis_unavailable', {})
+  })
+  client.on('ready', () => {
+    if (down) log('redis_recovered', {})
+    down = false
+  })
+  try {
+    await client.connect()
+  } catch {
+    try {
+      client.destroy()
+    } catch {
+      // already closed by the reconnection strategy
+    }
+    throw new Error('--redis-url: Redis cannot be reached')
+  }
+  connected = true
+  const store = redisLimitStore({ client, prefix: GATEWAY_LIMIT_KEY_PREFIX })
+  const limits = controls.config.limits
+  const limiter = sharedLimiter({
+    store,
+    instances: fleetInstances,
+    ...(limits.concurrentPerPrincipal === undefined
+      ? {}
+      : { concurrentPerPrincipal: limits.concurrentPerPrincipal }),
+    ...(limits.ratePerMinute === undefined ? {} : { ratePerMinute: limits.ratePerMinute }),
+    ...(limits.burst === undefined ? {} : { burst: limits.burst }),
+    onOutage: (event) =>
+      controls.audit.event(
+        event.state === 'started' ? 'limiter_store_unavailable' : 'limiter_store_recovered',
+        { limit: event.name },
+      ),
+  })
+  log('fleet_limits', { store: 'redis', instances: fleetInstances })
+  return {
+    controls: Object.freeze({ ...controls, limiter }),
+    close: async () => {
+      client.destroy()
+    },
+  }
+}
