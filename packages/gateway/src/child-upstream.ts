@@ -5,10 +5,13 @@ import type { GatewayLog } from './log.js'
 import { type RpcReply, RpcSession } from './rpc-session.js'
 import { cappedLines } from './stderr-lines.js'
 import {
+  GATEWAY_CLIENT_CAPABILITIES,
   GATEWAY_CLIENT_INFO,
   readHandshake,
+  type ServerRequest,
   UPSTREAM_PROTOCOL_VERSION,
   type Upstream,
+  type UpstreamCall,
   type UpstreamEvent,
   type UpstreamHandshake,
 } from './upstream.js'
@@ -63,6 +66,8 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
   let stableTimer: NodeJS.Timeout | undefined
   let generation = 0
   let firstSettled: (() => void) | undefined
+  /** The callers' calls in flight (a child's request to its client goes to one of them). */
+  const calls = new Set<UpstreamCall>()
 
   const emit = (event: UpstreamEvent): void => listener?.(event)
 
@@ -114,6 +119,7 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
     rpc.onnotification = (notification) => {
       if (gen === generation) emit({ kind: 'notification', notification })
     }
+    rpc.onrequest = (request) => routeRequest(request)
     rpc.onclose = () => {
       // The child closed its stdout (or passed the line cap): it can no longer answer.
       if (proc.exitCode === null && proc.signalCode === null) killGroup(proc, 'SIGKILL')
@@ -132,7 +138,7 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
       'initialize',
       {
         protocolVersion: UPSTREAM_PROTOCOL_VERSION,
-        capabilities: {},
+        capabilities: GATEWAY_CLIENT_CAPABILITIES,
         clientInfo: GATEWAY_CLIENT_INFO,
       },
       true,
@@ -159,6 +165,26 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
     stableTimer.unref()
     firstSettled?.()
     emit({ kind: 'ready', handshake: found })
+  }
+
+  /**
+   * A stdio child's request names no call it is about: it goes to the caller whose calls are
+   * in flight when they are all one caller's; otherwise (none, or several callers) it is
+   * refused, so one caller never sees a request meant for another.
+   */
+  function routeRequest(request: ServerRequest): Promise<RpcReply> {
+    let only: UpstreamCall | undefined
+    for (const call of calls) {
+      if (only === undefined) only = call
+      else if (call.caller === undefined || call.caller !== only.caller) {
+        only = undefined
+        break
+      }
+    }
+    if (only?.onRequest === undefined) {
+      return Promise.resolve({ ok: false, error: gatewayRpcError('ERR_RELAY_UNROUTABLE') })
+    }
+    return only.onRequest(request)
   }
 
   function crashed(gen: number, _code: GatewayCode): void {
@@ -189,16 +215,24 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
     get handshake() {
       return handshake
     },
-    request(method: string, params: unknown, own = false): Promise<RpcReply> {
+    async request(
+      method: string,
+      params: unknown,
+      own = false,
+      call?: UpstreamCall,
+    ): Promise<RpcReply> {
       if (session === undefined || handshake === undefined) {
-        return Promise.resolve({
-          ok: false as const,
-          error: gatewayRpcError('ERR_UPSTREAM_UNAVAILABLE'),
-        })
+        return { ok: false as const, error: gatewayRpcError('ERR_UPSTREAM_UNAVAILABLE') }
       }
-      return own
-        ? session.request(method, params, true, INITIALIZE_TIMEOUT_MS)
-        : session.request(method, params)
+      if (own) return session.request(method, params, true, INITIALIZE_TIMEOUT_MS)
+      // Every call counts (one that cannot take requests makes routing ambiguous too).
+      const tracked: UpstreamCall = call ?? {}
+      calls.add(tracked)
+      try {
+        return await session.request(method, params)
+      } finally {
+        calls.delete(tracked)
+      }
     },
     notify(method: string, params?: unknown): void {
       if (handshake !== undefined) session?.notify(method, params)

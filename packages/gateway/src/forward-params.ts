@@ -1,6 +1,6 @@
 // What of a caller's request params reaches the upstream, and the per-request facts read from
 // its `_meta`.
-import type { CallContext } from './pipeline.js'
+import type { CallContext } from './call-context.js'
 
 /** `_meta` keys of the 2026-07-28 revision, which a session-era upstream must not see. */
 export const META_PREFIX = 'io.modelcontextprotocol/'

@@ -37,6 +37,18 @@ export const GATEWAY_CODES = Object.freeze({
   ERR_SESSION_UNKNOWN: { rpc: -32009, status: 404, message: 'session not found' },
   /** The gateway holds its most session-era sessions; a new `initialize` waits for one to end. */
   ERR_SESSION_LIMIT: { rpc: -32010, status: 503, message: 'too many sessions' },
+  /** A client's answer naming no request the gateway relayed to this caller (or one already answered). */
+  ERR_RELAY_UNKNOWN: { rpc: -32012, status: 404, message: 'no such request to answer' },
+  /** The caller already has its most server-to-client requests waiting for an answer. */
+  ERR_RELAY_LIMIT: { rpc: -32013, status: 503, message: 'too many requests await the client' },
+  /** The caller did not answer a relayed server-to-client request in time (or went away). */
+  ERR_RELAY_TIMEOUT: { rpc: -32014, status: 504, message: 'the client did not answer in time' },
+  /** A stdio child's request to its client while several callers' calls are in flight (or none). */
+  ERR_RELAY_UNROUTABLE: {
+    rpc: -32015,
+    status: 503,
+    message: 'no single caller to relay the request to',
+  },
   /** A request that is not a JSON-RPC 2.0 request or notification. */
   ERR_INVALID_REQUEST: { rpc: -32600, status: 400, message: 'Invalid Request' },
 } as const)

@@ -10,6 +10,7 @@ import type { GatewayLog } from './log.js'
 import { type GatewayMetrics, gatewayMetrics } from './metrics.js'
 import { type PinStore, pinStore } from './pins.js'
 import { MessagePipeline } from './pipeline.js'
+import { ServerRequestRelay } from './server-requests.js'
 import { serveStdio } from './stdio-front.js'
 import { ToolCatalog } from './tool-catalog.js'
 import { type ToolGuard, toolGuard } from './tool-guard.js'
@@ -108,6 +109,8 @@ export async function startGateway(
     metrics: controls.metrics,
     maxResultBytes: cli.maxResultBytes,
     log: (event, fields) => controls.audit.event(event, fields ?? {}),
+    // A caller has as long to answer a relayed request as the upstream has to answer a call.
+    relay: new ServerRequestRelay({ timeoutMs: cli.callTimeoutMs }),
   })
   if (cli.stdio) {
     const done = serveStdio({

@@ -1,42 +1,22 @@
-import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
-  admitMcpBody,
-  checkHeaderAgreement,
   DEFAULT_PROTOCOL_ERAS,
   guardHostAndOrigin,
   guardProtocolVersion,
-  type JsonRpcMessage,
-  type McpRouteHead,
-  type McpRouteTool,
   mcpBodyAdmission,
-  mcpRouteHead,
   readMcpHead,
   refuseJsonRpcUnread,
   resolveMcpHttpOptions,
 } from '@tollgate/mcp-transport'
-import type { Principal } from './access.js'
 import type { GatewayRoute } from './config.js'
-import { dispatchMessage } from './dispatch.js'
 import type { GatewayControls } from './gateway.js'
 import { GATEWAY_CODES, type GatewayCode, gatewayRpcError } from './gateway-errors.js'
-import {
-  acceptsEventStream,
-  declaresCapabilities,
-  MISSING_CAPABILITIES,
-  modernStatus,
-  requestIdOf,
-  sseEvent,
-} from './http-answers.js'
-import {
-  type CallerSession,
-  type MessagePipeline,
-  SESSION_ERA_VERSIONS,
-  STATELESS_VERSION,
-} from './pipeline.js'
+import { answerPost, type HttpPostHost, singleHeader } from './http-post.js'
+import { HttpSessions } from './http-sessions.js'
+import { type MessagePipeline, SESSION_ERA_VERSIONS, STATELESS_VERSION } from './pipeline.js'
+import { servedSurface } from './served-surface.js'
 import type { ToolCatalog } from './tool-catalog.js'
-import type { UpstreamTool } from './tool-guard.js'
 import type { Upstream } from './upstream.js'
 
 /** Host-only options of {@link serveHttp}. */
@@ -58,12 +38,6 @@ export interface HttpFront {
   /** Stops taking requests, lets those in flight finish within `deadlineMs`, then closes. */
   drain(deadlineMs: number): Promise<void>
 }
-
-/** Most session-era sessions held at once. */
-const MAX_SESSIONS = 10_000
-/** A session unused for this long is forgotten: 30 minutes. */
-const SESSION_IDLE_MS = 30 * 60_000
-const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
 
 /**
  * Serves Streamable HTTP at `/mcp`, both eras on the same route, decided per request: a request
@@ -89,21 +63,30 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     supportedProtocolVersions: [STATELESS_VERSION, ...SESSION_ERA_VERSIONS],
   })
   const eras = DEFAULT_PROTOCOL_ERAS
-  let surface: { served: readonly UpstreamTool[] | undefined; head: McpRouteHead } = {
-    served: undefined,
-    head: mcpRouteHead(),
-  }
   // The head control's surface is the served tools, rebuilt when the catalog changes.
-  const routeHead = (): McpRouteHead => {
-    const served = options.catalog.served
-    if (surface.served !== served) surface = { served, head: surfaceOf(served) }
-    return surface.head
-  }
-  const sessions = new Map<string, { seen: number; key: string; state: CallerSession }>()
-  const { access, limiter, audit, metrics } = options.controls
+  const routeHead = servedSurface(options.catalog)
+  const sessions = new HttpSessions()
+  const { access, audit, metrics } = options.controls
   let inFlight = 0
   let draining = false
   let idle: (() => void) | undefined
+  const post: HttpPostHost = {
+    mcp,
+    eras,
+    sessions,
+    pipeline: options.pipeline,
+    catalog: options.catalog,
+    controls: options.controls,
+    inFlight: {
+      enter: () => {
+        inFlight++
+      },
+      leave: () => {
+        inFlight--
+        if (inFlight === 0) idle?.()
+      },
+    },
+  }
 
   const refuse = (
     res: ServerResponse,
@@ -111,37 +94,13 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     headers: Record<string, string> = {},
   ): void => refuseJsonRpcUnread(res, GATEWAY_CODES[code].status, gatewayRpcError(code), headers)
 
-  // A session is bound to the principal that opened it: another caller cannot use its id.
-  const sessionAllowed = (id: string | undefined, key: string): boolean => {
-    if (id === undefined) return false
-    const entry = sessions.get(id)
-    if (entry === undefined || Date.now() - entry.seen > SESSION_IDLE_MS || entry.key !== key) {
-      if (entry !== undefined && entry.key === key) sessions.delete(id)
-      return false
-    }
-    entry.seen = Date.now()
-    return true
-  }
-
-  const openSession = (key: string): string | undefined => {
-    if (sessions.size >= MAX_SESSIONS) {
-      const now = Date.now()
-      for (const [id, entry] of sessions)
-        if (now - entry.seen > SESSION_IDLE_MS) sessions.delete(id)
-      if (sessions.size >= MAX_SESSIONS) return undefined
-    }
-    const id = randomBytes(16).toString('hex')
-    sessions.set(id, { seen: Date.now(), key, state: { logLevel: undefined } })
-    return id
-  }
-
   async function handleMcp(
     req: IncomingMessage,
     res: ServerResponse,
     route: GatewayRoute,
   ): Promise<void> {
     if (!guardHostAndOrigin(req, res, mcp)) return
-    const authorization = single(req.headers.authorization)
+    const authorization = singleHeader(req.headers.authorization)
     const principal = access.authenticate(authorization, req.socket.remoteAddress ?? '')
     if (principal === undefined || !access.mayUse(principal, route)) {
       audit.event('auth_refused', {
@@ -158,11 +117,11 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       )
       return
     }
-    const sessionHeader = single(req.headers['mcp-session-id'])
+    const sessionHeader = singleHeader(req.headers['mcp-session-id'])
     if (req.method === 'DELETE') {
       if (
         sessionHeader !== undefined &&
-        sessionAllowed(sessionHeader, principal.key) &&
+        sessions.allowed(sessionHeader, principal.key) &&
         sessions.delete(sessionHeader)
       ) {
         res.writeHead(200).end()
@@ -188,7 +147,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     if (!guardProtocolVersion(req, res, mcp, eras)) return
     const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
     const stateless = verdict.era === 'modern'
-    const sessionKnown = !stateless && sessionAllowed(sessionHeader, principal.key)
+    const sessionKnown = !stateless && sessions.allowed(sessionHeader, principal.key)
     if (!stateless && sessionHeader !== undefined && !sessionKnown) {
       refuse(res, 'ERR_SESSION_UNKNOWN')
       return
@@ -203,183 +162,14 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       return
     }
     try {
-      await answerPost(req, res, {
-        head,
-        surface: surfaceNow,
-        stateless,
-        sessionKnown,
-        sessionHeader,
-        principal,
-        route,
-      })
+      await answerPost(
+        req,
+        res,
+        { head, surface: surfaceNow, stateless, sessionKnown, sessionHeader, principal, route },
+        post,
+      )
     } finally {
       decision.release()
-    }
-  }
-
-  async function answerPost(
-    req: IncomingMessage,
-    res: ServerResponse,
-    facts: {
-      head: ReturnType<typeof readMcpHead>
-      surface: McpRouteHead
-      stateless: boolean
-      sessionKnown: boolean
-      sessionHeader: string | undefined
-      principal: Principal
-      route: GatewayRoute
-    },
-  ): Promise<void> {
-    const { stateless, sessionKnown, sessionHeader } = facts
-    const body = await admitMcpBody(req, res, mcp)
-    if (!body.ok) return
-    const message = body.value
-    const disagreement = checkHeaderAgreement(facts.head, message, req.headers, eras, facts.surface)
-    if (disagreement !== undefined) {
-      refuseJsonRpcUnread(res, disagreement.status, disagreement.error, {}, requestIdOf(message))
-      return
-    }
-    // 2026-07-28: every request declares its client capabilities in `_meta` (what the upstream
-    // may ask of it); without them it is refused as a stateless server refuses it.
-    if (stateless && !declaresCapabilities(message)) {
-      refuseJsonRpcUnread(res, 400, MISSING_CAPABILITIES, {}, requestIdOf(message))
-      return
-    }
-    if (Array.isArray(message)) {
-      refuseJsonRpcUnread(res, 400, gatewayRpcError('ERR_GATEWAY_UNSUPPORTED'))
-      return
-    }
-    const m = (message ?? {}) as {
-      jsonrpc?: unknown
-      method?: unknown
-      id?: unknown
-      params?: unknown
-    }
-    const isRequest =
-      typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')
-    const isNotification = typeof m.method === 'string' && m.id === undefined
-    const isResponse =
-      m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m)
-    if (
-      typeof message !== 'object' ||
-      m.jsonrpc !== '2.0' ||
-      !(isRequest || isNotification || isResponse)
-    ) {
-      refuseJsonRpcUnread(res, 400, gatewayRpcError('ERR_INVALID_REQUEST'))
-      return
-    }
-    const params =
-      m.params !== null && typeof m.params === 'object'
-        ? (m.params as Record<string, unknown>)
-        : undefined
-    if (stateless) {
-      // Agreement was checked above.
-    } else if (!sessionKnown && m.method !== 'initialize') {
-      refuse(res, sessionHeader === undefined ? 'ERR_INVALID_REQUEST' : 'ERR_SESSION_UNKNOWN')
-      return
-    }
-    if (!isRequest) {
-      res.writeHead(202).end()
-      return
-    }
-    let newSession: string | undefined
-    if (!stateless && m.method === 'initialize') {
-      newSession = openSession(facts.principal.key)
-      if (newSession === undefined) {
-        refuse(res, 'ERR_SESSION_LIMIT', { 'Retry-After': '60' })
-        return
-      }
-    }
-    const traceparent = single(req.headers.traceparent)
-    // A caller that accepts an event stream gets the upstream's progress and log messages
-    // about its request: the answer turns into a stream at the first one.
-    let streaming = false
-    const sessionHeaders: Record<string, string> =
-      newSession === undefined ? {} : { 'Mcp-Session-Id': newSession }
-    const notify = acceptsEventStream(req.headers.accept)
-      ? (n: { method: string; params: unknown }): void => {
-          if (res.writableEnded || res.destroyed) return
-          if (!streaming) {
-            streaming = true
-            res.writeHead(200, {
-              'Content-Type': 'text/event-stream',
-              'Cache-Control': 'no-store',
-              ...sessionHeaders,
-            })
-          }
-          const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
-          if (n.params !== undefined) note.params = n.params
-          res.write(sseEvent(note))
-        }
-      : undefined
-    const gone = new AbortController()
-    res.once('close', () => gone.abort())
-    const context = {
-      signal: gone.signal,
-      era: stateless ? ('2026' as const) : ('2025' as const),
-      traceparent:
-        traceparent !== undefined && TRACEPARENT.test(traceparent) ? traceparent : undefined,
-      principal: facts.principal,
-      route: facts.route,
-      notify,
-      session: stateless ? undefined : sessions.get(newSession ?? sessionHeader ?? '')?.state,
-    }
-    // The per-principal limits are charged once the tool is known to be served to this caller
-    // (a caller must not create buckets named as it likes); a refusal reads nothing more.
-    let lease: { release(): void } | undefined
-    // A `subscriptions/listen` stream holds an upstream request open: it counts against the
-    // caller's concurrency (and rate) like a call, so one caller cannot hold every upstream slot.
-    const name = (params as { name?: unknown } | undefined)?.name
-    const bucket =
-      m.method === 'subscriptions/listen'
-        ? 'subscriptions/listen'
-        : m.method === 'tools/call' &&
-            typeof name === 'string' &&
-            options.catalog.find(name) !== undefined &&
-            options.pipeline.mayCall(name, context)
-          ? name
-          : undefined
-    if (bucket !== undefined) {
-      const granted = limiter.acquire(facts.principal.key, bucket)
-      if (!granted.ok) {
-        audit.event('call_refused', {
-          code: granted.code,
-          principal: facts.principal.key,
-          route: facts.route.path,
-          tool: bucket,
-        })
-        metrics.refused(granted.code, facts.route.path, bucket)
-        refuseJsonRpcUnread(
-          res,
-          429,
-          {
-            code: -32011,
-            message: 'Too many calls',
-            data: { code: granted.code, retryAfterSeconds: granted.retryAfterSeconds },
-          },
-          { 'Retry-After': String(granted.retryAfterSeconds) },
-        )
-        return
-      }
-      lease = granted
-    }
-    inFlight++
-    try {
-      const response = await dispatchMessage(message as JsonRpcMessage, options.pipeline, context)
-      if (streaming) res.end(sseEvent(response))
-      else {
-        res
-          .writeHead(stateless ? modernStatus(response) : 200, {
-            'Content-Type': 'application/json',
-            'Cache-Control': 'no-store',
-            ...sessionHeaders,
-          })
-          .end(JSON.stringify(response))
-      }
-    } finally {
-      lease?.release()
-      inFlight--
-      if (inFlight === 0) idle?.()
     }
   }
 
@@ -440,26 +230,4 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       server.closeAllConnections()
     },
   })
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? undefined : value
-}
-
-/**
- * The head control of the served surface. A tool whose `x-mcp-header` declarations the control
- * refuses is left off the surface (its calls are refused from the head) rather than failing
- * the whole route.
- */
-function surfaceOf(served: readonly UpstreamTool[]): McpRouteHead {
-  const tools: Record<string, McpRouteTool> = {}
-  for (const tool of served) {
-    try {
-      mcpRouteHead({ tools: { [tool.name]: { inputSchema: tool.inputSchema } } })
-      tools[tool.name] = { inputSchema: tool.inputSchema }
-    } catch {
-      // Left off the surface.
-    }
-  }
-  return mcpRouteHead({ tools })
 }

@@ -5,6 +5,7 @@ import type { GatewayLog } from './log.js'
 import type { RpcReply } from './rpc-session.js'
 import { readSseMessages } from './sse-reader.js'
 import {
+  GATEWAY_CLIENT_CAPABILITIES,
   GATEWAY_CLIENT_INFO,
   readHandshake,
   UPSTREAM_PROTOCOL_VERSION,
@@ -115,22 +116,37 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
       const type = res.headers.get('content-type') ?? ''
       let answer: unknown
       if (type.startsWith('text/event-stream')) {
-        answer = await readSseMessages(res, options.maxLineBytes, id, (note) => {
-          if (typeof note.method !== 'string') return
-          const notification = { method: note.method, params: note.params }
-          // Progress and log messages on this answer's stream are about this request, and so
-          // is every frame of a `subscriptions/listen` stream (a list change there also
-          // re-reads the gateway's catalog).
-          const listen = method === 'subscriptions/listen'
-          const about =
-            listen ||
-            note.method === 'notifications/progress' ||
-            note.method === 'notifications/message'
-          if (about && call?.onNotification !== undefined) call.onNotification(notification)
-          if (!about || (listen && note.method.endsWith('/list_changed'))) {
-            listener?.({ kind: 'notification', notification })
-          }
-        })
+        answer = await readSseMessages(
+          res,
+          options.maxLineBytes,
+          id,
+          (note) => {
+            if (typeof note.method !== 'string') return
+            const notification = { method: note.method, params: note.params }
+            // Progress and log messages on this answer's stream are about this request, and so
+            // is every frame of a `subscriptions/listen` stream (a list change there also
+            // re-reads the gateway's catalog).
+            const listen = method === 'subscriptions/listen'
+            const about =
+              listen ||
+              note.method === 'notifications/progress' ||
+              note.method === 'notifications/message'
+            if (about && call?.onNotification !== undefined) call.onNotification(notification)
+            if (!about || (listen && note.method.endsWith('/list_changed'))) {
+              listener?.({ kind: 'notification', notification })
+            }
+          },
+          (request) => {
+            // A session-era upstream's request to its client on this call's stream is about
+            // this call: the caller answers it (or the gateway refuses it), then the answer is
+            // posted back.
+            if (era?.kind !== 'session') return
+            const asked = call?.onRequest?.({ method: request.method, params: request.params })
+            void (asked ?? Promise.resolve(METHOD_NOT_FOUND)).then((reply) =>
+              postAnswer(request.id, reply),
+            )
+          },
+        )
       } else answer = await readJson(res, options.maxLineBytes)
       return { reply: toReply(answer, id), headers: res.headers }
     } catch (error) {
@@ -147,6 +163,38 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     } finally {
       clearTimeout(timer)
       call?.signal?.removeEventListener('abort', gone)
+      controllers.delete(controller)
+    }
+  }
+
+  /** Posts the gateway's answer to a request of a session-era upstream (202 expected). */
+  async function postAnswer(id: string | number, reply: RpcReply): Promise<void> {
+    if (era?.kind !== 'session' || stopped) return
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': era.version,
+    }
+    if (era.id !== undefined) headers['mcp-session-id'] = era.id
+    const body = reply.ok
+      ? { jsonrpc: '2.0', id, result: reply.result }
+      : { jsonrpc: '2.0', id, error: reply.error }
+    const controller = new AbortController()
+    controllers.add(controller)
+    const timer = setTimeout(() => controller.abort(), options.callTimeoutMs)
+    try {
+      const res = await fetch(options.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        redirect: 'error',
+      })
+      await res.body?.cancel()
+    } catch {
+      // The upstream times its own request out.
+    } finally {
+      clearTimeout(timer)
       controllers.delete(controller)
     }
   }
@@ -171,7 +219,7 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
       'initialize',
       {
         protocolVersion: UPSTREAM_PROTOCOL_VERSION,
-        capabilities: {},
+        capabilities: GATEWAY_CLIENT_CAPABILITIES,
         clientInfo: GATEWAY_CLIENT_INFO,
       },
       CONNECT_TIMEOUT_MS,
@@ -255,6 +303,11 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     },
   })
 }
+
+const METHOD_NOT_FOUND: RpcReply = Object.freeze({
+  ok: false,
+  error: Object.freeze({ code: -32601, message: 'Method not found' }),
+})
 
 function fail(code: GatewayCode, limit?: number): RpcReply {
   return { ok: false, error: gatewayRpcError(code, limit) }

@@ -1,72 +1,33 @@
 import { chargeJson, isAdmissionError } from '@tollgate/json-budget'
-import type { Access, Principal } from './access.js'
-import type { GatewayRoute } from './config.js'
+import type { Access } from './access.js'
+import { type CallContext, type CallerSession, LOG_LEVELS, type LogLevel } from './call-context.js'
+import { objectOrEmpty } from './forward-params.js'
+import { UpstreamForwarder } from './forwarder.js'
+import { type GatewayCode, gatewayRpcError } from './gateway-errors.js'
 import {
-  forwardParams,
-  META_CLIENT_CAPABILITIES,
-  META_LOG_LEVEL,
-  metaOf,
-  objectOrEmpty,
-} from './forward-params.js'
-import { gatewayRpcError } from './gateway-errors.js'
+  replyResponse as answer,
+  errorResponse as fail,
+  type GatewayResponse,
+  resultResponse as ok,
+  refusedResult,
+} from './gateway-response.js'
 import { discoverResult, initializeResult, STATELESS_VERSION } from './handshake-results.js'
 import type { GatewayLog } from './log.js'
 import type { GatewayMetrics } from './metrics.js'
-import type { RpcErrorObject, RpcNotification, RpcReply } from './rpc-session.js'
+import type { RpcNotification, RpcReply } from './rpc-session.js'
+import { ServerRequestRelay } from './server-requests.js'
 import type { ToolCatalog } from './tool-catalog.js'
-import type { ToolGuard, ToolRefusal } from './tool-guard.js'
+import type { ToolGuard } from './tool-guard.js'
 import { unknownToolRefusal } from './tool-refusal.js'
-import type { Upstream, UpstreamCall, UpstreamHandshake } from './upstream.js'
+import type { Upstream, UpstreamHandshake } from './upstream.js'
 
-/** Per-request facts from the front that received the message. */
-export interface CallContext {
-  /** `'2026'` for a stateless 2026-07-28 request, `'2025'` for a session-era one. */
-  readonly era: '2025' | '2026'
-  /** The W3C `traceparent` of the request, when it carried a well-formed one. */
-  readonly traceparent?: string | undefined
-  /** Who is calling, and on which route (HTTP); `undefined` serves every tool (stdio). */
-  readonly principal?: Principal | undefined
-  readonly route?: GatewayRoute | undefined
-  /**
-   * Sends a notification to the caller about this request (its progress, the upstream's log
-   * messages), where the front can (an HTTP answer turned into an event stream); absent, the
-   * upstream's notifications about the request are dropped.
-   */
-  readonly notify?: ((notification: RpcNotification) => void) | undefined
-  /** Aborted when the caller is gone: its request upstream is abandoned. */
-  readonly signal?: AbortSignal | undefined
-  /** The caller's session-era state (HTTP session or stdio client), kept by the front. */
-  readonly session?: CallerSession | undefined
-}
-
-/**
- * What the gateway keeps per session-era caller: the log level it set with `logging/setLevel`
- * (answered by the gateway, since one upstream connection serves every caller).
- */
-export interface CallerSession {
-  logLevel: LogLevel | undefined
-}
-
-/** The MCP log levels, least severe first. */
-export const LOG_LEVELS = Object.freeze([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const)
-
-/** One MCP log level. */
-export type LogLevel = (typeof LOG_LEVELS)[number]
-
-/** A JSON-RPC response the gateway sends back. */
-export type GatewayResponse =
-  | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly result: unknown }
-  | { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly error: RpcErrorObject }
-
+export {
+  type CallContext,
+  type CallerSession,
+  LOG_LEVELS,
+  type LogLevel,
+} from './call-context.js'
+export type { GatewayResponse } from './gateway-response.js'
 export { SESSION_ERA_VERSIONS, STATELESS_VERSION } from './handshake-results.js'
 
 /** Room the JSON-RPC envelope of a result is allowed beside `--max-result-bytes`. */
@@ -100,9 +61,8 @@ export class MessagePipeline {
   readonly #metrics: GatewayMetrics | undefined
   readonly #maxResultBytes: number
   readonly #log: GatewayLog
-  /** The progress tokens the gateway sent upstream, to the caller's token and sink. */
-  readonly #progress = new Map<string, { token: unknown; notify: (n: RpcNotification) => void }>()
-  #nextToken = 1
+  readonly #forwarder: UpstreamForwarder
+  readonly #relay: ServerRequestRelay
 
   constructor(options: {
     upstream: Upstream
@@ -112,6 +72,8 @@ export class MessagePipeline {
     metrics?: GatewayMetrics | undefined
     maxResultBytes: number
     log: GatewayLog
+    /** The relay of the upstream's requests to its client (a default one when absent). */
+    relay?: ServerRequestRelay | undefined
   }) {
     this.#upstream = options.upstream
     this.#catalog = options.catalog
@@ -120,6 +82,8 @@ export class MessagePipeline {
     this.#metrics = options.metrics
     this.#maxResultBytes = options.maxResultBytes
     this.#log = options.log
+    this.#relay = options.relay ?? new ServerRequestRelay()
+    this.#forwarder = new UpstreamForwarder(options.upstream, this.#relay)
   }
 
   /**
@@ -139,6 +103,9 @@ export class MessagePipeline {
     }
     switch (method) {
       case 'initialize':
+        // What the caller may be asked (sampling, elicitation, roots) is what it declares here.
+        if (context.session !== undefined)
+          context.session.clientCapabilities = objectOrEmpty(params?.capabilities)
         return ok(id, initializeResult(params, handshake as UpstreamHandshake), context)
       case 'server/discover':
         return ok(id, discoverResult(handshake as UpstreamHandshake), context)
@@ -191,14 +158,16 @@ export class MessagePipeline {
    * child's progress arrives on its one stream) to the caller that asked; others are ignored.
    */
   relay(notification: RpcNotification): void {
-    if (notification.method !== 'notifications/progress') return
-    const token = (notification.params as { progressToken?: unknown } | null)?.progressToken
-    const sink = typeof token === 'string' ? this.#progress.get(token) : undefined
-    if (sink === undefined) return
-    sink.notify({
-      method: notification.method,
-      params: { ...(notification.params as object), progressToken: sink.token },
-    })
+    this.#forwarder.relay(notification)
+  }
+
+  /**
+   * Takes a caller's JSON-RPC response to a request the gateway relayed to it from the upstream
+   * (see {@link ServerRequestRelay.answer}).
+   * @returns `undefined` when accepted, else the refusal's code.
+   */
+  answer(message: unknown, session: CallerSession | undefined): GatewayCode | undefined {
+    return this.#relay.answer(message, session)
   }
 
   /**
@@ -220,55 +189,12 @@ export class MessagePipeline {
     }
   }
 
-  /**
-   * Forwards one request with the caller's per-request facts; a progress token the caller sent
-   * is replaced by one of the gateway's (callers' tokens could collide on one upstream stream)
-   * and the upstream's progress under it is relayed back under the caller's token.
-   */
-  async #forward(
+  #forward(
     method: string,
     params: Readonly<Record<string, unknown>> | undefined,
     context: CallContext,
   ): Promise<RpcReply> {
-    const forwarded = forwardParams(params, context)
-    const meta = metaOf(params)
-    const callerToken = meta?.progressToken
-    let token: string | undefined
-    const notify = context.notify
-    if (
-      notify !== undefined &&
-      (typeof callerToken === 'string' || typeof callerToken === 'number')
-    ) {
-      token = `tollgate-${this.#nextToken++}`
-      this.#progress.set(token, { token: callerToken, notify })
-      forwarded._meta = { ...(forwarded._meta as object | undefined), progressToken: token }
-    }
-    const call: UpstreamCall = {
-      clientCapabilities:
-        context.era === '2026' ? objectOrEmpty(meta?.[META_CLIENT_CAPABILITIES]) : {},
-      // A 2026-07-28 caller names its level per request; a session-era caller's is the one it
-      // set, or every message (the session era's default) when it set none.
-      logLevel:
-        context.era === '2026'
-          ? typeof meta?.[META_LOG_LEVEL] === 'string'
-            ? (meta[META_LOG_LEVEL] as string)
-            : undefined
-          : (context.session?.logLevel ?? 'debug'),
-      onNotification:
-        notify === undefined
-          ? undefined
-          : (n) => {
-              if (n.method === 'notifications/progress') this.relay(n)
-              else if (n.method === 'notifications/message' || method === 'subscriptions/listen')
-                notify(n)
-            },
-      signal: context.signal,
-    }
-    try {
-      return await this.#upstream.request(method, forwarded, false, call)
-    } finally {
-      if (token !== undefined) this.#progress.delete(token)
-    }
+    return this.#forwarder.forward(method, params, context)
   }
 
   async #call(
@@ -357,35 +283,5 @@ export class MessagePipeline {
     } catch (error) {
       return { code: isAdmissionError(error) ? error.code : 'ERR_JSON_UNSUPPORTED_VALUE', limit }
     }
-  }
-}
-
-function ok(id: string | number, result: unknown, context: CallContext): GatewayResponse {
-  if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-    return { jsonrpc: '2.0', id, result }
-  }
-  const r = result as Record<string, unknown>
-  // Every 2026-07-28 result names its type: the upstream's (`input_required` passes through
-  // with its `requestState`), or `complete` from a session-era upstream, which sends none. A
-  // session-era caller gets no `resultType` of `complete`, which its revision does not have.
-  if (context.era === '2026')
-    return { jsonrpc: '2.0', id, result: { resultType: 'complete', ...r } }
-  if (r.resultType !== 'complete') return { jsonrpc: '2.0', id, result }
-  const { resultType: _dropped, ...rest } = r
-  return { jsonrpc: '2.0', id, result: rest }
-}
-
-function fail(id: string | number, error: RpcErrorObject): GatewayResponse {
-  return { jsonrpc: '2.0', id, error }
-}
-
-function answer(id: string | number, reply: RpcReply, context: CallContext): GatewayResponse {
-  return reply.ok ? ok(id, reply.result, context) : fail(id, reply.error)
-}
-
-function refusedResult(code: string, limit: number): ToolRefusal['result'] {
-  return {
-    content: [{ type: 'text', text: `${code}: result refused (limit ${limit})` }],
-    isError: true,
   }
 }

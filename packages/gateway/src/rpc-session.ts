@@ -1,5 +1,6 @@
 import type { JsonRpcMessage, McpTransport } from '@tollgate/mcp-transport'
 import { type GatewayCode, type GatewayRpcError, gatewayRpcError } from './gateway-errors.js'
+import type { ServerRequest } from './upstream.js'
 
 /** An upstream's answer to one request: its result, or a JSON-RPC error (its own or the gateway's). */
 export type RpcReply =
@@ -28,8 +29,8 @@ interface Pending {
  * the upstream, so two callers cannot collide or answer each other's calls), a cap on requests in
  * flight, a deadline per request, and {@link RpcSession.failAll} to answer every pending request
  * with one bounded error when the connection dies. Requests from the upstream to its client
- * (sampling, elicitation, roots) cannot be routed to one caller, so they are answered
- * `-32601`; `ping` is answered.
+ * (sampling, elicitation, roots) go to {@link RpcSession.onrequest}, whose reply is sent back
+ * under the upstream's id; without it they are answered `-32601`. `ping` is answered here.
  */
 export class RpcSession {
   readonly #transport: McpTransport
@@ -40,6 +41,8 @@ export class RpcSession {
   #closed: GatewayCode | undefined
   onnotification: ((notification: RpcNotification) => void) | undefined
   onclose: (() => void) | undefined
+  /** Answers a request from the upstream (never rejects); unset, every one is `-32601`. */
+  onrequest: ((request: ServerRequest) => Promise<RpcReply>) | undefined
 
   constructor(transport: McpTransport, options: { maxInFlight: number; timeoutMs: number }) {
     this.#transport = transport
@@ -136,10 +139,22 @@ export class RpcSession {
         return
       }
       if (typeof m.id !== 'string' && typeof m.id !== 'number') return
-      const reply: Record<string, unknown> = { jsonrpc: '2.0', id: m.id }
-      if (m.method === 'ping') reply.result = {}
-      else reply.error = { code: -32601, message: 'Method not found' }
-      this.#transport.send(reply as JsonRpcMessage).catch(() => {})
+      const id = m.id
+      const answered =
+        m.method === 'ping'
+          ? Promise.resolve<RpcReply>({ ok: true, result: {} })
+          : (this.onrequest?.({ method: m.method, params: m.params }) ??
+            Promise.resolve<RpcReply>({
+              ok: false,
+              error: { code: -32601, message: 'Method not found' },
+            }))
+      void answered.then((reply) => {
+        if (this.#closed !== undefined) return
+        const message: Record<string, unknown> = { jsonrpc: '2.0', id }
+        if (reply.ok) message.result = reply.result
+        else message.error = reply.error
+        this.#transport.send(message as JsonRpcMessage).catch(() => {})
+      })
       return
     }
     if (typeof m.id !== 'number') return

@@ -2,7 +2,8 @@ import { preflight } from '@tollgate/lexical-preflight'
 
 /**
  * Reads a Streamable HTTP answer sent as an event stream until the response to request `id`
- * arrives (then stops reading), passing the notifications before it to `onNotification`. The
+ * arrives (then stops reading), passing the notifications before it to `onNotification` and the
+ * upstream's requests to its client (those with a `method` and an `id`) to `onRequest`. The
  * stream is read as it comes, each event's data under `maxBytes` and the whole stream under
  * `maxBytes` too; each event is preflighted before it is parsed.
  * @returns the response message (or `undefined` when the stream ended without it).
@@ -14,6 +15,11 @@ export async function readSseMessages(
   maxBytes: number,
   id: number,
   onNotification: (message: { method?: unknown; params?: unknown }) => void,
+  onRequest: (message: {
+    method: string
+    id: string | number
+    params?: unknown
+  }) => void = () => {},
 ): Promise<unknown> {
   if (res.body === null) return undefined
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
@@ -45,6 +51,11 @@ export async function readSseMessages(
             const message = JSON.parse(text) as { id?: unknown; method?: unknown; params?: unknown }
             if (message.id === id && message.method === undefined) return message
             if (message.method !== undefined && message.id === undefined) onNotification(message)
+            else if (
+              typeof message.method === 'string' &&
+              (typeof message.id === 'string' || typeof message.id === 'number')
+            )
+              onRequest(message as { method: string; id: string | number; params?: unknown })
           }
         } else if (line.startsWith('data:'))
           data.push(line.slice(line.startsWith('data: ') ? 6 : 5))

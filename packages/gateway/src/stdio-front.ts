@@ -17,7 +17,8 @@ export interface StdioFrontOptions {
  * `__proto__` refused). While the output is backed up (the client is not reading), the input is
  * paused, so a client that never reads cannot make the gateway hold its answers. The
  * upstream's progress and log messages about a request are written to the client before its
- * answer.
+ * answer, and so are its requests of its client (sampling, elicitation, roots; relayed under the
+ * gateway's ids), whose answers the client writes back as lines.
  * @returns a promise that settles when the input has ended and every answer is written.
  */
 export async function serveStdio(options: StdioFrontOptions): Promise<void> {
@@ -32,13 +33,23 @@ export async function serveStdio(options: StdioFrontOptions): Promise<void> {
   transport.onerror = () => {}
   const session: CallerSession = { logLevel: undefined }
   transport.onmessage = (message: JsonRpcMessage) => {
+    const m = message as { method?: unknown; id?: unknown }
+    if (m.method === undefined && m.id !== undefined) {
+      // The client's answer to a request relayed to it; one naming no such request is dropped.
+      options.pipeline.answer(message, session)
+      return
+    }
     // The upstream's progress and log messages about a request go to the one client in order.
     const notify = (n: { method: string; params: unknown }): void => {
       const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
       if (n.params !== undefined) note.params = n.params
       transport.send(note as JsonRpcMessage).catch(() => {})
     }
-    void dispatchMessage(message, options.pipeline, { notify, session }).then((response) => {
+    // The upstream's requests of its client (sampling, elicitation, roots) go to it as lines.
+    const ask = (request: Readonly<Record<string, unknown>>): void => {
+      transport.send(request as unknown as JsonRpcMessage).catch(() => {})
+    }
+    void dispatchMessage(message, options.pipeline, { notify, ask, session }).then((response) => {
       if (response === undefined) return
       const sent = transport.send(response as unknown as JsonRpcMessage)
       if (options.output.writableNeedDrain) {

@@ -25,6 +25,23 @@ export interface UpstreamCall {
   readonly onNotification?: ((notification: RpcNotification) => void) | undefined
   /** Aborts the request upstream when the caller is gone (its connection closed). */
   readonly signal?: AbortSignal | undefined
+  /**
+   * Answers a request the upstream sends its client while this call is in flight (sampling,
+   * elicitation, roots): relayed to the caller, or refused. Never rejects.
+   */
+  readonly onRequest?: ((request: ServerRequest) => Promise<RpcReply>) | undefined
+  /**
+   * Who made the call (the caller's session, compared by identity). On a connection that does
+   * not say which request a server request is about (a stdio child), a server request goes to
+   * the caller only when every call in flight is that caller's.
+   */
+  readonly caller?: object | undefined
+}
+
+/** A request the upstream sends to its client (the gateway), as received. */
+export interface ServerRequest {
+  readonly method: string
+  readonly params: unknown
 }
 
 /** What an upstream tells the gateway: a new connection is ready, a notification, a loss. */
@@ -84,6 +101,17 @@ export function readHandshake(result: unknown): UpstreamHandshake | undefined {
 
 /** The `initialize` the gateway sends as a client, per upstream connection. */
 export const GATEWAY_CLIENT_INFO = Object.freeze({ name: 'tollgate-gateway', version: '0.0.0' })
+
+/**
+ * The client capabilities the gateway declares in its `initialize` to a 2025-era upstream: it
+ * relays sampling, elicitation (form) and roots requests to the caller they are about, and
+ * answers them itself (`-32601`) for a caller that did not declare the capability.
+ */
+export const GATEWAY_CLIENT_CAPABILITIES = Object.freeze({
+  sampling: Object.freeze({}),
+  elicitation: Object.freeze({}),
+  roots: Object.freeze({}),
+})
 
 /** The protocol version the gateway asks a 2025-era upstream for. */
 export const UPSTREAM_PROTOCOL_VERSION = '2025-06-18'
