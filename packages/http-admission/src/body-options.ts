@@ -4,6 +4,7 @@ import {
   functionOption,
   integerOption,
   JSON_LIMITS,
+  ON_REFUSAL_OPTION,
   type OptionsOf,
   oneOfOption,
   option,
@@ -151,6 +152,7 @@ export const BODY_ADMISSION_OPTIONS = defineOptions('bodyAdmission', {
     check: booleanOption,
     doc: 'only an object or array at the top level, else 422 `ERR_JSON_NOT_OBJECT_OR_ARRAY`',
   }),
+  onRefusal: ON_REFUSAL_OPTION,
   reviver: option<JsonReviver | undefined>({
     default: undefined,
     check: functionOption,

@@ -6,6 +6,7 @@ import type { BodyAdmission } from './body-admission.js'
 import { type HttpAdmissionError, toHttpError } from './http-error.js'
 import { narrowControl, requireControl } from './narrow-control.js'
 import { nodeRequestHead } from './node.js'
+import { reportBodyRefusal } from './report-refusal.js'
 import { closeAfterResponse } from './respond.js'
 
 // The little of Fastify the plugin uses, written structurally so its declarations need no
@@ -69,7 +70,8 @@ export type FastifyAdmissionPlugin = (
  * answer: `{ statusCode, code, error, message }`, never the caller's bytes), and the
  * connection is closed after the answer without reading the rest of the body. An admitted body
  * is `request.body`; a request without one leaves it `undefined`. The principal of the
- * per-principal shares is `request.principal` when an earlier hook set it to a string.
+ * per-principal shares is `request.principal` when an earlier hook set it to a string. Each
+ * refusal is reported once to the control's `onRefusal` hook.
  * @throws TypeError at construction when `body` is not a control.
  */
 export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
@@ -109,6 +111,7 @@ export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
             const error = fastifyError(result.error, control.policy.retryAfterSeconds)
             refused.add(error)
             parsed(error)
+            reportBodyRefusal(control, result.error, error.status)
           },
           (error: unknown) => parsed(error as Error),
         )

@@ -39,7 +39,8 @@ let HTTPException: HTTPExceptionClass | undefined
  * after the answer without reading the rest. Methods in `passMethods`, requests without a body
  * and, with `otherTypes: 'pass'`, other media types pass through unread. The principal of the
  * per-principal shares is the context variable `principal` (`c.set('principal', key)` in an
- * earlier middleware) when it is a string.
+ * earlier middleware) when it is a string. Each refusal is reported once to the control's
+ * `onRefusal` hook.
  * @throws TypeError at construction when `body` is not a control.
  */
 export function honoAdmission(body: BodyAdmission): HonoAdmissionMiddleware {

@@ -44,7 +44,8 @@ export type KoaAdmissionMiddleware = (
  * without reading the rest of the body; later middleware does not run. Methods in
  * `passMethods`, requests without a body and, with `otherTypes: 'pass'`, other media types pass
  * through unread. The principal of the per-principal shares is `ctx.state.principal` when an
- * earlier middleware set it to a string.
+ * earlier middleware set it to a string. Each refusal is reported once to the control's
+ * `onRefusal` hook.
  * @throws TypeError at construction when `body` is not a control.
  */
 export function koaAdmission(body: BodyAdmission): KoaAdmissionMiddleware {

@@ -13,6 +13,7 @@ import {
 } from './middleware-options.js'
 import { nodeRequestHead } from './node.js'
 import { principalKeyOf } from './principal-shares.js'
+import { reportBodyRefusal } from './report-refusal.js'
 import { closeAfterResponse, sendRefusal } from './respond.js'
 
 /** The request fields the middleware sets, as `express.json()` and body-parser set them. */
@@ -40,7 +41,9 @@ export type AdmissionMiddleware = (
  * answered with its status and a problem+json body and the connection is closed without
  * reading the rest, or, with `onRefusal: 'next'`, handed to `next(err)` with tollgate's status
  * (422 for a parse or structure refusal) and body-parser's `type`, `statusCode` and `expose`.
- * For `express.json()`'s statuses and defaults, use `json()`.
+ * For `express.json()`'s statuses and defaults, use `json()`. Each refusal is reported once to
+ * the control's `onRefusal` hook (a function, an option of `bodyAdmission()`), with the status
+ * answered, after the answer is written or handed to `next(err)`.
  * @throws TypeError at construction on bad host options, or a `body` that is not a control.
  */
 export function admission(
@@ -110,13 +113,14 @@ export function createAdmissionMiddleware(
         // The unread rest of the body must never be parsed as a next request, whatever the
         // app's error handler does with the headers.
         closeAfterResponse(res)
-        next(
-          bodyParser
-            ? toBodyParserError(error, retryAfterSeconds)
-            : toHttpError(error, retryAfterSeconds),
-        )
+        const dressed = bodyParser
+          ? toBodyParserError(error, retryAfterSeconds)
+          : toHttpError(error, retryAfterSeconds)
+        next(dressed)
+        reportBodyRefusal(body, error, dressed.status)
       } else {
         sendRefusal(res, error, { render: host.renderRefusal, retryAfterSeconds })
+        reportBodyRefusal(body, error)
       }
     }
     const admit = (value: unknown, raw: Buffer): void => {
@@ -126,7 +130,9 @@ export function createAdmissionMiddleware(
         } catch (thrown) {
           if (bodyParser && typeof thrown === 'object' && thrown !== null) {
             closeAfterResponse(res)
-            next(dressThrown(thrown, 403, 'entity.verify.failed'))
+            const dressed = dressThrown(thrown, 403, 'entity.verify.failed')
+            next(dressed)
+            reportBodyRefusal(body, admissionError('ERR_BODY_VERIFY_FAILED'), dressed.status)
           } else {
             refuse(verifyFailure(thrown))
           }
@@ -217,7 +223,7 @@ function verifyFailure(thrown: unknown): AdmissionError {
 }
 
 /** Dresses an app's own error as http-errors would: its valid status or `status`, and a type. */
-function dressThrown(thrown: object, status: number, type: string): object {
+function dressThrown(thrown: object, status: number, type: string): { status: number } {
   const own = thrown as { status?: unknown; statusCode?: unknown; type?: unknown }
   const final = statusOf(thrown) ?? status
   return Object.assign(thrown, {

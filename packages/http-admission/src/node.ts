@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { AdmitCall, BodyAdmission, RequestHead } from './body-admission.js'
 import type { AdmitResult } from './core.js'
+import { reportBodyRefusal } from './report-refusal.js'
 
 /** The head of a `node:http` request, as a body admission decides on it. */
 export function nodeRequestHead(req: IncomingMessage): RequestHead {
@@ -19,7 +20,8 @@ export function nodeRequestHead(req: IncomingMessage): RequestHead {
  * `bodyAdmission()`; `call` holds the per-request facts (the principal, a signal). Methods in
  * `passMethods`, requests without a body and (with `otherTypes: 'pass'`) other media types come
  * back `{ ok: true, skipped }` with the body unread. A refusal leaves the request paused, not
- * drained: answer it with `sendRefusal(res, result.error)`, which closes the connection.
+ * drained: answer it with `sendRefusal(res, result.error)`, which closes the connection. A
+ * refusal is reported to the control's `onRefusal` hook once, as it is returned.
  */
 export function admitNodeRequest(
   req: IncomingMessage,
@@ -29,7 +31,12 @@ export function admitNodeRequest(
   // Not an async function: the body's own promise is handed back as it is, one promise and
   // its microtask hops fewer per request. Whatever throws here still comes back as a rejection.
   try {
-    return body.admit(req, body.classify(nodeRequestHead(req)), call)
+    const admitted = body.admit(req, body.classify(nodeRequestHead(req)), call)
+    if (body.policy.onRefusal === undefined) return admitted
+    return admitted.then((result) => {
+      if (!result.ok) reportBodyRefusal(body, result.error)
+      return result
+    })
   } catch (error) {
     return Promise.reject(error)
   }

@@ -2,6 +2,7 @@ import type { AdmissionError } from '@tollgate/json-budget'
 import type { BodyAdmission } from './body-admission.js'
 import { type AdmitResult, skippedResult } from './core.js'
 import { isBusyCode, type RenderRefusal, refusalStatus, renderProblem } from './problem.js'
+import { reportBodyRefusal } from './report-refusal.js'
 
 /** A refused web request: the error and a ready `Response` to return. */
 export interface WebAdmitFailure {
@@ -30,7 +31,8 @@ export interface WebAdmitCall {
  * Admits the JSON body of a web `Request` (undici, Node's global `Request`, Hono, workers)
  * with `body`, the control built once by `bodyAdmission()`. The request's `signal` aborts the
  * read. A refusal carries a ready `Response` with `Connection: close`; the body stream is
- * cancelled, not drained.
+ * cancelled, not drained. A refusal is reported to the control's `onRefusal` hook once, as it
+ * is returned.
  */
 export async function admitWebRequest(
   request: Request,
@@ -43,14 +45,12 @@ export async function admitWebRequest(
   }
   const fail = (error: AdmissionError): WebAdmitFailure => {
     cancel()
-    return {
-      ok: false,
-      error,
-      response: refusalResponse(error, {
-        render: call.renderRefusal,
-        retryAfterSeconds: body.policy.retryAfterSeconds,
-      }),
-    }
+    const response = refusalResponse(error, {
+      render: call.renderRefusal,
+      retryAfterSeconds: body.policy.retryAfterSeconds,
+    })
+    reportBodyRefusal(body, error, response.status)
+    return { ok: false, error, response }
   }
   const headers = request.headers
   const decision = body.classify({

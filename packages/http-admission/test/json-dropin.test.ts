@@ -492,7 +492,7 @@ describe('json(): charset', () => {
 
 describe('json(): configuration', () => {
   it('refuses the admission()-only options, a non-UTF-8 defaultCharset and a bad limit at construction', () => {
-    for (const key of ['types', 'otherTypes', 'passMethods', 'onRefusal', 'renderRefusal']) {
+    for (const key of ['types', 'otherTypes', 'passMethods', 'renderRefusal']) {
       expect(() => json({ [key]: undefined } as JsonOptions), key).toThrow(TypeError)
     }
     expect(() => json({ defaultCharset: 'latin1' })).toThrow(/defaultCharset/)

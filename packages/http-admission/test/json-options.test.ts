@@ -26,7 +26,7 @@ describe('json(): configuration', () => {
   })
 
   it('names each admission()-only option in the TypeError, even one set to undefined', () => {
-    for (const key of ['types', 'otherTypes', 'passMethods', 'onRefusal', 'renderRefusal']) {
+    for (const key of ['types', 'otherTypes', 'passMethods', 'renderRefusal']) {
       expect(() => json({ [key]: undefined } as JsonOptions), key).toThrow(new RegExp(key))
     }
   })

@@ -59,6 +59,20 @@ export {
   refusalCodeSpec,
 } from './refusal-codes.js'
 export {
+  type CounterConstructorLike,
+  REFUSAL_COUNTER_NAME,
+  type RefusalCounterLabel,
+  refusalCounter,
+} from './refusal-counter.js'
+export {
+  ON_REFUSAL_OPTION,
+  type RefusalEvent,
+  type RefusalFacts,
+  type RefusalHook,
+  refusalEvent,
+  reportRefusal,
+} from './refusal-event.js'
+export {
   createRepeatWindow,
   REPEAT_WINDOW_OPTIONS,
   type RepeatReport,
