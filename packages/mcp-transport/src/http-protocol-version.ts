@@ -11,12 +11,11 @@
 // its id, before anything else sees the body. A request without a body (GET, DELETE) has no id to wait for: it is
 // refused here, unread.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
+import type { McpHttpPolicy } from './http-options.js'
 import { refuseJsonRpcUnread } from './http-refusal.js'
 import { JSON_RPC_ERRORS } from './json-rpc.js'
 import { headerMismatchError, unsupportedVersionError } from './modern-refusal.js'
 import {
-  DEFAULT_PROTOCOL_ERAS,
   hasVersionShape,
   isModernProtocolVersion,
   type McpProtocolEras,
@@ -62,22 +61,21 @@ const deferred = new WeakMap<IncomingMessage, DeferredVersion>()
  * does not admit with 400 `-32022` and `data` exactly `{ supported, requested }`; anything else
  * with 400 `-32000` and `data` `{ code: 'ERR_MCP_PROTOCOL_VERSION', supported: [...] }` (the
  * 2025-era list, never the sent value). Runs on every method, `initialize` included.
- * @throws TypeError when `options` did not come from `resolveMcpHttpOptions`.
+ * Internal: `McpHttpAdmission.guardProtocolVersion` calls it with the control's policy.
  */
 export function guardProtocolVersion(
   req: IncomingMessage,
   res: ServerResponse,
-  options: ResolvedMcpHttpOptions,
-  eras: McpProtocolEras = DEFAULT_PROTOCOL_ERAS,
+  policy: McpHttpPolicy,
 ): boolean {
-  requireResolved('guardProtocolVersion', options)
+  const eras = policy.eras
   const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
   if (verdict.era === 'modern') return true
   const modernRequested = verdict.era === 'unsupported-modern' ? verdict.requested : undefined
   if (modernRequested === undefined) {
-    if (isSupportedProtocolVersion(req, options.supportedProtocolVersions)) return true
+    if (isSupportedProtocolVersion(req, policy.supportedProtocolVersions)) return true
   }
-  const pending = { legacySupported: options.supportedProtocolVersions, modernRequested, eras }
+  const pending = { legacySupported: policy.supportedProtocolVersions, modernRequested, eras }
   if ((req.method ?? '').toUpperCase() === 'POST') {
     deferred.set(req, pending)
     return true

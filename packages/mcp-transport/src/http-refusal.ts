@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import { type RenderRefusal, refuseUnread, sendRefusal } from '@tollgate/http-admission'
 import type { AdmissionError } from '@tollgate/json-budget'
-import type { ResolvedMcpHttpOptions } from './http-options.js'
+import type { McpHttpPolicy } from './http-options.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import type { RequestIdLike } from './mcp-types.js'
 import type { JsonRpcErrorObject } from './transport-decorator.js'
@@ -49,11 +49,11 @@ export const renderJsonRpcRefusal: RenderRefusal = (error) => ({
 export function refuseMcpRequest(
   res: ServerResponse,
   error: AdmissionError,
-  options: ResolvedMcpHttpOptions,
+  policy: McpHttpPolicy,
 ): void {
   sendRefusal(res, error, {
     render: renderJsonRpcRefusal,
-    retryAfterSeconds: options.admission.retryAfterSeconds,
+    retryAfterSeconds: policy.body.policy.retryAfterSeconds,
   })
 }
 
