@@ -8,8 +8,14 @@ import { admissionError } from './codes.js'
 import { assertBodyUnread } from './consumed-body.js'
 import { headBodyCapOf } from './head-body-cap.js'
 import type { McpHttpPolicy } from './http-options.js'
-import { takeDeferredVersionRefusal } from './http-protocol-version.js'
-import { jsonRpcRequestIdOf, refuseJsonRpcUnread, refuseMcpRequest } from './http-refusal.js'
+import { takeDeferredVersionRefusal, VERSION_FACTS } from './http-protocol-version.js'
+import {
+  codeOfRpcError,
+  jsonRpcRequestIdOf,
+  refuseJsonRpcUnread,
+  refuseMcpRequest,
+  reportStepRefusal,
+} from './http-refusal.js'
 
 /** What the body step gives back: the parsed body, or the refusal it has answered. */
 export type AdmittedMcpBody =
@@ -60,8 +66,16 @@ export async function admitMcpBody(
     const version = takeDeferredVersionRefusal(req, value)
     if (version === undefined) return { ok: true, value }
     refuseJsonRpcUnread(res, 400, version, {}, jsonRpcRequestIdOf(value))
+    // A -32020 (header and `_meta` disagree) is a mismatch; any other answer a version refusal.
+    const code = codeOfRpcError(version, VERSION_FACTS.code)
+    reportStepRefusal(
+      policy.onRefusal,
+      code === VERSION_FACTS.code ? VERSION_FACTS : { code, status: 400 },
+      'mcp-protocol-version',
+    )
     return { ok: false, error: admissionError('ERR_MCP_PROTOCOL_VERSION') }
   }
   refuseMcpRequest(res, error, policy)
+  reportStepRefusal(policy.onRefusal, error, 'mcp-body')
   return { ok: false, error }
 }

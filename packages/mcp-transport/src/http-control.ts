@@ -182,7 +182,7 @@ export function isMcpHttpTarget(target: unknown): target is McpHttpTarget {
  */
 export function createMcpHttpAdmission(options?: McpHttpOptions): McpHttpAdmission {
   const policy = resolveMcpHttpPolicy(options)
-  const { eras, callers } = policy
+  const { eras, callers, onRefusal } = policy
   const waitMs = policy.body.policy.idleTimeoutMs
   const routeOf = (call: Pick<McpHttpCall, 'route'>): McpRouteHead => call.route ?? policy.route
 
@@ -191,14 +191,15 @@ export function createMcpHttpAdmission(options?: McpHttpOptions): McpHttpAdmissi
     guardHostAndOrigin: (req, res) => guardHostAndOrigin(req, res, policy),
     guardProtocolVersion: (req, res) => guardProtocolVersion(req, res, policy),
     readMcpHead: (req) => readMcpHead(req, eras),
-    guardModernHttpMethod: (res, head) => guardModernHttpMethod(res, head),
+    guardModernHttpMethod: (res, head) => guardModernHttpMethod(res, head, onRefusal),
     guardBodylessMethod: (req, res) => guardBodylessMethod(req, res, policy),
     guardMcpHead: (res, head, call = NO_CALL) =>
-      guardMcpHead(res, head, routeOf(call), call.principal),
-    guardModernFirstByte: (req, res, head) => guardModernFirstByte(req, res, head, waitMs),
+      guardMcpHead(res, head, routeOf(call), call.principal, onRefusal),
+    guardModernFirstByte: (req, res, head) =>
+      guardModernFirstByte(req, res, head, waitMs, onRefusal),
     admitMcpBody: (req, res, call = NO_CALL) => admitMcpBody(req, res, policy, call),
     guardHeaderAgreement: (req, res, head, body, call = NO_CALL) =>
-      guardHeaderAgreement(req, res, head, body, eras, routeOf(call)),
+      guardHeaderAgreement(req, res, head, body, eras, routeOf(call), onRefusal),
     handleMcpRequest: (transport, req, res, body) =>
       handleMcpRequest(transport, req, res, body, policy),
     async handle(req, res, target, call = NO_CALL) {
@@ -210,26 +211,26 @@ export function createMcpHttpAdmission(options?: McpHttpOptions): McpHttpAdmissi
       if (!guardHostAndOrigin(req, res, policy)) return
       if (!guardProtocolVersion(req, res, policy)) return
       const head = readMcpHead(req, eras)
-      if (!guardModernHttpMethod(res, head)) return
+      if (!guardModernHttpMethod(res, head, onRefusal)) return
       if (!guardBodylessMethod(req, res, policy)) return
       const principal = call.principal ?? callers.keyOf(req)
       const pool = call.principal === undefined ? ANONYMOUS_POOL : call.pool
       const route = routeOf(call)
-      const release = guardMcpHead(res, head, route, principal)
+      const release = guardMcpHead(res, head, route, principal, onRefusal)
       if (release === undefined) return
       const transportFor = async () => (typeof target === 'function' ? await target(req) : target)
       try {
         if (head.httpMethod !== 'POST') {
           return await handleMcpRequest(await transportFor(), req, res, undefined, policy)
         }
-        if (!(await guardModernFirstByte(req, res, head, waitMs))) return
+        if (!(await guardModernFirstByte(req, res, head, waitMs, onRefusal))) return
         const body = await admitMcpBody(req, res, policy, {
           principal,
           pool,
           signal: call.signal,
         })
         if (!body.ok) return
-        if (!guardHeaderAgreement(req, res, head, body.value, eras, route)) return
+        if (!guardHeaderAgreement(req, res, head, body.value, eras, route, onRefusal)) return
         await handleMcpRequest(await transportFor(), req, res, body.value, policy)
       } finally {
         release()

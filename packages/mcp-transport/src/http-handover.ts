@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { closeAfterResponse, HTTP_ADMISSION_CODES } from '@tollgate/http-admission'
 import { AdmissionError } from '@tollgate/json-budget'
 import type { McpHttpPolicy } from './http-options.js'
-import { refuseMcpRequest } from './http-refusal.js'
+import { refuseMcpRequest, reportStepRefusal } from './http-refusal.js'
 import { releaseFinishedJsonResponses } from './sdk-json-retention.js'
 
 /** What a request is handed to: the SDK's `StreamableHTTPServerTransport` itself. */
@@ -51,6 +51,7 @@ export function guardBodylessMethod(
     HTTP_ADMISSION_CODES.ERR_BODY_TOO_LARGE,
   )
   refuseMcpRequest(res, error, policy)
+  reportStepRefusal(policy.onRefusal, error, 'mcp-method')
   return false
 }
 

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { isLoopbackHost, type McpHttpPolicy } from './http-options.js'
-import { refuseMcpRequest } from './http-refusal.js'
+import { refuseMcpRequest, reportStepRefusal } from './http-refusal.js'
 
 /**
  * Checks `Host` and `Origin` against the resolved allow-lists. A request without `Origin` (not
@@ -63,5 +63,6 @@ export function guardHostAndOrigin(
   const denied = checkHostAndOrigin(req, policy)
   if (denied === undefined) return true
   refuseMcpRequest(res, denied, policy)
+  reportStepRefusal(policy.onRefusal, denied, 'mcp-host-origin')
   return false
 }

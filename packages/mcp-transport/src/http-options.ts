@@ -11,8 +11,10 @@ import {
 import {
   booleanOption,
   defineOptions,
+  ON_REFUSAL_OPTION,
   type OptionsOf,
   option,
+  type RefusalHook,
   type ResolvedOf,
 } from '@tollgate/json-budget'
 import { MCP_PROTOCOL_VERSIONS } from './http-versions.js'
@@ -162,6 +164,10 @@ export const MCP_HTTP_OPTIONS = defineOptions('createMcpHttpAdmission', {
     shown: '`MCP_PROTOCOL_VERSIONS`',
     doc: '2025-era `MCP-Protocol-Version` values a request may carry; another is refused with 400 `ERR_MCP_PROTOCOL_VERSION`',
   }),
+  onRefusal: option({
+    ...ON_REFUSAL_OPTION,
+    doc: 'called once per refusal of every step with a frozen `{ code, status, limit?, option?, control }` (`control`: `mcp-host-origin`, `mcp-protocol-version`, `mcp-method`, `mcp-head`, `mcp-first-byte`, `mcp-body`, `mcp-header-agreement`), never the caller’s bytes; a throwing hook is caught',
+  }),
 })
 
 /** Options of {@link createMcpHttpAdmission} (see {@link MCP_HTTP_OPTIONS}); every field optional. */
@@ -188,6 +194,8 @@ export interface McpHttpPolicy {
   readonly releaseSdkJsonResponses: boolean
   /** The 2025-era `MCP-Protocol-Version` values admitted (frozen). */
   readonly supportedProtocolVersions: readonly string[]
+  /** Called once per refusal of every step, or `undefined`. */
+  readonly onRefusal: RefusalHook | undefined
 }
 
 const LOOPBACK_NAMES = Object.freeze(['localhost', '127.0.0.1', '[::1]'])
@@ -238,6 +246,7 @@ export function resolveMcpHttpPolicy(options: McpHttpOptions | undefined): McpHt
     allowedOrigins,
     releaseSdkJsonResponses: input.releaseSdkJsonResponses,
     supportedProtocolVersions: input.supportedProtocolVersions,
+    onRefusal: input.onRefusal,
   })
 }
 

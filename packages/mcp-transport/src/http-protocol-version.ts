@@ -12,7 +12,7 @@
 // refused here, unread.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { McpHttpPolicy } from './http-options.js'
-import { refuseJsonRpcUnread } from './http-refusal.js'
+import { refuseJsonRpcUnread, reportStepRefusal } from './http-refusal.js'
 import { JSON_RPC_ERRORS } from './json-rpc.js'
 import { headerMismatchError, unsupportedVersionError } from './modern-refusal.js'
 import {
@@ -37,6 +37,13 @@ export function isSupportedProtocolVersion(
   const sent = req.headers['mcp-protocol-version']
   return sent === undefined || (typeof sent === 'string' && supported.includes(sent))
 }
+
+/** What a version refusal reports (`-32022` answers too: the route does not serve the version). */
+export const VERSION_FACTS = Object.freeze({
+  code: PROTOCOL_VERSION_REFUSED,
+  status: 400,
+  option: 'supportedProtocolVersions',
+})
 
 /** A POST whose version was found unsupported from its head, refused once its body is parsed. */
 interface DeferredVersion {
@@ -81,6 +88,7 @@ export function guardProtocolVersion(
     return true
   }
   refuseJsonRpcUnread(res, 400, versionRefusal(pending))
+  reportStepRefusal(policy.onRefusal, VERSION_FACTS, 'mcp-protocol-version')
   return false
 }
 

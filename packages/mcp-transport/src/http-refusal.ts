@@ -1,6 +1,12 @@
 import type { ServerResponse } from 'node:http'
 import { type RenderRefusal, refuseUnread, sendRefusal } from '@tollgate/http-admission'
-import type { AdmissionError } from '@tollgate/json-budget'
+import {
+  type AdmissionError,
+  type RefusalFacts,
+  type RefusalHook,
+  refusalEvent,
+  reportRefusal,
+} from '@tollgate/json-budget'
 import type { McpHttpPolicy } from './http-options.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import type { RequestIdLike } from './mcp-types.js'
@@ -40,6 +46,38 @@ export const renderJsonRpcRefusal: RenderRefusal = (error) => ({
     ),
   }),
 })
+
+/** The `control` of each step's refusal events (see `RefusalEvent`): a closed set. */
+export type McpHttpStep =
+  | 'mcp-host-origin'
+  | 'mcp-protocol-version'
+  | 'mcp-method'
+  | 'mcp-head'
+  | 'mcp-first-byte'
+  | 'mcp-body'
+  | 'mcp-header-agreement'
+
+/**
+ * Reports one refusal of `step` to `hook`, if set: the code, the status answered, the limit and
+ * the option of `facts` (an `AdmissionError`, or the fixed facts of a JSON-RPC refusal), never
+ * the caller's bytes. A hook that throws or rejects is caught. Internal to the HTTP steps.
+ */
+export function reportStepRefusal(
+  hook: RefusalHook | undefined,
+  facts: RefusalFacts,
+  step: McpHttpStep,
+): void {
+  if (hook !== undefined) reportRefusal(hook, refusalEvent(facts, step))
+}
+
+/**
+ * The `ERR_*` code a JSON-RPC refusal of the HTTP steps stands for: its `data.code` when it has
+ * one, else `fallback` (the `-32601` and `-32602` answers carry none). Internal to the steps.
+ */
+export function codeOfRpcError(error: JsonRpcErrorObject, fallback: `ERR_${string}`) {
+  const code = (error.data as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && code.startsWith('ERR_') ? (code as `ERR_${string}`) : fallback
+}
 
 /**
  * Answers an admission refusal (an `AdmissionError` from a step) as a JSON-RPC error with the

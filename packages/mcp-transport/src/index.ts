@@ -12,7 +12,11 @@ export {
   type McpHttpTarget,
 } from './http-control.js'
 export { closeEarlyAnswers, type HandlesHttpRequest } from './http-handover.js'
-export { MODERN_METHOD_NOT_ALLOWED_CODE } from './http-modern-steps.js'
+export {
+  METHOD_NOT_SERVED_CODE,
+  MODERN_METHOD_NOT_ALLOWED_CODE,
+  UNKNOWN_TOOL_CODE,
+} from './http-modern-steps.js'
 export {
   MCP_BODY_OPTIONS,
   MCP_HTTP_BODY_BYTES,
