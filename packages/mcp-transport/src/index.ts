@@ -88,6 +88,7 @@ export {
   type McpRouteHeadOptions,
   type McpRouteTool,
   mcpRouteHead,
+  ROUTE_HEAD_OPTIONS,
 } from './route-head.js'
 export { releaseFinishedJsonResponses, SDK_SHAPE_WARNING_CODE } from './sdk-json-retention.js'
 export {

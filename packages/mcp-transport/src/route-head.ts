@@ -2,6 +2,7 @@
 // into headers, so a route can refuse what it does not serve from the head alone: an unknown
 // method, a tool off its surface, a declared length over the tool's byte cap, a caller over its
 // quota. None of these reads a body byte; the composed handler closes the connection unread.
+import { defineOptions, functionOption, type OptionsOf, option } from '@tollgate/json-budget'
 import type { McpHead } from './mcp-head.js'
 import { type McpParamHeader, paramHeadersOf } from './mcp-param-headers.js'
 import { METHOD_NOT_FOUND_ERROR, QUOTA_ERROR, UNKNOWN_NAME_ERROR } from './modern-refusal.js'
@@ -49,28 +50,64 @@ export type McpHeadAuditEvent =
       readonly kind: 'missing' | 'mismatch' | 'encoding'
     }
 
-/** Options of {@link mcpRouteHead}. */
-export interface McpRouteHeadOptions {
-  /**
-   * The tools the route serves, by name: the surface an `Mcp-Name` on a `tools/call` must be
-   * on. Default: any name (the server decides).
-   */
-  readonly tools?: Readonly<Record<string, McpRouteTool>>
-  /**
-   * The JSON-RPC methods the route serves; an `Mcp-Method` outside them is 404 `-32601`.
-   * Default: any method (the server decides).
-   */
-  readonly methods?: readonly string[]
-  /**
-   * Largest body of a 2026-07-28 `tools/call` whose tool sets no cap of its own, in bytes
-   * (declared, or counted as it arrives). Default: none (the body control's cap alone).
-   */
-  readonly maxBodyBytes?: number
-  /** The host's quota, asked for every request of either era. Default: none. */
-  readonly quota?: McpQuota
-  /** Receives an event per refusal this control causes (fixed fields only). Default: none. */
-  readonly audit?: (event: McpHeadAuditEvent) => void
+function positiveInteger(value: unknown, name: string): void {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new TypeError(`${name} must be a positive integer`)
+  }
 }
+
+/**
+ * The options of {@link mcpRouteHead}, declared once (the table in docs/mcp-transport.md is
+ * `ROUTE_HEAD_OPTIONS.markdown()`). Each tool's `x-mcp-header` declarations are checked when
+ * the control is built.
+ */
+export const ROUTE_HEAD_OPTIONS = defineOptions('mcpRouteHead', {
+  tools: option<Readonly<Record<string, McpRouteTool>> | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new TypeError(`${name} must be an object of tools by name`)
+      }
+    },
+    shown: 'any name (the server decides)',
+    doc: 'the tools the route serves, by name (`{ inputSchema?, maxBodyBytes? }` each): the surface an `Mcp-Name` on a `tools/call` must be on (else 400 `-32602`)',
+  }),
+  methods: option<readonly string[] | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (!(Array.isArray(value) && value.every((m) => typeof m === 'string'))) {
+        throw new TypeError(`${name} must be an array of strings`)
+      }
+    },
+    shown: 'any method (the server decides)',
+    doc: 'the JSON-RPC methods the route serves; an `Mcp-Method` outside them is 404 `-32601`',
+  }),
+  maxBodyBytes: option<number | undefined>({
+    default: undefined,
+    check: positiveInteger,
+    shown: "none (the body control's cap alone)",
+    doc: 'largest body of a 2026-07-28 `tools/call` whose tool sets no cap of its own, in bytes (declared, or counted as it arrives): 413',
+  }),
+  quota: option<McpQuota | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof (value as Partial<McpQuota> | null)?.acquire !== 'function') {
+        throw new TypeError(`${name} must be an object with acquire(principal, head)`)
+      }
+    },
+    shown: 'none',
+    doc: "the host's quota, asked for every request of either era with the call's principal: 429",
+  }),
+  audit: option<((event: McpHeadAuditEvent) => void) | undefined>({
+    default: undefined,
+    check: functionOption,
+    shown: 'none',
+    doc: 'receives an event per refusal this control causes (fixed fields only); a throwing sink is ignored',
+  }),
+})
+
+/** Options of {@link mcpRouteHead} (see {@link ROUTE_HEAD_OPTIONS}); every field optional. */
+export type McpRouteHeadOptions = OptionsOf<typeof ROUTE_HEAD_OPTIONS.rows>
 
 /** The answer to a refused head: status, JSON-RPC error, extra headers. */
 export interface McpHeadRefusal {
@@ -107,15 +144,8 @@ export interface McpRouteHead {
   report(event: McpHeadAuditEvent): void
 }
 
-const OWN = new Set(['tools', 'methods', 'maxBodyBytes', 'quota', 'audit'])
 const NONE: readonly McpParamHeader[] = Object.freeze([])
 const noop = (): void => {}
-
-function positiveInteger(value: unknown, name: string): void {
-  if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) {
-    throw new TypeError(`${name} must be a positive integer`)
-  }
-}
 
 /**
  * Builds the head-admission control of one route, once, at start-up.
@@ -123,36 +153,23 @@ function positiveInteger(value: unknown, name: string): void {
  *   `methods` that is not an array of strings, a `quota` without `acquire`, an `audit` that is
  *   not a function, or an `x-mcp-header` declaration the spec does not allow.
  */
-export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
-  for (const key of Object.keys(options)) {
-    if (!OWN.has(key)) throw new TypeError(`mcpRouteHead: unknown option ${key}`)
-  }
-  positiveInteger(options.maxBodyBytes, 'maxBodyBytes')
-  const methods = options.methods
-  if (
-    methods !== undefined &&
-    !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
-  ) {
-    throw new TypeError('methods must be an array of strings')
-  }
-  if (options.quota !== undefined && typeof options.quota?.acquire !== 'function') {
-    throw new TypeError('quota must be an object with acquire(principal, head)')
-  }
-  if (options.audit !== undefined && typeof options.audit !== 'function') {
-    throw new TypeError('audit must be a function')
-  }
+export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
+  const o = ROUTE_HEAD_OPTIONS.resolve(options)
+  const methods = o.methods
   const served = methods === undefined ? undefined : new Set(methods)
   const tools = new Map<string, { cap: number | undefined; params: readonly McpParamHeader[] }>()
-  for (const [name, tool] of Object.entries(options.tools ?? {})) {
-    positiveInteger(tool?.maxBodyBytes, `tools.${name}.maxBodyBytes`)
+  for (const [name, tool] of Object.entries(o.tools ?? {})) {
+    if (tool?.maxBodyBytes !== undefined) {
+      positiveInteger(tool.maxBodyBytes, `tools.${name}.maxBodyBytes`)
+    }
     tools.set(name, {
-      cap: tool.maxBodyBytes ?? options.maxBodyBytes,
+      cap: tool.maxBodyBytes ?? o.maxBodyBytes,
       params: paramHeadersOf(name, tool.inputSchema),
     })
   }
-  const surface = options.tools === undefined ? undefined : tools
-  const quota = options.quota
-  const audit = options.audit
+  const surface = o.tools === undefined ? undefined : tools
+  const quota = o.quota
+  const audit = o.audit
   const report = (event: McpHeadAuditEvent): void => {
     try {
       audit?.(event)
@@ -182,7 +199,7 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
           if (surface !== undefined && tool === undefined) {
             return refuse({ type: 'unknown-name', era }, 400, UNKNOWN_NAME_ERROR)
           }
-          const cap = tool?.cap ?? (surface === undefined ? options.maxBodyBytes : undefined)
+          const cap = tool?.cap ?? (surface === undefined ? o.maxBodyBytes : undefined)
           if (cap !== undefined && head.declaredBytes !== undefined && head.declaredBytes > cap) {
             return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap))
           }

@@ -7,6 +7,7 @@ import {
   MCP_BODY_OPTIONS,
   MCP_HTTP_OPTIONS,
   RESULT_BUDGET_OPTIONS,
+  ROUTE_HEAD_OPTIONS,
   SESSION_POOL_DEFAULTS,
 } from '../src/index.js'
 
@@ -42,5 +43,6 @@ describe('README', () => {
   it('holds the HTTP control table and, in docs/mcp-transport.md, the body control table, each generated from its declaration', () => {
     expect(README).toContain(MCP_HTTP_OPTIONS.markdown())
     expect(REFERENCE).toContain(MCP_BODY_OPTIONS.markdown())
+    expect(REFERENCE).toContain(ROUTE_HEAD_OPTIONS.markdown())
   })
 })
