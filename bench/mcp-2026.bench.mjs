@@ -22,6 +22,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node'
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server'
 import { createInFlightBudget } from '@tollgate/http-admission'
 import {
+  createMcpHttpAdmission,
   mcpBodyAdmission,
   mcpHttpHandler,
   mcpProtocolEras,
@@ -67,8 +68,11 @@ const route = mcpRouteHead({
 })
 const guarded = mcpHttpHandler(
   { handleRequest: (req, res, body) => guardedSdk.node(req, res, body) },
-  { body: mcpBodyAdmission({ budget: createInFlightBudget(256 * 1024 * 1024) }) },
-  { eras: mcpProtocolEras(), route },
+  createMcpHttpAdmission({
+    body: mcpBodyAdmission({ budget: createInFlightBudget(256 * 1024 * 1024) }),
+    eras: mcpProtocolEras(),
+    route,
+  }),
 )
 const anchor = await listen((req, res) => {
   bare.node(req, res).catch(() => res.destroy())

@@ -23,6 +23,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import {
+  createMcpHttpAdmission,
   mcpExpressHandler,
   releaseFinishedJsonResponses,
   resultBudget,
@@ -53,7 +54,7 @@ async function serveHttp(kind) {
   const app = express()
   if (kind === 'guarded') {
     await buildServer().connect(resultBudget(withInputValidation(transport, registry)))
-    app.post('/mcp', mcpExpressHandler(transport, { host: '127.0.0.1' }))
+    app.post('/mcp', mcpExpressHandler(transport, createMcpHttpAdmission({ host: '127.0.0.1' })))
   } else {
     await buildServer().connect(
       kind === 'validated' ? withInputValidation(transport, registry) : transport,

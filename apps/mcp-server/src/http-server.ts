@@ -3,21 +3,11 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
 import { type McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import { type CallerKeys, callerKeys } from '@tollgate/http-admission'
 import {
-  admitMcpBody,
-  guardHeaderAgreement,
-  guardHostAndOrigin,
-  guardMcpHead,
-  guardModernFirstByte,
-  guardModernHttpMethod,
-  guardProtocolVersion,
-  handleMcpRequest,
+  createMcpHttpAdmission,
   isInitializeBody,
   type McpHead,
   mcpBodyAdmission,
-  mcpProtocolEras,
-  readMcpHead,
   refuseJsonRpcUnread,
-  resolveMcpHttpOptions,
   SessionPool,
 } from '@tollgate/mcp-transport'
 import type { SchemaRegistry } from '@tollgate/mcp-validation'
@@ -105,7 +95,7 @@ export async function startHttpServer(
   // the body control's refusals, and the body step's own (an empty body, a version judged once
   // the body is parsed); the path's other refusals are audited below as `http_refused`.
   const auditBody = bodyRefusalAudit(context.audit)
-  const http = resolveMcpHttpOptions({
+  const http = createMcpHttpAdmission({
     // Repeated and `__proto__` keys refused (422), as on stdio, whatever the library default.
     body: mcpBodyAdmission({
       maxBytes: options.maxBodyBytes,
@@ -120,7 +110,6 @@ export async function startHttpServer(
     // The SDK line's 2025 versions; the stateless revision is admitted by `eras`.
     supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
   })
-  const eras = mcpProtocolEras()
   const heads = new Map(
     ROUTES.map((r) => [
       r,
@@ -140,10 +129,10 @@ export async function startHttpServer(
   const routes = new Map(ROUTES.map((r) => [r.path, r]))
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!guardHostAndOrigin(req, res, http)) {
+    if (!http.guardHostAndOrigin(req, res)) {
       return context.audit('http_refused', { reason: 'host_or_origin' })
     }
-    if (!guardProtocolVersion(req, res, http, eras)) {
+    if (!http.guardProtocolVersion(req, res)) {
       return context.audit('http_refused', { reason: 'protocol_version' })
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/'
@@ -163,7 +152,7 @@ export async function startHttpServer(
       )
     }
     const sessionHeader = req.headers['mcp-session-id']
-    const head = readMcpHead(req, eras)
+    const head = http.readMcpHead(req)
     if (sessionHeader === undefined && head.era === 'modern') {
       return serveStateless(req, res, route, statelessPrincipal(principal), head)
     }
@@ -183,11 +172,14 @@ export async function startHttpServer(
     principal: Principal,
     head: McpHead,
   ) => {
-    if (!guardModernHttpMethod(res, head)) {
+    if (!http.guardModernHttpMethod(res, head)) {
       return context.audit('http_refused', { reason: 'method_not_allowed', route: route.name })
     }
     const routeHead = heads.get(route)!
-    const releaseHead = guardMcpHead(res, head, routeHead, principal.quotaKey)
+    const releaseHead = http.guardMcpHead(res, head, {
+      route: routeHead,
+      principal: principal.quotaKey,
+    })
     if (releaseHead === undefined) return
     // Taken before the body is read, so requests held back mid-body count while they wait.
     const acquired = await quota.acquire(principal.quotaKey, undefined, principal.pool)
@@ -203,13 +195,13 @@ export async function startHttpServer(
       )
     }
     try {
-      if (!(await guardModernFirstByte(req, res, head))) return
-      const body = await admitMcpBody(req, res, http, {
+      if (!(await http.guardModernFirstByte(req, res, head))) return
+      const body = await http.admitMcpBody(req, res, {
         principal: principal.quotaKey,
         pool: principal.pool,
       })
       if (!body.ok) return
-      if (!guardHeaderAgreement(req, res, head, body.value, eras, routeHead)) return
+      if (!http.guardHeaderAgreement(req, res, head, body.value, { route: routeHead })) return
       await modern.serve(req, res, body.value, route, principal)
     } finally {
       acquired.lease.release()
@@ -253,14 +245,14 @@ export async function startHttpServer(
       // the session alive for at most streamIdleMs with nothing else in flight.
       res.once('close', use.done)
       if (req.method !== 'POST') {
-        return handleMcpRequest(use.value.transport, req, res, undefined, http)
+        return http.handleMcpRequest(use.value.transport, req, res, undefined)
       }
-      const body = await admitMcpBody(req, res, http, {
+      const body = await http.admitMcpBody(req, res, {
         principal: principal.quotaKey,
         pool: principal.pool,
       })
       if (!body.ok) return
-      return handleMcpRequest(use.value.transport, req, res, body.value, http)
+      return http.handleMcpRequest(use.value.transport, req, res, body.value)
     }
     if (req.method !== 'POST') {
       return refuseJsonRpcUnread(res, 400, { code: -32000, message: 'Bad Request: no session' })
@@ -296,7 +288,7 @@ export async function startHttpServer(
     let kept = false
     let mcp: McpServer | undefined
     try {
-      const body = await admitMcpBody(req, res, http, {
+      const body = await http.admitMcpBody(req, res, {
         principal: principal.quotaKey,
         pool: principal.pool,
       })
@@ -332,7 +324,7 @@ export async function startHttpServer(
       await server.connect(transport)
       // The SDK transport itself, not the decorated one: it reads the body we admitted and
       // its JSON-response entries are released on it.
-      await handleMcpRequest(transport, req, res, body.value, http)
+      await http.handleMcpRequest(transport, req, res, body.value)
       if (transport.sessionId === undefined || !pool.has(transport.sessionId)) {
         await server.close() // the SDK refused the initialize: nothing to keep
       } else kept = true

@@ -34,7 +34,13 @@ export type {
   RouteViewOptions,
   SurfaceDimension,
 } from './route-view.js'
-export { authorizeOnRoute, createRouteView, holdsAll, isRouteView } from './route-view.js'
+export {
+  authorizeOnRoute,
+  createRouteView,
+  holdsAll,
+  isRouteView,
+  ROUTE_VIEW_OPTIONS,
+} from './route-view.js'
 export type { SealedKind } from './sealed-envelope.js'
 export type {
   OpenContext,

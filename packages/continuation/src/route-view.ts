@@ -2,7 +2,7 @@
 // allow/deny carve-outs and the tier ceiling, then by the caller's capabilities per request.
 // Built once from a registry and frozen; a configuration change is a new view.
 
-import { checkOptions, type OptionValidators, oneOfOption } from '@tollgate/json-budget'
+import { defineOptions, type OptionsOf, oneOfOption, option } from '@tollgate/json-budget'
 import { compilePatterns, matchesAny, type NamePattern } from './patterns.js'
 import { TIERS, type Tier, type ToolDescriptor, type ToolRegistry, tierRank } from './registry.js'
 
@@ -13,19 +13,62 @@ import { TIERS, type Tier, type ToolDescriptor, type ToolRegistry, tierRank } fr
  */
 export type Permissions = ReadonlySet<string> | readonly string[]
 
-/** Options of {@link createRouteView}. */
-export interface RouteViewOptions {
-  /** The route's name, used in audit events only (e.g. `/mcp/team`). Required. */
+/**
+ * The options of {@link createRouteView}, declared once: the table in docs/continuation.md is
+ * `ROUTE_VIEW_OPTIONS.markdown()`. `name`, `registry`, `mount` and `ceiling` are required.
+ */
+export const ROUTE_VIEW_OPTIONS = defineOptions('createRouteView', {
+  name: option<string | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
+        throw new TypeError(`${name} must be a string of 1–256 characters`)
+      }
+    },
+    shown: 'required',
+    doc: "the route's name, used in audit events only (e.g. `/mcp/team`): 1–256 characters",
+  }),
+  registry: option<ToolRegistry | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      const registry = value as { get?: unknown } | null
+      if (typeof registry !== 'object' || registry === null || typeof registry.get !== 'function') {
+        throw new TypeError(`${name} must come from createToolRegistry()`)
+      }
+    },
+    shown: 'required',
+    doc: 'the registry the view is built from (`createToolRegistry()`)',
+  }),
+  mount: option<readonly string[] | undefined>({
+    default: undefined,
+    check: patternList,
+    shown: 'required',
+    doc: 'patterns of the tools mounted on the route (see the pattern grammar)',
+  }),
+  allow: option<readonly string[]>({
+    default: Object.freeze([]),
+    check: patternList,
+    doc: 'carve-in: when non-empty, only mounted tools matching one of these stay',
+  }),
+  deny: option<readonly string[]>({
+    default: Object.freeze([]),
+    check: patternList,
+    doc: 'carve-out: mounted tools matching one of these are removed',
+  }),
+  ceiling: option<Tier | undefined>({
+    default: undefined,
+    // The README promises a TypeError naming the option: `ceiling`, not the registry's `tier`.
+    check: oneOfOption(TIERS),
+    shown: 'required',
+    doc: "the highest tier the route serves: `'read'` < `'write'` < `'admin'`",
+  }),
+})
+
+/** Options of {@link createRouteView} (see {@link ROUTE_VIEW_OPTIONS}). */
+export type RouteViewOptions = OptionsOf<typeof ROUTE_VIEW_OPTIONS.rows> & {
   readonly name: string
-  /** The registry the view is built from. Required. */
   readonly registry: ToolRegistry
-  /** Patterns of the tools mounted on the route (see the pattern grammar). Required. */
   readonly mount: readonly string[]
-  /** Carve-in: when non-empty, only mounted tools matching one of these stay. Default: `[]`. */
-  readonly allow?: readonly string[]
-  /** Carve-out: mounted tools matching one of these are removed. Default: `[]`. */
-  readonly deny?: readonly string[]
-  /** The highest tier the route serves. Required. */
   readonly ceiling: Tier
 }
 
@@ -70,26 +113,6 @@ function patternList(value: unknown, name: string): void {
   if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of patterns`)
 }
 
-// The README promises a TypeError naming the option: `ceiling`, not the registry's `tier`.
-const ceilingOption = oneOfOption(TIERS)
-
-const VALIDATORS: OptionValidators<RouteViewOptions> = {
-  name: (value, name) => {
-    if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
-      throw new TypeError(`${name} must be a string of 1–256 characters`)
-    }
-  },
-  registry: (value, name) => {
-    if (typeof (value as { get?: unknown } | null)?.get !== 'function') {
-      throw new TypeError(`${name} must come from createToolRegistry()`)
-    }
-  },
-  mount: patternList,
-  allow: patternList,
-  deny: patternList,
-  ceiling: ceilingOption,
-}
-
 /**
  * Builds a route's immutable surface from a registry. Throws a `TypeError` at construction on
  * an unknown option, a missing name or registry, a pattern outside the grammar, or an unknown
@@ -98,20 +121,16 @@ const VALIDATORS: OptionValidators<RouteViewOptions> = {
  */
 export function createRouteView(options: RouteViewOptions): RouteView {
   if (options === undefined) throw new TypeError('createRouteView: options must be an object')
-  checkOptions(options, VALIDATORS, 'createRouteView')
-  const { name, registry, ceiling } = options
-  if (typeof name !== 'string' || name.length === 0 || name.length > 256) {
-    throw new TypeError('name must be a string of 1–256 characters')
+  const o = ROUTE_VIEW_OPTIONS.resolve(options)
+  // The table checks the options given; a required one left out fails its own check, by name.
+  for (const required of ['name', 'registry', 'mount', 'ceiling'] as const) {
+    if (o[required] === undefined) ROUTE_VIEW_OPTIONS.rows[required].check(undefined, required)
   }
-  if (registry === null || typeof registry !== 'object' || typeof registry.get !== 'function') {
-    throw new TypeError('registry must come from createToolRegistry()')
-  }
-  // The table checks only the options given; a missing ceiling is refused here, by name.
-  ceilingOption(ceiling, 'ceiling')
+  const { name, registry, ceiling } = o as RouteViewOptions
   const ceilingRank = tierRank(ceiling)
-  const mount = compilePatterns(options.mount, 'mount')
-  const allow = compilePatterns(options.allow ?? [], 'allow')
-  const deny = compilePatterns(options.deny ?? [], 'deny')
+  const mount = compilePatterns(o.mount as readonly string[], 'mount')
+  const allow = compilePatterns(o.allow, 'allow')
+  const deny = compilePatterns(o.deny, 'deny')
 
   const surface = new Map<string, ToolDescriptor>()
   const excluded = new Map<string, SurfaceDimension>()

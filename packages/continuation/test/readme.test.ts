@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest'
 import {
   CONTINUATIONS_OPTIONS,
   MEMORY_STORE_OPTIONS,
+  ROUTE_VIEW_OPTIONS,
   SEALED_HANDLES_OPTIONS,
 } from '../src/index.js'
 import { REDIS_STORE_OPTIONS } from '../src/redis.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const reference = readFileSync(new URL('../../../docs/continuation.md', import.meta.url), 'utf8')
 
 describe('README options tables', () => {
   it('holds the table each options declaration generates, for the service, both stores and sealed handles', () => {
@@ -19,6 +21,10 @@ describe('README options tables', () => {
     ]) {
       expect(readme).toContain(table.markdown())
     }
+  })
+
+  it('has the route view table, generated from its declaration, in docs/continuation.md', () => {
+    expect(reference).toContain(ROUTE_VIEW_OPTIONS.markdown())
   })
 })
 

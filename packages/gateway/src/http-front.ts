@@ -1,13 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
-  DEFAULT_PROTOCOL_ERAS,
-  guardHostAndOrigin,
-  guardProtocolVersion,
+  createMcpHttpAdmission,
   mcpBodyAdmission,
-  readMcpHead,
   refuseJsonRpcUnread,
-  resolveMcpHttpOptions,
 } from '@tollgate/mcp-transport'
 import type { GatewayRoute } from './config.js'
 import type { GatewayControls } from './gateway.js'
@@ -53,7 +49,7 @@ export interface HttpFront {
  * Also serves `/healthz` (the process is up) and `/readyz` (the upstream is initialized).
  */
 export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
-  const mcp = resolveMcpHttpOptions({
+  const mcp = createMcpHttpAdmission({
     host: options.host,
     body: mcpBodyAdmission({
       maxBytes: options.maxBodyBytes,
@@ -62,7 +58,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     }),
     supportedProtocolVersions: [STATELESS_VERSION, ...SESSION_ERA_VERSIONS],
   })
-  const eras = DEFAULT_PROTOCOL_ERAS
+  const eras = mcp.policy.eras
   // The head control's surface is the served tools, rebuilt when the catalog changes.
   const routeHead = servedSurface(options.catalog)
   const sessions = new HttpSessions()
@@ -99,7 +95,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     res: ServerResponse,
     route: GatewayRoute,
   ): Promise<void> {
-    if (!guardHostAndOrigin(req, res, mcp)) return
+    if (!mcp.guardHostAndOrigin(req, res)) return
     const authorization = singleHeader(req.headers.authorization)
     const principal = access.authenticate(authorization, req.socket.remoteAddress ?? '')
     if (principal === undefined || !access.mayUse(principal, route)) {
@@ -144,7 +140,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     // An unsupported version is answered as every tollgate host answers it: from the head for a
     // request without a body, after the bounded body otherwise (with the request's id, and the
     // sent value echoed only when it has a version's shape).
-    if (!guardProtocolVersion(req, res, mcp, eras)) return
+    if (!mcp.guardProtocolVersion(req, res)) return
     const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
     const stateless = verdict.era === 'modern'
     const sessionKnown = !stateless && sessions.allowed(sessionHeader, principal.key)
@@ -154,7 +150,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     }
     // 2026-07-28: the method and tool name in the headers are judged before any body byte (a
     // tool off the served surface, an unknown method); the body must agree with them later.
-    const head = readMcpHead(req, eras)
+    const head = mcp.readMcpHead(req)
     const surfaceNow = routeHead()
     const decision = surfaceNow.admit(head, { principal: principal.key })
     if (!decision.ok) {

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
-  admitMcpBody,
   checkHeaderAgreement,
   type JsonRpcMessage,
   type McpHead,
+  type McpHttpAdmission,
   type McpProtocolEras,
   type McpRouteHead,
-  type ResolvedMcpHttpOptions,
   refuseJsonRpcUnread,
 } from '@tollgate/mcp-transport'
 import type { Principal } from './access.js'
@@ -30,7 +29,7 @@ const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
 
 /** What the HTTP front holds that one POST's answer needs (built once per front). */
 export interface HttpPostHost {
-  readonly mcp: ResolvedMcpHttpOptions
+  readonly mcp: McpHttpAdmission
   readonly eras: McpProtocolEras
   readonly sessions: HttpSessions
   readonly pipeline: MessagePipeline
@@ -78,7 +77,7 @@ export async function answerPost(
   const { stateless, sessionKnown, sessionHeader } = facts
   const refuse = (code: GatewayCode, headers: Record<string, string> = {}): void =>
     refuseJsonRpcUnread(res, GATEWAY_CODES[code].status, gatewayRpcError(code), headers)
-  const body = await admitMcpBody(req, res, mcp)
+  const body = await mcp.admitMcpBody(req, res)
   if (!body.ok) return
   const message = body.value
   const disagreement = checkHeaderAgreement(facts.head, message, req.headers, eras, facts.surface)

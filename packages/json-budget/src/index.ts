@@ -17,6 +17,7 @@ export {
   resolveJsonLimits,
 } from './limits.js'
 export {
+  NORMALIZE_RESULT_OPTIONS,
   type NormalizedResult,
   type NormalizeResultOptions,
   normalizeResult,

@@ -1,18 +1,27 @@
-import { type JsonLimitsOptions, resolveJsonLimits } from './limits.js'
-import {
-  checkOptions,
-  integerOption,
-  type OptionValidators,
-  oneOfOption,
-} from './option-validators.js'
+import { JSON_LIMITS } from './limits.js'
+import { defineOptions, type OptionsOf, option } from './option-table.js'
+import { oneOfOption } from './option-validators.js'
 import { walkJson } from './walk.js'
 
 /** Which transport a result is normalized for. */
 export type ResultProfile = 'rest' | 'mcp'
 
-/** Options of {@link normalizeResult}: the profile and the graph limits (filled from `JSON_LIMITS_DEFAULTS`). */
-export interface NormalizeResultOptions extends JsonLimitsOptions {
-  /** `rest` lowers a `Set` to an array; `mcp` refuses it like any other non-JSON value. */
+/**
+ * The options of {@link normalizeResult}, declared once: the profile (required) and the JSON
+ * limits, whose defaults are `JSON_LIMITS`' (100,000 nodes, depth 64, 64 MiB).
+ */
+export const NORMALIZE_RESULT_OPTIONS = defineOptions('normalizeResult', {
+  profile: option<ResultProfile | undefined>({
+    default: undefined,
+    check: oneOfOption(['rest', 'mcp']),
+    shown: 'required',
+    doc: "`'rest'` lowers a `Set` to an array; `'mcp'` refuses it like any other non-JSON value",
+  }),
+  ...JSON_LIMITS.rows,
+})
+
+/** Options of {@link normalizeResult} (see {@link NORMALIZE_RESULT_OPTIONS}); `profile` is required. */
+export type NormalizeResultOptions = OptionsOf<typeof NORMALIZE_RESULT_OPTIONS.rows> & {
   readonly profile: ResultProfile
 }
 
@@ -24,13 +33,6 @@ export interface NormalizedResult {
   readonly depth: number
   /** Exact length of its compact UTF-8 JSON encoding. */
   readonly bytes: number
-}
-
-const VALIDATORS: OptionValidators<NormalizeResultOptions> = {
-  profile: oneOfOption(['rest', 'mcp']),
-  maxNodes: integerOption(),
-  maxDepth: integerOption(true),
-  maxBytes: integerOption(),
 }
 
 const PROFILES = {
@@ -54,13 +56,11 @@ const PROFILES = {
  *   of earlier versions among them, so limits are never silently dropped) or a bad limit.
  */
 export function normalizeResult(value: unknown, options: NormalizeResultOptions): NormalizedResult {
-  checkOptions(options, VALIDATORS, 'normalizeResult')
-  if (options === undefined || !Object.hasOwn(PROFILES, options.profile)) {
+  // The resolved object holds the three limits, so it is the walk's limits as it is.
+  const o = NORMALIZE_RESULT_OPTIONS.resolve(options)
+  if (o.profile === undefined)
     throw new TypeError("normalizeResult: profile must be 'rest' or 'mcp'")
-  }
-  const mode = PROFILES[options.profile]
-  const limits = resolveJsonLimits(options)
-  const walked = walkJson(value, limits, mode)
+  const walked = walkJson(value, o, PROFILES[o.profile])
   const out = walked.sawSet ? lowerSets(value) : value
   return { value: out, nodes: walked.nodes, depth: walked.depth, bytes: walked.bytes }
 }

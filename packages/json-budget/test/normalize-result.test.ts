@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { refusal } from '@tollgate/test-kit/refusal'
 import { describe, expect, it } from 'vitest'
-import { normalizeResult } from '../src/index.js'
+import { NORMALIZE_RESULT_OPTIONS, normalizeResult } from '../src/index.js'
 
 describe('normalizeResult', () => {
   it('admits plain JSON and returns the same value with its charge', () => {
@@ -161,5 +162,22 @@ describe('normalizeResult', () => {
     )
     expect(error.code).toBe('ERR_JSON_UNSUPPORTED_VALUE')
     expect(error.path).toBe('/a')
+  })
+})
+
+describe('NORMALIZE_RESULT_OPTIONS', () => {
+  it('is the table docs/json-budget.md shows, generated from the declaration', () => {
+    const reference = readFileSync(new URL('../../../docs/json-budget.md', import.meta.url), 'utf8')
+    expect(reference).toContain(NORMALIZE_RESULT_OPTIONS.markdown())
+  })
+
+  it('takes the JSON limits with their defaults, and requires the profile', () => {
+    expect(NORMALIZE_RESULT_OPTIONS.names).toEqual(['profile', 'maxNodes', 'maxDepth', 'maxBytes'])
+    expect(NORMALIZE_RESULT_OPTIONS.defaults).toEqual({
+      profile: undefined,
+      maxNodes: 100_000,
+      maxDepth: 64,
+      maxBytes: 64 * 1024 * 1024,
+    })
   })
 })

@@ -7,22 +7,23 @@ import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { assertBodyUnread } from './consumed-body.js'
 import { headBodyCapOf } from './head-body-cap.js'
-import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { takeDeferredVersionRefusal } from './http-protocol-version.js'
+import type { McpHttpPolicy } from './http-options.js'
+import { takeDeferredVersionRefusal, VERSION_FACTS } from './http-protocol-version.js'
 import {
+  codeOfRpcError,
   jsonRpcRequestIdOf,
   refuseJsonRpcUnread,
   refuseMcpRequest,
-  reportMcpRefusal,
+  reportStepRefusal,
 } from './http-refusal.js'
 
-/** What {@link admitMcpBody} gives back: the parsed body, or the refusal it has answered. */
+/** What the body step gives back: the parsed body, or the refusal it has answered. */
 export type AdmittedMcpBody =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: AdmissionError }
 
 /**
- * The body step for a POST: admits the body with the body control `options` hold (the MCP cap,
+ * The body step for a POST: admits the body with the body control the policy holds (the MCP cap,
  * 4 MiB default, never above 64 MiB; a batch is one body: bytes actually received counted, the
  * preflight running as chunks arrive, deadlines, the in-flight budget) and returns the parsed
  * value. `call.principal` is the key the body counts against for per-principal shares (the
@@ -34,24 +35,22 @@ export type AdmittedMcpBody =
  * request's `id`; `error.code` `ERR_MCP_PROTOCOL_VERSION`). On a refusal it has already answered (a JSON-RPC error with the status of
  * the code: 413, 422, 415, 408, 503 with `Retry-After`) and closed the connection without
  * reading the rest. An empty body is refused as `ERR_JSON_SYNTAX` (it is not a JSON text).
- * A refusal of the body control is reported to that control's `onRefusal`; the version and
- * empty-body refusals to the path's (`options.onRefusal`), as `control` `'mcp-body'`.
+ * Internal: `McpHttpAdmission.admitMcpBody` calls it with the control's policy.
  * @throws McpBodyAlreadyReadError when another parser (`express.json()`) already read the
- *   body; TypeError when `options` did not come from `resolveMcpHttpOptions`.
+ *   body.
  */
 export async function admitMcpBody(
   req: IncomingMessage,
   res: ServerResponse,
-  options: ResolvedMcpHttpOptions,
-  call?: Pick<AdmitCall, 'principal' | 'pool'>,
+  policy: McpHttpPolicy,
+  call?: Pick<AdmitCall, 'principal' | 'pool' | 'signal'>,
 ): Promise<AdmittedMcpBody> {
-  requireResolved('admitMcpBody', options)
   assertBodyUnread(req)
   // The cap the head step found for the tool this request names (`guardMcpHead`), if any.
   const cap = headBodyCapOf(res)
   const result = await admitNodeRequest(
     req,
-    options.body,
+    policy.body,
     cap === undefined ? call : { ...call, maxBytes: cap },
   )
   // An empty POST is not a JSON text; refusing it here keeps the SDK from reading again.
@@ -67,12 +66,16 @@ export async function admitMcpBody(
     const version = takeDeferredVersionRefusal(req, value)
     if (version === undefined) return { ok: true, value }
     refuseJsonRpcUnread(res, 400, version, {}, jsonRpcRequestIdOf(value))
-    const refused = admissionError('ERR_MCP_PROTOCOL_VERSION')
-    reportMcpRefusal(options.onRefusal, 'mcp-body', refused)
-    return { ok: false, error: refused }
+    // A -32020 (header and `_meta` disagree) is a mismatch; any other answer a version refusal.
+    const code = codeOfRpcError(version, VERSION_FACTS.code)
+    reportStepRefusal(
+      policy.onRefusal,
+      code === VERSION_FACTS.code ? VERSION_FACTS : { code, status: 400 },
+      'mcp-protocol-version',
+    )
+    return { ok: false, error: admissionError('ERR_MCP_PROTOCOL_VERSION') }
   }
-  refuseMcpRequest(res, error, options)
-  // A refusal of the body control reached that control's own hook; an empty body is this step's.
-  if (result.ok) reportMcpRefusal(options.onRefusal, 'mcp-body', error)
+  refuseMcpRequest(res, error, policy)
+  reportStepRefusal(policy.onRefusal, error, 'mcp-body')
   return { ok: false, error }
 }

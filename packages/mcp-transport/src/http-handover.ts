@@ -12,8 +12,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { closeAfterResponse, HTTP_ADMISSION_CODES } from '@tollgate/http-admission'
 import { AdmissionError } from '@tollgate/json-budget'
-import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseMcpRequest, reportMcpRefusal } from './http-refusal.js'
+import type { McpHttpPolicy } from './http-options.js'
+import { refuseMcpRequest, reportStepRefusal } from './http-refusal.js'
 import { releaseFinishedJsonResponses } from './sdk-json-retention.js'
 
 /** What a request is handed to: the SDK's `StreamableHTTPServerTransport` itself. */
@@ -37,22 +37,21 @@ function declaresBody(req: IncomingMessage): boolean {
  * 413 `ERR_BODY_TOO_LARGE` (limit 0: no method but POST takes a body on an MCP route) as a
  * JSON-RPC error, and the connection closes (1 MiB / 2 s lingering close), so nothing drains an
  * endless body behind a GET, HEAD, DELETE or PUT. Returns `true` when the request may go on.
- * @throws TypeError when `options` did not come from `resolveMcpHttpOptions`.
+ * Internal: `McpHttpAdmission.guardBodylessMethod` calls it with the control's policy.
  */
 export function guardBodylessMethod(
   req: IncomingMessage,
   res: ServerResponse,
-  options: ResolvedMcpHttpOptions,
+  policy: McpHttpPolicy,
 ): boolean {
-  requireResolved('guardBodylessMethod', options)
   if (req.method === 'POST' || !declaresBody(req)) return true
   const error = new AdmissionError(
     'ERR_BODY_TOO_LARGE',
     { limit: 0 },
     HTTP_ADMISSION_CODES.ERR_BODY_TOO_LARGE,
   )
-  refuseMcpRequest(res, error, options)
-  reportMcpRefusal(options.onRefusal, 'mcp-body', error)
+  refuseMcpRequest(res, error, policy)
+  reportStepRefusal(policy.onRefusal, error, 'mcp-method')
   return false
 }
 
@@ -63,7 +62,7 @@ export function guardBodylessMethod(
  * lingering close of `@tollgate/http-admission` (`closeAfterResponse`: at most 1 MiB more read,
  * 2 s, then the socket is destroyed). A successful answer to a request read to its end (a POST
  * whose body was admitted, a bodyless GET's event stream) keeps its connection. Call it before
- * the SDK writes the head; {@link handleMcpRequest} does.
+ * the SDK writes the head; `McpHttpAdmission.handleMcpRequest` does.
  */
 export function closeEarlyAnswers(req: IncomingMessage, res: ServerResponse): void {
   if (res.headersSent) return
@@ -81,32 +80,31 @@ export function closeEarlyAnswers(req: IncomingMessage, res: ServerResponse): vo
 
 /**
  * The hand-over step: `transport.handleRequest(req, res, body)` (pass `body` for a POST whose
- * body {@link admitMcpBody} admitted; leave it `undefined` for GET and DELETE), then, when
+ * body the body step admitted; leave it `undefined` for GET and DELETE), then, when
  * `releaseSdkJsonResponses` is on (the default), the finished JSON-response entries the SDK
  * 1.32.2 transport would keep until the session closes are released on `transport`. First a
  * non-POST that declares a body is refused unread ({@link guardBodylessMethod}), and the SDK's
  * own answer is made to close as tollgate's do ({@link closeEarlyAnswers}).
  * @throws TypeError when `transport` has no `handleRequest` (a decorator is not a transport:
- *   hand over the SDK transport the decorator wraps), or when `options` did not come from
- *   `resolveMcpHttpOptions`.
+ *   hand over the SDK transport the decorator wraps). Internal:
+ *   `McpHttpAdmission.handleMcpRequest` calls it with the control's policy.
  */
 export async function handleMcpRequest(
   transport: HandlesHttpRequest,
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
-  options: ResolvedMcpHttpOptions,
+  policy: McpHttpPolicy,
 ): Promise<void> {
-  requireResolved('handleMcpRequest', options)
   if (typeof transport?.handleRequest !== 'function') {
     throw new TypeError('transport must be the SDK StreamableHTTPServerTransport itself')
   }
-  if (!guardBodylessMethod(req, res, options)) return
+  if (!guardBodylessMethod(req, res, policy)) return
   closeEarlyAnswers(req, res)
   try {
     await transport.handleRequest(req, res, body)
   } finally {
     // SDK 1.32.2 keeps every JSON-mode POST (and its parsed body) until the session closes.
-    if (options.releaseSdkJsonResponses) releaseFinishedJsonResponses(transport)
+    if (policy.releaseSdkJsonResponses) releaseFinishedJsonResponses(transport)
   }
 }

@@ -4,8 +4,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
-import { isLoopbackHost, type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseMcpRequest, reportMcpRefusal } from './http-refusal.js'
+import { isLoopbackHost, type McpHttpPolicy } from './http-options.js'
+import { refuseMcpRequest, reportStepRefusal } from './http-refusal.js'
 
 /**
  * Checks `Host` and `Origin` against the resolved allow-lists. A request without `Origin` (not
@@ -15,9 +15,9 @@ import { refuseMcpRequest, reportMcpRefusal } from './http-refusal.js'
  */
 export function checkHostAndOrigin(
   req: IncomingMessage,
-  options: ResolvedMcpHttpOptions,
+  policy: McpHttpPolicy,
 ): AdmissionError | undefined {
-  if (options.allowedHosts !== undefined) {
+  if (policy.allowedHosts !== undefined) {
     const host = req.headers.host
     let name: string | undefined
     try {
@@ -25,11 +25,11 @@ export function checkHostAndOrigin(
     } catch {
       name = undefined
     }
-    if (name === undefined || !options.allowedHosts.includes(name)) {
+    if (name === undefined || !policy.allowedHosts.includes(name)) {
       return admissionError('ERR_HOST_NOT_ALLOWED')
     }
   }
-  const allowed = options.allowedOrigins
+  const allowed = policy.allowedOrigins
   const origin = req.headers.origin
   if (allowed !== undefined && origin !== undefined) {
     let url: URL | undefined
@@ -53,18 +53,16 @@ export function checkHostAndOrigin(
  * The Host/Origin step: `true` when the request may go on; otherwise it has answered 403 with a
  * JSON-RPC error (`data.code` `ERR_HOST_NOT_ALLOWED` or `ERR_ORIGIN_NOT_ALLOWED`, the sent name
  * never echoed) and closed the connection unread. Validation is on by default for a loopback
- * `host` (see `resolveMcpHttpOptions`).
- * @throws TypeError when `options` did not come from `resolveMcpHttpOptions`.
+ * `host`. Internal: `McpHttpAdmission.guardHostAndOrigin` calls it with the control's policy.
  */
 export function guardHostAndOrigin(
   req: IncomingMessage,
   res: ServerResponse,
-  options: ResolvedMcpHttpOptions,
+  policy: McpHttpPolicy,
 ): boolean {
-  requireResolved('guardHostAndOrigin', options)
-  const denied = checkHostAndOrigin(req, options)
+  const denied = checkHostAndOrigin(req, policy)
   if (denied === undefined) return true
-  refuseMcpRequest(res, denied, options)
-  reportMcpRefusal(options.onRefusal, 'mcp-host-origin', denied)
+  refuseMcpRequest(res, denied, policy)
+  reportStepRefusal(policy.onRefusal, denied, 'mcp-host-origin')
   return false
 }

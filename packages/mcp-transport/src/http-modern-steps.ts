@@ -3,16 +3,17 @@
 // is never drained). The composed `mcpHttpHandler` runs them in their one order; a server that
 // routes or authenticates itself calls them the same way, its own checks between them.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RefusalHook } from '@tollgate/json-budget'
 import { recordHeadBodyCap } from './head-body-cap.js'
 import { checkHeaderAgreement } from './header-agreement.js'
 import {
-  jsonRpcRefusalCode,
+  codeOfRpcError,
   jsonRpcRequestIdOf,
   refuseJsonRpcUnread,
-  reportMcpRefusal,
+  reportStepRefusal,
 } from './http-refusal.js'
 import type { McpHead } from './mcp-head.js'
-import { HEADER_MISMATCH_CODE, MCP_MODERN_ERRORS, MODERN_BATCH_ERROR } from './modern-refusal.js'
+import { BATCH_CODE, HEADER_MISMATCH_CODE, MODERN_BATCH_ERROR } from './modern-refusal.js'
 import type { McpProtocolEras } from './protocol-eras.js'
 import type { McpRouteHead } from './route-head.js'
 
@@ -20,11 +21,27 @@ import type { McpRouteHead } from './route-head.js'
 export const MODERN_METHOD_NOT_ALLOWED_CODE = 'ERR_MCP_METHOD_NOT_ALLOWED'
 
 /**
+ * The code a refusal event reports for an `Mcp-Method` the route does not serve (answered
+ * 404 `-32601`, which carries no code on the wire).
+ */
+export const METHOD_NOT_SERVED_CODE = 'ERR_MCP_METHOD_NOT_SERVED'
+
+/**
+ * The code a refusal event reports for an `Mcp-Name` off the route's surface (answered 400
+ * `-32602` `Unknown tool`, which carries no code on the wire).
+ */
+export const UNKNOWN_TOOL_CODE = 'ERR_MCP_UNKNOWN_TOOL'
+
+/**
  * The HTTP method step of the 2026-07-28 path: `true` for a POST or a 2025-era request;
  * otherwise (GET, DELETE, … with a modern `MCP-Protocol-Version`: the revision has no GET
  * stream and no session to delete) it has answered 405 with `Allow: POST` and closed unread.
  */
-export function guardModernHttpMethod(res: ServerResponse, head: McpHead): boolean {
+export function guardModernHttpMethod(
+  res: ServerResponse,
+  head: McpHead,
+  onRefusal?: RefusalHook,
+): boolean {
   if (head.era !== 'modern' || head.httpMethod === 'POST') return true
   refuseJsonRpcUnread(
     res,
@@ -36,6 +53,7 @@ export function guardModernHttpMethod(res: ServerResponse, head: McpHead): boole
     },
     { Allow: 'POST' },
   )
+  reportStepRefusal(onRefusal, { code: MODERN_METHOD_NOT_ALLOWED_CODE, status: 405 }, 'mcp-method')
   return false
 }
 
@@ -52,6 +70,7 @@ export function guardMcpHead(
   head: McpHead,
   route: McpRouteHead,
   principal: string | undefined,
+  onRefusal?: RefusalHook,
 ): (() => void) | undefined {
   const decision = route.admit(head, { principal })
   if (decision.ok) {
@@ -59,11 +78,19 @@ export function guardMcpHead(
     return decision.release
   }
   refuseJsonRpcUnread(res, decision.status, decision.error, decision.headers)
-  reportMcpRefusal(route.onRefusal, 'mcp-route-head', {
-    code: decision.code ?? jsonRpcRefusalCode(decision.error, 'ERR_MCP_QUOTA'),
-    status: decision.status,
-    limit: decision.limit,
-  })
+  if (onRefusal !== undefined) {
+    const limit = (decision.error.data as { limit?: unknown } | undefined)?.limit
+    const fallback = decision.status === 404 ? METHOD_NOT_SERVED_CODE : UNKNOWN_TOOL_CODE
+    reportStepRefusal(
+      onRefusal,
+      {
+        code: codeOfRpcError(decision.error, fallback),
+        status: decision.status,
+        limit: typeof limit === 'number' ? limit : undefined,
+      },
+      'mcp-head',
+    )
+  }
   return undefined
 }
 
@@ -83,11 +110,13 @@ export async function guardModernFirstByte(
   res: ServerResponse,
   head: McpHead,
   waitMs = 10_000,
+  onRefusal?: RefusalHook,
 ): Promise<boolean> {
   if (head.era !== 'modern' || req.headers['content-encoding'] !== undefined) return true
   const first = await peekFirstByte(req, waitMs)
   if (first !== 0x5b) return true
   refuseJsonRpcUnread(res, 400, MODERN_BATCH_ERROR)
+  reportStepRefusal(onRefusal, { code: BATCH_CODE, status: 400 }, 'mcp-first-byte')
   return false
 }
 
@@ -140,18 +169,18 @@ export function guardHeaderAgreement(
   body: unknown,
   eras: McpProtocolEras,
   route: McpRouteHead,
+  onRefusal?: RefusalHook,
 ): boolean {
   const refused = checkHeaderAgreement(head, body, req.headers, eras, route)
   if (refused === undefined) return true
   refuseJsonRpcUnread(res, refused.status, refused.error, {}, jsonRpcRequestIdOf(body))
-  reportMcpRefusal(route.onRefusal, 'mcp-header-agreement', {
-    code: jsonRpcRefusalCode(
-      refused.error,
-      refused.error.code === MCP_MODERN_ERRORS.unsupportedProtocolVersion
-        ? 'ERR_MCP_PROTOCOL_VERSION'
-        : HEADER_MISMATCH_CODE,
-    ),
-    status: refused.status,
-  })
+  // -32022 (a version the route does not serve) is a version refusal; anything else here a
+  // disagreement between the head and the body.
+  const fallback = refused.error.code === -32022 ? 'ERR_MCP_PROTOCOL_VERSION' : HEADER_MISMATCH_CODE
+  reportStepRefusal(
+    onRefusal,
+    { code: codeOfRpcError(refused.error, fallback), status: refused.status },
+    'mcp-header-agreement',
+  )
   return false
 }

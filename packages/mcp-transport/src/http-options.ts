@@ -4,11 +4,12 @@ import {
   type BodyAdmissionOptions,
   type BodyPolicy,
   bodyAdmission,
+  type CallerKeys,
+  callerKeys,
   isBodyAdmission,
 } from '@tollgate/http-admission'
 import {
   booleanOption,
-  createResolvedBrand,
   defineOptions,
   ON_REFUSAL_OPTION,
   type OptionsOf,
@@ -16,6 +17,9 @@ import {
   type RefusalHook,
   type ResolvedOf,
 } from '@tollgate/json-budget'
+import { MCP_PROTOCOL_VERSIONS } from './http-versions.js'
+import { DEFAULT_PROTOCOL_ERAS, type McpProtocolEras } from './protocol-eras.js'
+import { type McpRouteHead, mcpRouteHead } from './route-head.js'
 
 const MiB = 1024 * 1024
 
@@ -68,25 +72,27 @@ function stringList(value: unknown, name: string): void {
   }
 }
 
-/**
- * The protocol versions `@modelcontextprotocol/sdk` 1.32.2 supports (its
- * `SUPPORTED_PROTOCOL_VERSIONS`, newest first), copied so that importing this package does not
- * load the SDK; a test holds the two equal.
- */
-export const MCP_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-  '2024-10-07',
-])
+// A control option holds an object another constructor built; its shape is checked once, here.
+function controlOption(methods: readonly string[], builtBy: string) {
+  return (value: unknown, name: string): void => {
+    const control = value as Record<string, unknown> | null
+    if (
+      typeof control !== 'object' ||
+      control === null ||
+      methods.some((m) => typeof control[m] !== 'function')
+    ) {
+      throw new TypeError(`${name} must be a control built by ${builtBy}`)
+    }
+  }
+}
 
 /**
- * The options of the Streamable HTTP steps ({@link resolveMcpHttpOptions}) and of the composed
- * `mcpHttpHandler` / `mcpExpressHandler`, declared once: the body control they hold, and the
- * path's own options. The body's options belong to the control (`mcpBodyAdmission()`).
+ * The options of {@link createMcpHttpAdmission}, declared once: the controls it holds (the
+ * body, the eras, the route head, the caller keys: each built by its own constructor, its
+ * options never re-listed here) and the path's own options. The README's table is
+ * `MCP_HTTP_OPTIONS.markdown()`.
  */
-export const MCP_HTTP_OPTIONS = defineOptions('resolveMcpHttpOptions', {
+export const MCP_HTTP_OPTIONS = defineOptions('createMcpHttpAdmission', {
   body: option<BodyAdmission | undefined>({
     default: undefined,
     check: (value, name) => {
@@ -105,7 +111,25 @@ export const MCP_HTTP_OPTIONS = defineOptions('resolveMcpHttpOptions', {
       }
     },
     shown: '`mcpBodyAdmission()` (4 MiB)',
-    doc: 'the body control POST bodies are admitted with',
+    doc: 'the body control POST bodies are admitted with (413, 422, 415, 408, 503)',
+  }),
+  eras: option<McpProtocolEras | undefined>({
+    default: undefined,
+    check: controlOption(['judgeHeader', 'requestedOf'], 'mcpProtocolEras()'),
+    shown: '`mcpProtocolEras()`',
+    doc: 'which 2026-07-28-era versions are admitted (`mcpProtocolEras({ modernVersions })`)',
+  }),
+  route: option<McpRouteHead | undefined>({
+    default: undefined,
+    check: controlOption(['admit', 'paramHeadersOf', 'report'], 'mcpRouteHead()'),
+    shown: '`mcpRouteHead()`: every method and name',
+    doc: "the route's head admission (surface, per-tool byte caps, quota); a host serving several routes passes each request's in the call (`{ route }`)",
+  }),
+  callers: option<CallerKeys | undefined>({
+    default: undefined,
+    check: controlOption(['keyOf'], 'callerKeys()'),
+    shown: '`callerKeys()`',
+    doc: "who a request without a principal is, in `handle`: its peer address's key, counted in the `'anonymous'` pool",
   }),
   host: option({
     default: '127.0.0.1',
@@ -120,13 +144,13 @@ export const MCP_HTTP_OPTIONS = defineOptions('resolveMcpHttpOptions', {
     default: undefined,
     check: stringList,
     shown: '`localhost`, `127.0.0.1`, `[::1]` on a loopback `host`, else none',
-    doc: "hostnames a request's `Host` may name (port ignored; IPv6 in brackets); setting it turns Host validation on",
+    doc: "hostnames a request's `Host` may name (port ignored; IPv6 in brackets); setting it turns Host validation on (403 `ERR_HOST_NOT_ALLOWED`)",
   }),
   allowedOrigins: option<readonly string[] | undefined>({
     default: undefined,
     check: stringList,
     shown: 'any loopback origin, when validation is on',
-    doc: "origins (`scheme://host[:port]`) a request's `Origin` may name, when it sends one",
+    doc: "origins (`scheme://host[:port]`) a request's `Origin` may name, when it sends one (403 `ERR_ORIGIN_NOT_ALLOWED`)",
   }),
   releaseSdkJsonResponses: option({
     default: true,
@@ -138,23 +162,27 @@ export const MCP_HTTP_OPTIONS = defineOptions('resolveMcpHttpOptions', {
     check: stringList,
     normalize: (value) => Object.freeze([...value]),
     shown: '`MCP_PROTOCOL_VERSIONS`',
-    doc: '`MCP-Protocol-Version` values a request may carry; another is refused with 400 `ERR_MCP_PROTOCOL_VERSION` before its body is read',
+    doc: '2025-era `MCP-Protocol-Version` values a request may carry; another is refused with 400 `ERR_MCP_PROTOCOL_VERSION`',
   }),
   onRefusal: option({
     ...ON_REFUSAL_OPTION,
-    doc: "called once per refusal of the path's own steps (Host/Origin, version, method, batch, empty body) with json-budget's frozen `RefusalEvent`, after the answer is written; also the hook of the default `body` control and of the composed handler's default route; a throwing hook is caught",
+    doc: 'called once per refusal of every step with a frozen `{ code, status, limit?, option?, control }` (`control`: `mcp-host-origin`, `mcp-protocol-version`, `mcp-method`, `mcp-head`, `mcp-first-byte`, `mcp-body`, `mcp-header-agreement`), never the caller’s bytes; a throwing hook is caught',
   }),
 })
 
-/** Options of the Streamable HTTP steps (see {@link MCP_HTTP_OPTIONS}); every field optional. */
+/** Options of {@link createMcpHttpAdmission} (see {@link MCP_HTTP_OPTIONS}); every field optional. */
 export type McpHttpOptions = OptionsOf<typeof MCP_HTTP_OPTIONS.rows>
 
-/** The options after {@link resolveMcpHttpOptions}: validated, frozen. */
-export interface ResolvedMcpHttpOptions {
+/** The resolved policy of an MCP HTTP admission control: every control built, frozen. */
+export interface McpHttpPolicy {
   /** The body control POST bodies are admitted with. */
   readonly body: BodyAdmission
-  /** The body control's policy (`body.policy`; `maxBytes` is the MCP cap). */
-  readonly admission: BodyPolicy
+  /** The 2026-07-28-era versions admitted. */
+  readonly eras: McpProtocolEras
+  /** The route head a call that names none is judged by. */
+  readonly route: McpRouteHead
+  /** Who a request without a principal is. */
+  readonly callers: CallerKeys
   /** Lower-case hostnames allowed in `Host`, or `undefined` when Host is not validated. */
   readonly allowedHosts: readonly string[] | undefined
   /**
@@ -164,32 +192,16 @@ export interface ResolvedMcpHttpOptions {
   readonly allowedOrigins: readonly string[] | 'loopback' | undefined
   /** Whether finished SDK JSON-response entries are released after each POST. */
   readonly releaseSdkJsonResponses: boolean
-  /** The `MCP-Protocol-Version` values admitted (frozen). */
+  /** The 2025-era `MCP-Protocol-Version` values admitted (frozen). */
   readonly supportedProtocolVersions: readonly string[]
-  /** The hook the path's own steps report their refusals to, if any. */
+  /** Called once per refusal of every step, or `undefined`. */
   readonly onRefusal: RefusalHook | undefined
 }
 
-/**
- * The defaults: 4 MiB POST bodies, bound to 127.0.0.1 with DNS-rebinding protection on, the
- * SDK's finished JSON-response entries released after each POST, and the SDK's protocol
- * versions. The other body defaults (nodes, depth, deadlines, ...) are http-admission's.
- */
-export const MCP_HTTP_DEFAULTS = Object.freeze({
-  maxBytes: MCP_HTTP_BODY_BYTES,
-  host: MCP_HTTP_OPTIONS.defaults.host,
-  releaseSdkJsonResponses: MCP_HTTP_OPTIONS.defaults.releaseSdkJsonResponses,
-  supportedProtocolVersions: MCP_HTTP_OPTIONS.defaults.supportedProtocolVersions,
-})
-
 const LOOPBACK_NAMES = Object.freeze(['localhost', '127.0.0.1', '[::1]'])
 
-// The body control of a path configured without one, built once, when first needed.
-let defaultBody: BodyAdmission | undefined
-
-// Marks what resolveMcpHttpOptions returned, so a step handed raw options (or a look-alike)
-// fails loudly instead of running with no limits.
-const brand = createResolvedBrand<ResolvedMcpHttpOptions>()
+// The controls of a path configured without them, built once, when first needed.
+let defaults: { body: BodyAdmission; route: McpRouteHead; callers: CallerKeys } | undefined
 
 /** True for `localhost`, an address in 127.0.0.0/8, or `::1` (bracketed or not). */
 export function isLoopbackHost(host: string): boolean {
@@ -204,26 +216,14 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Validates {@link McpHttpOptions} once, at construction, fills the defaults (a body control
- * `mcpBodyAdmission()` with the 4 MiB cap when none is given) and freezes the result; an
- * object this function returned is returned as it is. The steps hold the result.
- * @throws TypeError naming the option: an unknown option, a `body` that is not an MCP body
- *   control (application/json only, strict, at most 64 MiB), a malformed host or origin in the
- *   allow-lists, a `releaseSdkJsonResponses` that is not a boolean, or a
- *   `supportedProtocolVersions` that is not an array of non-empty strings.
+ * Validates {@link McpHttpOptions} once and fills the defaults (a body control
+ * `mcpBodyAdmission()` with the 4 MiB cap, `mcpRouteHead()`, `callerKeys()` when none is
+ * given): the policy {@link createMcpHttpAdmission} holds. Internal to the control.
+ * @throws TypeError naming the option (see {@link createMcpHttpAdmission}).
  */
-export function resolveMcpHttpOptions(
-  options: McpHttpOptions | ResolvedMcpHttpOptions = {},
-): ResolvedMcpHttpOptions {
-  if (brand.has(options)) return options
+export function resolveMcpHttpPolicy(options: McpHttpOptions | undefined): McpHttpPolicy {
   const input: ResolvedOf<typeof MCP_HTTP_OPTIONS.rows> = MCP_HTTP_OPTIONS.resolve(options)
-  // The default body control reports to the path's hook; one without a hook is shared.
-  const hook = input.onRefusal
-  const body =
-    input.body ??
-    (hook === undefined
-      ? (defaultBody ??= mcpBodyAdmission())
-      : mcpBodyAdmission({ onRefusal: hook }))
+  defaults ??= { body: mcpBodyAdmission(), route: mcpRouteHead(), callers: callerKeys() }
   const protect = isLoopbackHost(input.host)
   let allowedHosts: readonly string[] | undefined
   if (input.allowedHosts !== undefined) {
@@ -237,29 +237,17 @@ export function resolveMcpHttpOptions(
   } else if (protect || input.allowedHosts !== undefined) {
     allowedOrigins = 'loopback'
   }
-  return brand.mark(
-    Object.freeze({
-      body,
-      admission: body.policy,
-      allowedHosts,
-      allowedOrigins,
-      releaseSdkJsonResponses: input.releaseSdkJsonResponses,
-      supportedProtocolVersions: input.supportedProtocolVersions,
-      onRefusal: hook,
-    }),
-  )
-}
-
-/**
- * Throws unless `options` came from {@link resolveMcpHttpOptions}: the HTTP steps take
- * resolved options only, so they are validated once, at start-up. Internal to the steps.
- * @throws TypeError naming the step.
- */
-export function requireResolved(
-  step: string,
-  options: unknown,
-): asserts options is ResolvedMcpHttpOptions {
-  if (!brand.has(options)) throw new TypeError(`${step} takes options from resolveMcpHttpOptions()`)
+  return Object.freeze({
+    body: input.body ?? defaults.body,
+    eras: input.eras ?? DEFAULT_PROTOCOL_ERAS,
+    route: input.route ?? defaults.route,
+    callers: input.callers ?? defaults.callers,
+    allowedHosts,
+    allowedOrigins,
+    releaseSdkJsonResponses: input.releaseSdkJsonResponses,
+    supportedProtocolVersions: input.supportedProtocolVersions,
+    onRefusal: input.onRefusal,
+  })
 }
 
 function hostnameOf(host: string): string {

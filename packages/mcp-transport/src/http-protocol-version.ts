@@ -11,13 +11,11 @@
 // its id, before anything else sees the body. A request without a body (GET, DELETE) has no id to wait for: it is
 // refused here, unread.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { admissionError } from './codes.js'
-import { type ResolvedMcpHttpOptions, requireResolved } from './http-options.js'
-import { refuseJsonRpcUnread, reportMcpRefusal } from './http-refusal.js'
+import type { McpHttpPolicy } from './http-options.js'
+import { refuseJsonRpcUnread, reportStepRefusal } from './http-refusal.js'
 import { JSON_RPC_ERRORS } from './json-rpc.js'
 import { headerMismatchError, unsupportedVersionError } from './modern-refusal.js'
 import {
-  DEFAULT_PROTOCOL_ERAS,
   hasVersionShape,
   isModernProtocolVersion,
   type McpProtocolEras,
@@ -39,6 +37,13 @@ export function isSupportedProtocolVersion(
   const sent = req.headers['mcp-protocol-version']
   return sent === undefined || (typeof sent === 'string' && supported.includes(sent))
 }
+
+/** What a version refusal reports (`-32022` answers too: the route does not serve the version). */
+export const VERSION_FACTS = Object.freeze({
+  code: PROTOCOL_VERSION_REFUSED,
+  status: 400,
+  option: 'supportedProtocolVersions',
+})
 
 /** A POST whose version was found unsupported from its head, refused once its body is parsed. */
 interface DeferredVersion {
@@ -63,28 +68,27 @@ const deferred = new WeakMap<IncomingMessage, DeferredVersion>()
  * does not admit with 400 `-32022` and `data` exactly `{ supported, requested }`; anything else
  * with 400 `-32000` and `data` `{ code: 'ERR_MCP_PROTOCOL_VERSION', supported: [...] }` (the
  * 2025-era list, never the sent value). Runs on every method, `initialize` included.
- * @throws TypeError when `options` did not come from `resolveMcpHttpOptions`.
+ * Internal: `McpHttpAdmission.guardProtocolVersion` calls it with the control's policy.
  */
 export function guardProtocolVersion(
   req: IncomingMessage,
   res: ServerResponse,
-  options: ResolvedMcpHttpOptions,
-  eras: McpProtocolEras = DEFAULT_PROTOCOL_ERAS,
+  policy: McpHttpPolicy,
 ): boolean {
-  requireResolved('guardProtocolVersion', options)
+  const eras = policy.eras
   const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
   if (verdict.era === 'modern') return true
   const modernRequested = verdict.era === 'unsupported-modern' ? verdict.requested : undefined
   if (modernRequested === undefined) {
-    if (isSupportedProtocolVersion(req, options.supportedProtocolVersions)) return true
+    if (isSupportedProtocolVersion(req, policy.supportedProtocolVersions)) return true
   }
-  const pending = { legacySupported: options.supportedProtocolVersions, modernRequested, eras }
+  const pending = { legacySupported: policy.supportedProtocolVersions, modernRequested, eras }
   if ((req.method ?? '').toUpperCase() === 'POST') {
     deferred.set(req, pending)
     return true
   }
   refuseJsonRpcUnread(res, 400, versionRefusal(pending))
-  reportMcpRefusal(options.onRefusal, 'mcp-version', admissionError('ERR_MCP_PROTOCOL_VERSION'))
+  reportStepRefusal(policy.onRefusal, VERSION_FACTS, 'mcp-protocol-version')
   return false
 }
 

@@ -1,14 +1,13 @@
 import type { ServerResponse } from 'node:http'
 import { type RenderRefusal, refuseUnread, sendRefusal } from '@tollgate/http-admission'
 import {
-  type AdmissionCode,
   type AdmissionError,
   type RefusalFacts,
   type RefusalHook,
   refusalEvent,
   reportRefusal,
 } from '@tollgate/json-budget'
-import type { ResolvedMcpHttpOptions } from './http-options.js'
+import type { McpHttpPolicy } from './http-options.js'
 import { JSON_RPC_ERRORS, jsonRpcErrorFor } from './json-rpc.js'
 import type { RequestIdLike } from './mcp-types.js'
 import type { JsonRpcErrorObject } from './transport-decorator.js'
@@ -48,6 +47,38 @@ export const renderJsonRpcRefusal: RenderRefusal = (error) => ({
   }),
 })
 
+/** The `control` of each step's refusal events (see `RefusalEvent`): a closed set. */
+export type McpHttpStep =
+  | 'mcp-host-origin'
+  | 'mcp-protocol-version'
+  | 'mcp-method'
+  | 'mcp-head'
+  | 'mcp-first-byte'
+  | 'mcp-body'
+  | 'mcp-header-agreement'
+
+/**
+ * Reports one refusal of `step` to `hook`, if set: the code, the status answered, the limit and
+ * the option of `facts` (an `AdmissionError`, or the fixed facts of a JSON-RPC refusal), never
+ * the caller's bytes. A hook that throws or rejects is caught. Internal to the HTTP steps.
+ */
+export function reportStepRefusal(
+  hook: RefusalHook | undefined,
+  facts: RefusalFacts,
+  step: McpHttpStep,
+): void {
+  if (hook !== undefined) reportRefusal(hook, refusalEvent(facts, step))
+}
+
+/**
+ * The `ERR_*` code a JSON-RPC refusal of the HTTP steps stands for: its `data.code` when it has
+ * one, else `fallback` (the `-32601` and `-32602` answers carry none). Internal to the steps.
+ */
+export function codeOfRpcError(error: JsonRpcErrorObject, fallback: `ERR_${string}`) {
+  const code = (error.data as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && code.startsWith('ERR_') ? (code as `ERR_${string}`) : fallback
+}
+
 /**
  * Answers an admission refusal (an `AdmissionError` from a step) as a JSON-RPC error with the
  * status of its code (`Retry-After` on a 503) and closes the connection without reading the
@@ -56,11 +87,11 @@ export const renderJsonRpcRefusal: RenderRefusal = (error) => ({
 export function refuseMcpRequest(
   res: ServerResponse,
   error: AdmissionError,
-  options: ResolvedMcpHttpOptions,
+  policy: McpHttpPolicy,
 ): void {
   sendRefusal(res, error, {
     render: renderJsonRpcRefusal,
-    retryAfterSeconds: options.admission.retryAfterSeconds,
+    retryAfterSeconds: policy.body.policy.retryAfterSeconds,
   })
 }
 
@@ -99,32 +130,4 @@ export function jsonRpcRequestIdOf(body: unknown): RequestIdLike | null {
   const { method, id } = body as { method?: unknown; id?: unknown }
   if (typeof method !== 'string') return null
   return typeof id === 'string' || typeof id === 'number' ? id : null
-}
-
-/**
- * Reports one refusal of an MCP step to `hook` (the `onRefusal` of the control that refused),
- * once its answer is written: json-budget's frozen `RefusalEvent` with `control`, the code, the
- * status answered and the limit and option where they apply. A throwing hook is caught.
- * @internal
- */
-export function reportMcpRefusal(
-  hook: RefusalHook | undefined,
-  control: string,
-  facts: RefusalFacts,
-): void {
-  if (hook !== undefined) reportRefusal(hook, refusalEvent(facts, control))
-}
-
-const CODE_SHAPE = /^ERR_[A-Z0-9_]{1,60}$/
-
-/**
- * The stable code a step's JSON-RPC error carries in `data.code`, else `fallback` (a `-32020`
- * or `-32022` answer carries none). @internal
- */
-export function jsonRpcRefusalCode(
-  error: JsonRpcErrorObject,
-  fallback: AdmissionCode,
-): AdmissionCode {
-  const code = (error.data as { code?: unknown } | undefined)?.code
-  return typeof code === 'string' && CODE_SHAPE.test(code) ? (code as AdmissionCode) : fallback
 }

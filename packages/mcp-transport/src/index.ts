@@ -4,36 +4,32 @@ export {
   type AgreementRefusal,
   checkHeaderAgreement,
 } from './header-agreement.js'
-export { type AdmittedMcpBody, admitMcpBody } from './http-body.js'
+export type { AdmittedMcpBody } from './http-body.js'
 export {
-  closeEarlyAnswers,
-  guardBodylessMethod,
-  type HandlesHttpRequest,
-  handleMcpRequest,
-} from './http-handover.js'
-export { guardHostAndOrigin } from './http-host-origin.js'
+  createMcpHttpAdmission,
+  type McpHttpAdmission,
+  type McpHttpCall,
+  type McpHttpTarget,
+} from './http-control.js'
+export { closeEarlyAnswers, type HandlesHttpRequest } from './http-handover.js'
 export {
-  guardHeaderAgreement,
-  guardMcpHead,
-  guardModernFirstByte,
-  guardModernHttpMethod,
+  METHOD_NOT_SERVED_CODE,
   MODERN_METHOD_NOT_ALLOWED_CODE,
+  UNKNOWN_TOOL_CODE,
 } from './http-modern-steps.js'
 export {
   MCP_BODY_OPTIONS,
   MCP_HTTP_BODY_BYTES,
   MCP_HTTP_BODY_BYTES_CEILING,
-  MCP_HTTP_DEFAULTS,
   MCP_HTTP_OPTIONS,
-  MCP_PROTOCOL_VERSIONS,
   type McpBodyOptions,
   type McpHttpOptions,
+  type McpHttpPolicy,
   mcpBodyAdmission,
-  type ResolvedMcpHttpOptions,
-  resolveMcpHttpOptions,
 } from './http-options.js'
-export { guardProtocolVersion, PROTOCOL_VERSION_REFUSED } from './http-protocol-version.js'
+export { PROTOCOL_VERSION_REFUSED } from './http-protocol-version.js'
 export { refuseJsonRpcUnread } from './http-refusal.js'
+export { MCP_PROTOCOL_VERSIONS } from './http-versions.js'
 export { LineIdScanner, MAX_RECOVERED_ID_CHARS } from './line-id.js'
 export { type McpHead, readMcpHead } from './mcp-head.js'
 export { decodeMcpHeaderValue } from './mcp-header-value.js'
@@ -91,9 +87,8 @@ export {
   type McpRouteHead,
   type McpRouteHeadOptions,
   type McpRouteTool,
-  METHOD_NOT_SERVED_CODE,
   mcpRouteHead,
-  UNKNOWN_NAME_CODE,
+  ROUTE_HEAD_OPTIONS,
 } from './route-head.js'
 export { releaseFinishedJsonResponses, SDK_SHAPE_WARNING_CODE } from './sdk-json-retention.js'
 export {
@@ -121,13 +116,7 @@ export {
   resolveBoundedStdioOptions,
 } from './stdio-options.js'
 export { INVALID_MESSAGE_CODE, StdioRefusalError, stdioRefusalEvent } from './stdio-refusal.js'
-export {
-  type McpHttpCall,
-  type McpHttpControls,
-  type McpHttpTarget,
-  mcpExpressHandler,
-  mcpHttpHandler,
-} from './streamable-http.js'
+export { mcpExpressHandler, mcpHttpHandler } from './streamable-http.js'
 export {
   isJsonRpcRequest,
   type JsonRpcErrorObject,

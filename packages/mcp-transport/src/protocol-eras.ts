@@ -4,7 +4,7 @@
 // The era is decided per request, as `isLegacyRequest` of `@modelcontextprotocol/server` 2.4
 // decides it: a request is modern when it claims a modern version, legacy otherwise. This file
 // owns the modern versions a route admits; the 2025-era list stays `supportedProtocolVersions`.
-import { MCP_PROTOCOL_VERSIONS } from './http-options.js'
+import { MCP_PROTOCOL_VERSIONS } from './http-versions.js'
 
 /**
  * The stateless protocol versions `@modelcontextprotocol/server` 2.4.0 serves (its

@@ -2,7 +2,7 @@
 // into headers, so a route can refuse what it does not serve from the head alone: an unknown
 // method, a tool off its surface, a declared length over the tool's byte cap, a caller over its
 // quota. None of these reads a body byte; the composed handler closes the connection unread.
-import type { AdmissionCode, RefusalHook } from '@tollgate/json-budget'
+import { defineOptions, functionOption, type OptionsOf, option } from '@tollgate/json-budget'
 import type { McpHead } from './mcp-head.js'
 import { type McpParamHeader, paramHeadersOf } from './mcp-param-headers.js'
 import { METHOD_NOT_FOUND_ERROR, QUOTA_ERROR, UNKNOWN_NAME_ERROR } from './modern-refusal.js'
@@ -50,40 +50,64 @@ export type McpHeadAuditEvent =
       readonly kind: 'missing' | 'mismatch' | 'encoding'
     }
 
-/** Options of {@link mcpRouteHead}. */
-export interface McpRouteHeadOptions {
-  /**
-   * The tools the route serves, by name: the surface an `Mcp-Name` on a `tools/call` must be
-   * on. Default: any name (the server decides).
-   */
-  readonly tools?: Readonly<Record<string, McpRouteTool>>
-  /**
-   * The JSON-RPC methods the route serves; an `Mcp-Method` outside them is 404 `-32601`.
-   * Default: any method (the server decides).
-   */
-  readonly methods?: readonly string[]
-  /**
-   * Largest body of a 2026-07-28 `tools/call` whose tool sets no cap of its own, in bytes
-   * (declared, or counted as it arrives). Default: none (the body control's cap alone).
-   */
-  readonly maxBodyBytes?: number
-  /** The host's quota, asked for every request of either era. Default: none. */
-  readonly quota?: McpQuota
-  /** Receives an event per refusal this control causes (fixed fields only). Default: none. */
-  readonly audit?: (event: McpHeadAuditEvent) => void
-  /**
-   * Called once per refusal of this control (head and header agreement) with json-budget's
-   * `RefusalEvent` (`control` `'mcp-route-head'` or `'mcp-header-agreement'`), after the step
-   * has answered; a throwing hook is caught, a promise not awaited. Default: none.
-   */
-  readonly onRefusal?: RefusalHook | undefined
+function positiveInteger(value: unknown, name: string): void {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new TypeError(`${name} must be a positive integer`)
+  }
 }
 
-/** The code of a head refused for a method the route does not serve (404 `-32601`). */
-export const METHOD_NOT_SERVED_CODE = 'ERR_MCP_METHOD_NOT_FOUND'
+/**
+ * The options of {@link mcpRouteHead}, declared once (the table in docs/mcp-transport.md is
+ * `ROUTE_HEAD_OPTIONS.markdown()`). Each tool's `x-mcp-header` declarations are checked when
+ * the control is built.
+ */
+export const ROUTE_HEAD_OPTIONS = defineOptions('mcpRouteHead', {
+  tools: option<Readonly<Record<string, McpRouteTool>> | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new TypeError(`${name} must be an object of tools by name`)
+      }
+    },
+    shown: 'any name (the server decides)',
+    doc: 'the tools the route serves, by name (`{ inputSchema?, maxBodyBytes? }` each): the surface an `Mcp-Name` on a `tools/call` must be on (else 400 `-32602`)',
+  }),
+  methods: option<readonly string[] | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (!(Array.isArray(value) && value.every((m) => typeof m === 'string'))) {
+        throw new TypeError(`${name} must be an array of strings`)
+      }
+    },
+    shown: 'any method (the server decides)',
+    doc: 'the JSON-RPC methods the route serves; an `Mcp-Method` outside them is 404 `-32601`',
+  }),
+  maxBodyBytes: option<number | undefined>({
+    default: undefined,
+    check: positiveInteger,
+    shown: "none (the body control's cap alone)",
+    doc: 'largest body of a 2026-07-28 `tools/call` whose tool sets no cap of its own, in bytes (declared, or counted as it arrives): 413',
+  }),
+  quota: option<McpQuota | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof (value as Partial<McpQuota> | null)?.acquire !== 'function') {
+        throw new TypeError(`${name} must be an object with acquire(principal, head)`)
+      }
+    },
+    shown: 'none',
+    doc: "the host's quota, asked for every request of either era with the call's principal: 429",
+  }),
+  audit: option<((event: McpHeadAuditEvent) => void) | undefined>({
+    default: undefined,
+    check: functionOption,
+    shown: 'none',
+    doc: 'receives an event per refusal this control causes (fixed fields only); a throwing sink is ignored',
+  }),
+})
 
-/** The code of a head naming a tool off the route's surface (400 `-32602` `Unknown tool`). */
-export const UNKNOWN_NAME_CODE = 'ERR_MCP_UNKNOWN_TOOL'
+/** Options of {@link mcpRouteHead} (see {@link ROUTE_HEAD_OPTIONS}); every field optional. */
+export type McpRouteHeadOptions = OptionsOf<typeof ROUTE_HEAD_OPTIONS.rows>
 
 /** The answer to a refused head: status, JSON-RPC error, extra headers. */
 export interface McpHeadRefusal {
@@ -91,10 +115,6 @@ export interface McpHeadRefusal {
   readonly status: number
   readonly error: JsonRpcErrorObject
   readonly headers: Readonly<Record<string, string>>
-  /** The refusal's stable code (reported to `onRefusal`; not every answer carries it). */
-  readonly code?: AdmissionCode
-  /** The limit passed, where one applies (a tool's byte cap). */
-  readonly limit?: number
 }
 
 /**
@@ -122,28 +142,10 @@ export interface McpRouteHead {
   paramHeadersOf(tool: string): readonly McpParamHeader[]
   /** Reports an event to the `audit` option, if any; a throwing sink is ignored. */
   report(event: McpHeadAuditEvent): void
-  /** The `onRefusal` option: the steps report this control's refusals to it. */
-  readonly onRefusal?: RefusalHook | undefined
 }
 
-const OWN = new Set(['tools', 'methods', 'maxBodyBytes', 'quota', 'audit', 'onRefusal'])
-
-const CODES: Readonly<
-  Record<Exclude<McpHeadAuditEvent['type'], 'header-mismatch'>, AdmissionCode>
-> = Object.freeze({
-  'method-not-served': METHOD_NOT_SERVED_CODE,
-  'unknown-name': UNKNOWN_NAME_CODE,
-  'over-tool-cap': 'ERR_BODY_TOO_LARGE',
-  'over-quota': 'ERR_MCP_QUOTA',
-})
 const NONE: readonly McpParamHeader[] = Object.freeze([])
 const noop = (): void => {}
-
-function positiveInteger(value: unknown, name: string): void {
-  if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) {
-    throw new TypeError(`${name} must be a positive integer`)
-  }
-}
 
 /**
  * Builds the head-admission control of one route, once, at start-up.
@@ -151,39 +153,23 @@ function positiveInteger(value: unknown, name: string): void {
  *   `methods` that is not an array of strings, a `quota` without `acquire`, an `audit` that is
  *   not a function, or an `x-mcp-header` declaration the spec does not allow.
  */
-export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
-  for (const key of Object.keys(options)) {
-    if (!OWN.has(key)) throw new TypeError(`mcpRouteHead: unknown option ${key}`)
-  }
-  positiveInteger(options.maxBodyBytes, 'maxBodyBytes')
-  const methods = options.methods
-  if (
-    methods !== undefined &&
-    !(Array.isArray(methods) && methods.every((m) => typeof m === 'string'))
-  ) {
-    throw new TypeError('methods must be an array of strings')
-  }
-  if (options.quota !== undefined && typeof options.quota?.acquire !== 'function') {
-    throw new TypeError('quota must be an object with acquire(principal, head)')
-  }
-  if (options.audit !== undefined && typeof options.audit !== 'function') {
-    throw new TypeError('audit must be a function')
-  }
-  if (options.onRefusal !== undefined && typeof options.onRefusal !== 'function') {
-    throw new TypeError('onRefusal must be a function')
-  }
+export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
+  const o = ROUTE_HEAD_OPTIONS.resolve(options)
+  const methods = o.methods
   const served = methods === undefined ? undefined : new Set(methods)
   const tools = new Map<string, { cap: number | undefined; params: readonly McpParamHeader[] }>()
-  for (const [name, tool] of Object.entries(options.tools ?? {})) {
-    positiveInteger(tool?.maxBodyBytes, `tools.${name}.maxBodyBytes`)
+  for (const [name, tool] of Object.entries(o.tools ?? {})) {
+    if (tool?.maxBodyBytes !== undefined) {
+      positiveInteger(tool.maxBodyBytes, `tools.${name}.maxBodyBytes`)
+    }
     tools.set(name, {
-      cap: tool.maxBodyBytes ?? options.maxBodyBytes,
+      cap: tool.maxBodyBytes ?? o.maxBodyBytes,
       params: paramHeadersOf(name, tool.inputSchema),
     })
   }
-  const surface = options.tools === undefined ? undefined : tools
-  const quota = options.quota
-  const audit = options.audit
+  const surface = o.tools === undefined ? undefined : tools
+  const quota = o.quota
+  const audit = o.audit
   const report = (event: McpHeadAuditEvent): void => {
     try {
       audit?.(event)
@@ -192,17 +178,13 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
     }
   }
   const refuse = (
-    event: Exclude<McpHeadAuditEvent, { type: 'header-mismatch' }>,
+    event: McpHeadAuditEvent,
     status: number,
     error: JsonRpcErrorObject,
     headers: Readonly<Record<string, string>> = {},
-    limit?: number,
   ): McpHeadRefusal => {
     report(event)
-    const code = CODES[event.type]
-    return limit === undefined
-      ? { ok: false, status, error, headers, code }
-      : { ok: false, status, error, headers, code, limit }
+    return { ok: false, status, error, headers }
   }
   return Object.freeze({
     admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision {
@@ -217,9 +199,9 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
           if (surface !== undefined && tool === undefined) {
             return refuse({ type: 'unknown-name', era }, 400, UNKNOWN_NAME_ERROR)
           }
-          const cap = tool?.cap ?? (surface === undefined ? options.maxBodyBytes : undefined)
+          const cap = tool?.cap ?? (surface === undefined ? o.maxBodyBytes : undefined)
           if (cap !== undefined && head.declaredBytes !== undefined && head.declaredBytes > cap) {
-            return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap), {}, cap)
+            return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap))
           }
           maxBodyBytes = cap
         }
@@ -243,7 +225,6 @@ export function mcpRouteHead(options: McpRouteHeadOptions = {}): McpRouteHead {
       return tools.get(tool)?.params ?? NONE
     },
     report,
-    onRefusal: options.onRefusal,
   })
 }
 

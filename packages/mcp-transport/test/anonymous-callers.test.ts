@@ -7,7 +7,12 @@ import { callerKeys, createInFlightBudget, principalUsage } from '@tollgate/http
 import { head, RawClient } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type McpHttpCall, mcpBodyAdmission, mcpHttpHandler } from '../src/index.js'
+import {
+  createMcpHttpAdmission,
+  type McpHttpCall,
+  mcpBodyAdmission,
+  mcpHttpHandler,
+} from '../src/index.js'
 import { echoTarget } from './helpers/echo-target.js'
 
 let running: Running | undefined
@@ -27,8 +32,10 @@ async function serve(callOf: (req: IncomingMessage) => McpHttpCall) {
   const { seen, target } = echoTarget()
   const handler = mcpHttpHandler(
     target,
-    { body: mcpBodyAdmission({ budget }) },
-    { callers: callerKeys({ trustedProxies: ['127.0.0.1'] }) },
+    createMcpHttpAdmission({
+      body: mcpBodyAdmission({ budget }),
+      callers: callerKeys({ trustedProxies: ['127.0.0.1'] }),
+    }),
   )
   running = await listen(
     (req: IncomingMessage, res: ServerResponse) => void handler(req, res, callOf(req)),

@@ -10,22 +10,22 @@ import { describe, expect, expectTypeOf, it } from 'vitest'
 import { admissionError } from '../src/codes.js'
 import {
   type BoundedStdioOptions,
+  createMcpHttpAdmission,
   MCP_TRANSPORT_CODES,
   type McpHttpOptions,
   type McpTransportCode,
   resolveBoundedStdioOptions,
-  resolveMcpHttpOptions,
 } from '../src/index.js'
 
 type CodeOption = (typeof MCP_TRANSPORT_CODES)[McpTransportCode]['option']
 
 // One value each resolver takes for the option, so accepting it shows the name is known.
 const ACCEPTS: Record<CodeOption, () => unknown> = {
-  allowedHosts: () => resolveMcpHttpOptions({ allowedHosts: ['example.test'] }),
-  allowedOrigins: () => resolveMcpHttpOptions({ allowedOrigins: ['https://example.test'] }),
+  allowedHosts: () => createMcpHttpAdmission({ allowedHosts: ['example.test'] }),
+  allowedOrigins: () => createMcpHttpAdmission({ allowedOrigins: ['https://example.test'] }),
   maxLineBytes: () => resolveBoundedStdioOptions({ maxLineBytes: 1024 }),
   supportedProtocolVersions: () =>
-    resolveMcpHttpOptions({ supportedProtocolVersions: ['2025-11-25'] }),
+    createMcpHttpAdmission({ supportedProtocolVersions: ['2025-11-25'] }),
 }
 
 // Found by walking up from this file, not at a fixed depth: the mutation jobs run these tests
@@ -55,7 +55,7 @@ describe('MCP_TRANSPORT_CODES', () => {
   it('names options the resolvers take', () => {
     for (const accept of Object.values(ACCEPTS)) expect(accept).not.toThrow()
     // The control: a name that is not an option is refused by the same resolvers.
-    expect(() => resolveMcpHttpOptions({ allowedHost: ['x'] } as never)).toThrow(TypeError)
+    expect(() => createMcpHttpAdmission({ allowedHost: ['x'] } as never)).toThrow(TypeError)
     expect(() => resolveBoundedStdioOptions({ maxLineByte: 1 } as never)).toThrow(TypeError)
   })
 

@@ -10,7 +10,12 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import { MCP_POST_HEADERS as HEADERS } from '@tollgate/test-kit/mcp-initialize'
 import express5 from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { McpBodyAlreadyReadError, mcpBodyAdmission, mcpExpressHandler } from '../src/index.js'
+import {
+  createMcpHttpAdmission,
+  McpBodyAlreadyReadError,
+  mcpBodyAdmission,
+  mcpExpressHandler,
+} from '../src/index.js'
 import { echoTarget } from './helpers/echo-target.js'
 
 // Express 4 is a dev dependency of @tollgate/http-admission (alias `express4`), loaded from
@@ -39,9 +44,12 @@ async function serve(factory: typeof express5, parsers: Handler[]) {
   for (const parser of parsers) app.use(parser as never)
   app.all(
     '/mcp',
-    mcpExpressHandler(target, {
-      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-    }) as never,
+    mcpExpressHandler(
+      target,
+      createMcpHttpAdmission({
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      }),
+    ) as never,
   )
   app.use(((error: unknown, _req: unknown, res: ServerResponse, _next: unknown) => {
     errors.push(error)

@@ -10,7 +10,12 @@ import { chunk, head, RawClient, rawPost } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { MCP_POST_HEADERS } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closeEarlyAnswers, mcpBodyAdmission, mcpHttpHandler } from '../src/index.js'
+import {
+  closeEarlyAnswers,
+  createMcpHttpAdmission,
+  mcpBodyAdmission,
+  mcpHttpHandler,
+} from '../src/index.js'
 import { echoTarget } from './helpers/echo-target.js'
 
 const MiB = 1024 * 1024
@@ -89,9 +94,12 @@ const CALL = Buffer.from(
 
 function tollgate() {
   const { seen, target } = echoTarget()
-  const handler = mcpHttpHandler(target, {
-    body: mcpBodyAdmission({ budget: createInFlightBudget(64 * MiB) }),
-  })
+  const handler = mcpHttpHandler(
+    target,
+    createMcpHttpAdmission({
+      body: mcpBodyAdmission({ budget: createInFlightBudget(64 * MiB) }),
+    }),
+  )
   return { seen, handler: ((req, res) => void handler(req, res)) as Handler }
 }
 

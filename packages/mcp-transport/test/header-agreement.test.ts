@@ -5,6 +5,7 @@ import { createInFlightBudget } from '@tollgate/http-admission'
 import type { Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  createMcpHttpAdmission,
   HEADER_MISMATCH_CODE,
   type McpHeadAuditEvent,
   mcpBodyAdmission,
@@ -164,7 +165,10 @@ describe('checkHeaderAgreement', () => {
     closers.push(close)
     const events: McpHeadAuditEvent[] = []
     const server = await serveHandler(
-      mcpHttpHandler(target, options(), { route: routeOf((e) => events.push(e)) }),
+      mcpHttpHandler(
+        target,
+        createMcpHttpAdmission({ ...options(), route: routeOf((e) => events.push(e)) }),
+      ),
     )
     running.push(server)
     for (const c of CASES) {
@@ -189,7 +193,9 @@ describe('checkHeaderAgreement', () => {
   it('echoes the request id in its refusals, as the SDK does; a batch, which has none, gets null', async () => {
     const { seen, target, close } = modernTarget()
     closers.push(close)
-    const server = await serveHandler(mcpHttpHandler(target, options(), { route: routeOf() }))
+    const server = await serveHandler(
+      mcpHttpHandler(target, createMcpHttpAdmission({ ...options(), route: routeOf() })),
+    )
     running.push(server)
     const bare = await serveHandler(async (req, res) => target.handleRequest(req, res))
     running.push(bare)
@@ -214,7 +220,9 @@ describe('checkHeaderAgreement', () => {
 
   it('lets each mismatch reach the server when the agreement step is left out (the control)', async () => {
     const { reached, target } = recordingTarget()
-    const server = await serveHandler(stepsWithout(['agreement'], target, options(), routeOf()))
+    const server = await serveHandler(
+      stepsWithout(['agreement'], target, { ...options(), route: routeOf() }),
+    )
     running.push(server)
     for (const c of CASES) {
       const answer = await send(server.port, 'POST', c.headers, c.body)
@@ -226,7 +234,9 @@ describe('checkHeaderAgreement', () => {
   it('serves agreeing headers: base64 names and values, numbers compared as numbers, absent arguments', async () => {
     const { seen, target, close } = modernTarget()
     closers.push(close)
-    const server = await serveHandler(mcpHttpHandler(target, options(), { route: routeOf() }))
+    const server = await serveHandler(
+      mcpHttpHandler(target, createMcpHttpAdmission({ ...options(), route: routeOf() })),
+    )
     running.push(server)
     const served = [
       [modernHeaders(b64('echo')), modernCall('echo', { text: 'hi' })],
@@ -247,7 +257,7 @@ describe('checkHeaderAgreement', () => {
   it('answers a _meta version of no version shape with -32022 and a fixed placeholder, never the sent bytes', async () => {
     const { seen, target, close } = modernTarget()
     closers.push(close)
-    const server = await serveHandler(mcpHttpHandler(target, options()))
+    const server = await serveHandler(mcpHttpHandler(target, createMcpHttpAdmission(options())))
     running.push(server)
     const headers = without(modernHeaders('echo'), 'mcp-protocol-version')
     const body = modernCall('echo', { text: 'hi' }, 1, `x-${MARKER}`)
@@ -273,7 +283,7 @@ describe('checkHeaderAgreement', () => {
   it('refuses a 2026-07-28 request without a _meta version with 400 -32602', async () => {
     const { seen, target, close } = modernTarget()
     closers.push(close)
-    const server = await serveHandler(mcpHttpHandler(target, options()))
+    const server = await serveHandler(mcpHttpHandler(target, createMcpHttpAdmission(options())))
     running.push(server)
     const body = JSON.stringify({
       jsonrpc: '2.0',
@@ -302,7 +312,9 @@ describe('checkHeaderAgreement against the SDK 2.4 ladder', () => {
     // may refuse earlier, never with another verdict.
     const { target, close } = modernTarget()
     closers.push(close)
-    const guarded = await serveHandler(mcpHttpHandler(target, options(), { route: routeOf() }))
+    const guarded = await serveHandler(
+      mcpHttpHandler(target, createMcpHttpAdmission({ ...options(), route: routeOf() })),
+    )
     const bare = await serveHandler(async (req, res) => target.handleRequest(req, res))
     running.push(guarded, bare)
     const initialize = JSON.stringify({

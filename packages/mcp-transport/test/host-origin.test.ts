@@ -8,7 +8,12 @@ import { createInFlightBudget } from '@tollgate/http-admission'
 import { parseResponse, type RawResponse } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type McpHttpOptions, mcpBodyAdmission, mcpHttpHandler } from '../src/index.js'
+import {
+  createMcpHttpAdmission,
+  type McpHttpOptions,
+  mcpBodyAdmission,
+  mcpHttpHandler,
+} from '../src/index.js'
 import { echoTarget } from './helpers/echo-target.js'
 
 const CALL =
@@ -22,10 +27,13 @@ afterEach(async () => {
 
 async function serve(options: McpHttpOptions = {}) {
   const { seen, target } = echoTarget('host-origin')
-  const handler = mcpHttpHandler(target, {
-    body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-    ...options,
-  })
+  const handler = mcpHttpHandler(
+    target,
+    createMcpHttpAdmission({
+      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      ...options,
+    }),
+  )
   const server = await listen((req, res) => {
     handler(req, res).catch(() => res.destroy())
   })

@@ -7,7 +7,12 @@ import { rawPost } from '@tollgate/test-kit/http-client'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { MCP_POST_HEADERS as HEADERS } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type McpBodyOptions, mcpBodyAdmission, mcpHttpHandler } from '../src/index.js'
+import {
+  createMcpHttpAdmission,
+  type McpBodyOptions,
+  mcpBodyAdmission,
+  mcpHttpHandler,
+} from '../src/index.js'
 import { echoTarget } from './helpers/echo-target.js'
 
 let running: Running[] = []
@@ -18,9 +23,12 @@ afterEach(async () => {
 
 async function serve(body: McpBodyOptions) {
   const { seen, target } = echoTarget()
-  const handle = mcpHttpHandler(target, {
-    body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20), ...body }),
-  })
+  const handle = mcpHttpHandler(
+    target,
+    createMcpHttpAdmission({
+      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20), ...body }),
+    }),
+  )
   const server = await listen((req, res) => void handle(req, res).catch(() => res.destroy()), {
     path: '/mcp',
   })

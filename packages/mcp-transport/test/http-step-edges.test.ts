@@ -10,14 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { admissionError } from '../src/codes.js'
 import { renderJsonRpcRefusal } from '../src/http-refusal.js'
 import {
-  admitMcpBody,
-  guardHostAndOrigin,
-  guardProtocolVersion,
-  handleMcpRequest,
+  createMcpHttpAdmission,
   mcpBodyAdmission,
   mcpHttpHandler,
   refuseJsonRpcUnread,
-  resolveMcpHttpOptions,
 } from '../src/index.js'
 import { StreamableHTTPServerTransport } from './helpers/sdk-line.js'
 
@@ -43,9 +39,12 @@ function counting() {
 describe('the HTTP steps at their edges', () => {
   it('refuses an empty POST as ERR_JSON_SYNTAX with 422 before asking for a transport', async () => {
     const { seen, target } = counting()
-    const handle = mcpHttpHandler(target, {
-      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-    })
+    const handle = mcpHttpHandler(
+      target,
+      createMcpHttpAdmission({
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      }),
+    )
     const server = await listen((req, res) => void handle(req, res))
     running.push(server)
     const response = await rawPost(server.port, HEADERS, new Uint8Array(0))
@@ -60,36 +59,24 @@ describe('the HTTP steps at their edges', () => {
 
   it('asks a target function for a transport with the request, for GET as for POST', async () => {
     const { seen, target } = counting()
-    const handle = mcpHttpHandler(target, {
-      body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-    })
+    const handle = mcpHttpHandler(
+      target,
+      createMcpHttpAdmission({
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+      }),
+    )
     const server = await listen((req, res) => void handle(req, res).catch(() => res.destroy()))
     running.push(server)
     await fetch(server.url, { headers: { accept: 'text/event-stream' } }).catch(() => {})
     expect(seen.methods).toEqual(['GET'])
   })
 
-  it('names the misuse in each TypeError: raw options, a decorator, a target that is neither', async () => {
-    const resolved = resolveMcpHttpOptions()
-    const raw = { ...resolved } as typeof resolved
+  it('names the misuse in each TypeError: a decorator, a target that is neither, a look-alike control', async () => {
+    const mcp = createMcpHttpAdmission()
     const req = {} as never
     const res = {} as never
-    expect(() => guardHostAndOrigin(req, res, raw)).toThrow(
-      new TypeError('guardHostAndOrigin takes options from resolveMcpHttpOptions()'),
-    )
-    expect(() => guardProtocolVersion(req, res, raw)).toThrow(
-      new TypeError('guardProtocolVersion takes options from resolveMcpHttpOptions()'),
-    )
-    await expect(admitMcpBody(req, res, raw)).rejects.toThrow(
-      new TypeError('admitMcpBody takes options from resolveMcpHttpOptions()'),
-    )
-    await expect(handleMcpRequest({} as never, req, res, undefined, raw)).rejects.toThrow(
-      new TypeError('handleMcpRequest takes options from resolveMcpHttpOptions()'),
-    )
     for (const transport of [undefined, {}, { handleRequest: 'x' }]) {
-      await expect(
-        handleMcpRequest(transport as never, req, res, undefined, resolved),
-      ).rejects.toThrow(
+      await expect(mcp.handleMcpRequest(transport as never, req, res, undefined)).rejects.toThrow(
         new TypeError('transport must be the SDK StreamableHTTPServerTransport itself'),
       )
     }
@@ -99,6 +86,11 @@ describe('the HTTP steps at their edges', () => {
       )
     }
     expect(() => mcpHttpHandler(() => ({}) as never)).not.toThrow()
+    for (const control of [{}, { ...mcp, handle: undefined }, { host: '127.0.0.1' }]) {
+      expect(() => mcpHttpHandler(() => ({}) as never, control as never)).toThrow(
+        new TypeError('mcpHttp must be a control built by createMcpHttpAdmission()'),
+      )
+    }
   })
 
   it('answers unread with the status, a JSON-RPC body, no-store, and the headers given', async () => {

@@ -12,14 +12,10 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import { MCP_POST_HEADERS as HEADERS, initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  admitMcpBody,
-  guardHostAndOrigin,
-  guardProtocolVersion,
-  handleMcpRequest,
+  createMcpHttpAdmission,
   MCP_PROTOCOL_VERSIONS,
   mcpBodyAdmission,
   mcpHttpHandler,
-  resolveMcpHttpOptions,
   resultBudget,
 } from '../src/index.js'
 import { heldRequest } from './helpers/held.js'
@@ -72,9 +68,12 @@ describe('guardProtocolVersion', () => {
   it('refuses an unsupported MCP-Protocol-Version on POST and DELETE with 400 ERR_MCP_PROTOCOL_VERSION, never echoing it', async () => {
     const { transport } = await session()
     const server = await listen(
-      mcpHttpHandler(transport, {
-        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-      }),
+      mcpHttpHandler(
+        transport,
+        createMcpHttpAdmission({
+          body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+        }),
+      ),
     )
     running.push(server)
     const named = await open(server.port)
@@ -130,9 +129,12 @@ describe('guardProtocolVersion', () => {
   it('passes a request without the header or with a supported version', async () => {
     const { transport } = await session()
     const server = await listen(
-      mcpHttpHandler(transport, {
-        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
-      }),
+      mcpHttpHandler(
+        transport,
+        createMcpHttpAdmission({
+          body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20) }),
+        }),
+      ),
     )
     running.push(server)
     const named = await open(server.port)
@@ -150,12 +152,12 @@ describe('guardProtocolVersion', () => {
 
   it('lists the versions the SDK supports', () => {
     expect([...MCP_PROTOCOL_VERSIONS]).toEqual([...SUPPORTED_PROTOCOL_VERSIONS])
-    expect(resolveMcpHttpOptions().supportedProtocolVersions).toEqual(MCP_PROTOCOL_VERSIONS)
+    expect(createMcpHttpAdmission().policy.supportedProtocolVersions).toEqual(MCP_PROTOCOL_VERSIONS)
     expect(
-      resolveMcpHttpOptions({ supportedProtocolVersions: ['2025-06-18'] })
+      createMcpHttpAdmission({ supportedProtocolVersions: ['2025-06-18'] }).policy
         .supportedProtocolVersions,
     ).toEqual(['2025-06-18'])
-    expect(() => resolveMcpHttpOptions({ supportedProtocolVersions: [''] })).toThrow(TypeError)
+    expect(() => createMcpHttpAdmission({ supportedProtocolVersions: [''] })).toThrow(TypeError)
   })
 })
 
@@ -168,7 +170,9 @@ describe('mcpHttpHandler steps', () => {
         built++
         return transport
       },
-      { body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20), maxBytes: 1024 }) },
+      createMcpHttpAdmission({
+        body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20), maxBytes: 1024 }),
+      }),
     )
     const server = await listen(handler)
     running.push(server)
@@ -208,12 +212,12 @@ describe('mcpHttpHandler steps', () => {
   })
 
   it('gives a server calling admitMcpBody the refusal it answered, code and limit', async () => {
-    const http = resolveMcpHttpOptions({
+    const http = createMcpHttpAdmission({
       body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 20), maxBytes: 1024 }),
     })
     const admitted: unknown[] = []
     const server = await listen(async (req, res) => {
-      const body = await admitMcpBody(req, res, http)
+      const body = await http.admitMcpBody(req, res)
       admitted.push(body.ok ? body.value : { code: body.error.code, limit: body.error.limit })
       if (body.ok) res.writeHead(202).end()
     })
@@ -226,20 +230,18 @@ describe('mcpHttpHandler steps', () => {
     expect(admitted).toEqual([{ code, limit: 1024 }, JSON.parse(LIST)])
   })
 
-  it('takes options only from resolveMcpHttpOptions, and only the SDK transport itself', async () => {
-    const resolved = resolveMcpHttpOptions()
-    const raw = { ...resolved } as typeof resolved
+  it('is a frozen control that hands over only the SDK transport itself, never a decorator', async () => {
+    const mcp = createMcpHttpAdmission()
+    expect(Object.isFrozen(mcp)).toBe(true)
     const req = {} as never
     const res = {} as never
-    expect(() => guardHostAndOrigin(req, res, raw)).toThrow(TypeError)
-    expect(() => guardProtocolVersion(req, res, raw)).toThrow(TypeError)
-    await expect(admitMcpBody(req, res, raw)).rejects.toThrow(TypeError)
     const { transport } = await session()
     const decorated = resultBudget(transport)
-    await expect(handleMcpRequest(transport, req, res, undefined, raw)).rejects.toThrow(TypeError)
-    await expect(
-      handleMcpRequest(decorated as never, req, res, undefined, resolved),
-    ).rejects.toThrow(TypeError)
+    await expect(mcp.handleMcpRequest(decorated as never, req, res, undefined)).rejects.toThrow(
+      TypeError,
+    )
+    await expect(mcp.handle(req, res, decorated as never)).rejects.toThrow(TypeError)
     expect(() => mcpHttpHandler(decorated as never)).toThrow(TypeError)
+    expect(() => mcpHttpHandler(transport, { host: '127.0.0.1' } as never)).toThrow(TypeError)
   })
 })

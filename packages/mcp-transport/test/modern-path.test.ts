@@ -8,18 +8,13 @@ import { head, RawClient } from '@tollgate/test-kit/http-client'
 import type { Running } from '@tollgate/test-kit/listen'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  admitMcpBody,
-  guardHeaderAgreement,
-  guardProtocolVersion,
+  createMcpHttpAdmission,
   MCP_MODERN_PROTOCOL_VERSIONS,
   MCP_PROTOCOL_VERSIONS,
   MODERN_BATCH_ERROR,
   mcpBodyAdmission,
   mcpHttpHandler,
   mcpProtocolEras,
-  mcpRouteHead,
-  readMcpHead,
-  resolveMcpHttpOptions,
   UNRECOGNIZED_PROTOCOL_VERSION,
 } from '../src/index.js'
 import { modernCall, modernHeaders, modernTarget } from './helpers/modern-target.js'
@@ -62,7 +57,9 @@ function discover(id: number, version: string): string {
 async function sdkBehindTollgate() {
   const fixture = modernTarget()
   closers.push(fixture.close)
-  const server = await serveHandler(mcpHttpHandler(fixture.target, options()))
+  const server = await serveHandler(
+    mcpHttpHandler(fixture.target, createMcpHttpAdmission(options())),
+  )
   running.push(server)
   return { ...fixture, server }
 }
@@ -243,7 +240,9 @@ describe('guardProtocolVersion on both eras', () => {
     const legacyList = '{"jsonrpc":"2.0","id":5,"method":"tools/list"}'
     const headers = { ...LEGACY_HEADERS, 'mcp-protocol-version': 'v999.0.0' }
     const guarded = recordingTarget()
-    const withStep = await serveHandler(mcpHttpHandler(guarded.target, options()))
+    const withStep = await serveHandler(
+      mcpHttpHandler(guarded.target, createMcpHttpAdmission(options())),
+    )
     const bare = recordingTarget()
     const withoutStep = await serveHandler(stepsWithout(['version'], bare.target, options()))
     running.push(withStep, withoutStep)
@@ -257,15 +256,13 @@ describe('guardProtocolVersion on both eras', () => {
   })
 
   it('admits 2026-07-28 with its defaults when a host calls the steps itself, and leaves an unsupported POST to the agreement step', async () => {
-    const http = resolveMcpHttpOptions()
-    const eras = mcpProtocolEras()
-    const route = mcpRouteHead()
+    const http = createMcpHttpAdmission()
     const server = await serveHandler(async (req, res) => {
-      if (!guardProtocolVersion(req, res, http)) return
+      if (!http.guardProtocolVersion(req, res)) return
       if (req.method === 'POST') {
-        const body = await admitMcpBody(req, res, http)
+        const body = await http.admitMcpBody(req, res)
         if (!body.ok) return
-        if (!guardHeaderAgreement(req, res, readMcpHead(req, eras), body.value, eras, route)) return
+        if (!http.guardHeaderAgreement(req, res, http.readMcpHead(req), body.value)) return
       }
       res.writeHead(200).end('passed')
     })
@@ -302,7 +299,9 @@ describe('guardProtocolVersion on both eras', () => {
   it('refuses a modern version like any unknown one when the modern era is off, so a client falls back', async () => {
     const { reached, target } = recordingTarget()
     const eras = mcpProtocolEras({ modernVersions: [] })
-    const server = await serveHandler(mcpHttpHandler(target, options(), { eras }))
+    const server = await serveHandler(
+      mcpHttpHandler(target, createMcpHttpAdmission({ ...options(), eras })),
+    )
     running.push(server)
     const answer = await send(
       server.port,
@@ -323,15 +322,17 @@ describe('guardProtocolVersion on both eras', () => {
     expect(() => mcpProtocolEras({ modernVersions: ['latest'] })).toThrow(TypeError)
     expect(() => mcpProtocolEras({ other: 1 } as never)).toThrow(TypeError)
     expect(mcpProtocolEras().modernVersions).toEqual(['2026-07-28'])
-    expect(typeof guardProtocolVersion).toBe('function')
-    expect(resolveMcpHttpOptions().supportedProtocolVersions).toEqual(MCP_PROTOCOL_VERSIONS)
+    expect(() => createMcpHttpAdmission({ eras: { modernVersions: [] } as never })).toThrow(
+      new TypeError('eras must be a control built by mcpProtocolEras()'),
+    )
+    expect(createMcpHttpAdmission().policy.supportedProtocolVersions).toEqual(MCP_PROTOCOL_VERSIONS)
   })
 })
 
 describe('guardModernFirstByte', () => {
   it('refuses a JSON array on the 2026-07-28 path at its first byte, the rest unread', async () => {
     const { reached, target } = recordingTarget()
-    const server = await serveHandler(mcpHttpHandler(target, options()))
+    const server = await serveHandler(mcpHttpHandler(target, createMcpHttpAdmission(options())))
     running.push(server)
     const { answer, after, closedByServer } = await sendEndless(
       server.port,
@@ -359,7 +360,7 @@ describe('guardModernFirstByte', () => {
         timeoutMs: 2000,
       }),
     }
-    const server = await serveHandler(mcpHttpHandler(target, quick))
+    const server = await serveHandler(mcpHttpHandler(target, createMcpHttpAdmission(quick)))
     running.push(server)
     const client = new RawClient(server.port)
     const lines = ['POST /mcp HTTP/1.1', `host: 127.0.0.1:${server.port}`, 'content-length: 64']
@@ -374,7 +375,7 @@ describe('guardModernFirstByte', () => {
 
   it('keeps 2025 batches on the 2025 path', async () => {
     const { reached, target } = recordingTarget()
-    const server = await serveHandler(mcpHttpHandler(target, options()))
+    const server = await serveHandler(mcpHttpHandler(target, createMcpHttpAdmission(options())))
     running.push(server)
     const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }])
     expect((await send(server.port, 'POST', LEGACY_HEADERS, batch)).status).toBe(200)
@@ -394,7 +395,7 @@ describe('guardModernFirstByte', () => {
 describe('guardModernHttpMethod', () => {
   it('answers GET and DELETE on the 2026-07-28 path with 405 and Allow: POST; nothing runs', async () => {
     const { reached, target } = recordingTarget()
-    const server = await serveHandler(mcpHttpHandler(target, options()))
+    const server = await serveHandler(mcpHttpHandler(target, createMcpHttpAdmission(options())))
     running.push(server)
     for (const method of ['GET', 'DELETE']) {
       const answer = await send(server.port, method, {

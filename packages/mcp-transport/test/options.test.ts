@@ -2,16 +2,20 @@
 // TypeError names the option as the README promises ("a TypeError naming the option"). The
 // limits themselves are held on the wire (stdio.test.ts, streamable-http.test.ts,
 // result-budget.test.ts); this file holds the resolved values those runs start from.
+import { bodyAdmission, callerKeys } from '@tollgate/http-admission'
 import { describe, expect, it } from 'vitest'
 import { isLoopbackHost } from '../src/http-options.js'
 import {
   BOUNDED_STDIO_DEFAULTS,
+  createMcpHttpAdmission,
   createResultBudget,
+  MCP_HTTP_BODY_BYTES,
   MCP_PROTOCOL_VERSIONS,
   mcpBodyAdmission,
+  mcpProtocolEras,
+  mcpRouteHead,
   RESULT_BUDGET_OPTIONS,
   resolveBoundedStdioOptions,
-  resolveMcpHttpOptions,
   resolveResultBudgetOptions,
   resolveSessionPoolOptions,
   resultBudget,
@@ -150,31 +154,31 @@ describe('resolveResultBudgetOptions', () => {
   })
 })
 
-describe('resolveMcpHttpOptions', () => {
+describe('createMcpHttpAdmission', () => {
   it('names the option in its TypeErrors', () => {
     expect(() => mcpBodyAdmission({ maxBytes: 64 * MiB + 1 })).toThrow(
       new TypeError('maxBytes may not exceed 67108864, got 67108865'),
     )
-    expect(() => resolveMcpHttpOptions({ unknown: 1 } as never)).toThrow(
-      new TypeError('resolveMcpHttpOptions: unknown option unknown'),
+    expect(() => createMcpHttpAdmission({ unknown: 1 } as never)).toThrow(
+      new TypeError('createMcpHttpAdmission: unknown option unknown'),
     )
     for (const host of ['', 5]) {
-      expect(() => resolveMcpHttpOptions({ host } as never)).toThrow(
+      expect(() => createMcpHttpAdmission({ host } as never)).toThrow(
         new TypeError('host must be a non-empty string'),
       )
     }
     for (const name of ['allowedHosts', 'allowedOrigins', 'supportedProtocolVersions']) {
       for (const value of ['localhost', [''], [7], ['ok', ''], ['ok', 7]]) {
-        expect(() => resolveMcpHttpOptions({ [name]: value } as never)).toThrow(
+        expect(() => createMcpHttpAdmission({ [name]: value } as never)).toThrow(
           new TypeError(`${name} must be an array of non-empty strings`),
         )
       }
     }
-    expect(() => resolveMcpHttpOptions({ allowedHosts: ['a b'] })).toThrow(
+    expect(() => createMcpHttpAdmission({ allowedHosts: ['a b'] })).toThrow(
       new TypeError('allowedHosts holds a malformed hostname'),
     )
     for (const origin of ['not a url', 'file:///etc/passwd', 'data:text/plain,x']) {
-      expect(() => resolveMcpHttpOptions({ allowedOrigins: [origin] })).toThrow(
+      expect(() => createMcpHttpAdmission({ allowedOrigins: [origin] })).toThrow(
         new TypeError('allowedOrigins holds a malformed origin'),
       )
     }
@@ -182,22 +186,23 @@ describe('resolveMcpHttpOptions', () => {
 
   it('admits a 64 MiB cap and passes the body options, and only those, to http-admission', () => {
     expect(
-      resolveMcpHttpOptions({ body: mcpBodyAdmission({ maxBytes: 64 * MiB }) }).admission.maxBytes,
+      createMcpHttpAdmission({ body: mcpBodyAdmission({ maxBytes: 64 * MiB }) }).policy.body.policy
+        .maxBytes,
     ).toBe(64 * MiB)
-    const { admission } = resolveMcpHttpOptions({
+    const admission = createMcpHttpAdmission({
       body: mcpBodyAdmission({ maxNodes: 5, maxDepth: 3 }),
       host: 'localhost',
-    })
+    }).policy.body.policy
     expect([admission.maxNodes, admission.maxDepth]).toEqual([5, 3])
     expect(admission.types).toEqual(['application/json'])
     expect(admission.otherTypes).toBe('refuse')
   })
 
   it('serializes the allow-lists: hostnames lower-cased without port, origins as URL.origin', () => {
-    const r = resolveMcpHttpOptions({
+    const r = createMcpHttpAdmission({
       allowedHosts: ['MCP.Example:8443', '[::1]:3000'],
       allowedOrigins: ['HTTPS://App.Example:443/path?q', 'http://127.0.0.1:3000'],
-    })
+    }).policy
     expect(r.allowedHosts).toEqual(['mcp.example', '[::1]'])
     expect(r.allowedOrigins).toEqual(['https://app.example', 'http://127.0.0.1:3000'])
     expect(Object.isFrozen(r.allowedHosts)).toBe(true)
@@ -205,29 +210,55 @@ describe('resolveMcpHttpOptions', () => {
   })
 
   it('turns Origin checks on with allowedHosts on a public host, and keeps a given origin list on loopback', () => {
-    const named = resolveMcpHttpOptions({ host: '0.0.0.0', allowedHosts: ['mcp.example'] })
+    const named = createMcpHttpAdmission({ host: '0.0.0.0', allowedHosts: ['mcp.example'] }).policy
     expect(named.allowedOrigins).toBe('loopback')
-    const listed = resolveMcpHttpOptions({ allowedOrigins: ['https://app.example'] })
+    const listed = createMcpHttpAdmission({ allowedOrigins: ['https://app.example'] }).policy
     expect(listed.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]'])
     expect(listed.allowedOrigins).toEqual(['https://app.example'])
-    const upper = resolveMcpHttpOptions({ host: 'LOCALHOST' })
+    const upper = createMcpHttpAdmission({ host: 'LOCALHOST' }).policy
     expect(upper.allowedOrigins).toBe('loopback')
   })
 
   it('copies and freezes a given version list, defaults the rest', () => {
     const versions = ['2025-06-18']
-    const r = resolveMcpHttpOptions({ supportedProtocolVersions: versions })
+    const r = createMcpHttpAdmission({ supportedProtocolVersions: versions }).policy
     expect(r.supportedProtocolVersions).toEqual(versions)
     expect(r.supportedProtocolVersions).not.toBe(versions)
     expect(Object.isFrozen(r.supportedProtocolVersions)).toBe(true)
-    const d = resolveMcpHttpOptions()
+    const d = createMcpHttpAdmission().policy
     expect(d.supportedProtocolVersions).toBe(MCP_PROTOCOL_VERSIONS)
     expect(d.releaseSdkJsonResponses).toBe(true)
-    expect(resolveMcpHttpOptions({ releaseSdkJsonResponses: false }).releaseSdkJsonResponses).toBe(
-      false,
-    )
-    expect(resolveMcpHttpOptions(d)).toBe(d)
+    expect(
+      createMcpHttpAdmission({ releaseSdkJsonResponses: false }).policy.releaseSdkJsonResponses,
+    ).toBe(false)
     expect(Object.isFrozen(d)).toBe(true)
+  })
+
+  it('holds the controls it is given, refuses a look-alike of each, and builds the defaults once', () => {
+    const body = mcpBodyAdmission({ maxBytes: 1024 })
+    const eras = mcpProtocolEras({ modernVersions: [] })
+    const route = mcpRouteHead({ methods: ['ping'] })
+    const callers = callerKeys({ ipv6PrefixBits: 48 })
+    const held = createMcpHttpAdmission({ body, eras, route, callers })
+    expect(held.policy).toMatchObject({ body, eras, route, callers })
+    expect(Object.isFrozen(held)).toBe(true)
+    for (const [name, builtBy, value] of [
+      ['eras', 'mcpProtocolEras()', { modernVersions: [] }],
+      ['route', 'mcpRouteHead()', { admit: () => ({ ok: true }) }],
+      ['callers', 'callerKeys()', { keyOf: 'x' }],
+    ] as const) {
+      expect(() => createMcpHttpAdmission({ [name]: value } as never)).toThrow(
+        new TypeError(`${name} must be a control built by ${builtBy}`),
+      )
+    }
+    expect(() => createMcpHttpAdmission({ body: bodyAdmission() })).toThrow(
+      new TypeError('body must take application/json only, strict (mcpBodyAdmission())'),
+    )
+    const a = createMcpHttpAdmission().policy
+    const b = createMcpHttpAdmission({ host: 'localhost' }).policy
+    expect([a.body, a.route, a.callers]).toEqual([b.body, b.route, b.callers])
+    expect(a.body).toBe(b.body)
+    expect(a.body.policy.maxBytes).toBe(MCP_HTTP_BODY_BYTES)
   })
 })
 

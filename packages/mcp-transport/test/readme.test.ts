@@ -4,14 +4,15 @@ import { tableUnder, unquote } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
 import {
   BOUNDED_STDIO_DEFAULTS,
-  MCP_HTTP_DEFAULTS,
-  MCP_PROTOCOL_VERSIONS,
+  MCP_BODY_OPTIONS,
+  MCP_HTTP_OPTIONS,
   RESULT_BUDGET_OPTIONS,
-  resolveMcpHttpOptions,
+  ROUTE_HEAD_OPTIONS,
   SESSION_POOL_DEFAULTS,
 } from '../src/index.js'
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const REFERENCE = readFileSync(new URL('../../../docs/mcp-transport.md', import.meta.url), 'utf8')
 
 /** `option -> default` from the table under `### <heading>` in the Options section. */
 function table(heading: string): Record<string, unknown> {
@@ -36,26 +37,12 @@ describe('README', () => {
     ])
     expect(table('BoundedStdioServerTransport')).toEqual(stdio)
     expect(table('resultBudget')).toEqual({ ...RESULT_BUDGET_OPTIONS.defaults })
-    const http = resolveMcpHttpOptions().admission
     expect(table('SessionPool')).toEqual({ ...SESSION_POOL_DEFAULTS })
-    expect(table('resolveMcpHttpOptions')).toEqual({
-      maxBytes: MCP_HTTP_DEFAULTS.maxBytes,
-      host: MCP_HTTP_DEFAULTS.host,
-      releaseSdkJsonResponses: MCP_HTTP_DEFAULTS.releaseSdkJsonResponses,
-      maxNodes: http.maxNodes,
-      maxDepth: http.maxDepth,
-      timeoutMs: http.timeoutMs,
-      idleTimeoutMs: http.idleTimeoutMs,
-      inflate: http.inflate,
-      maxInflationRatio: http.maxInflationRatio,
-      retryAfterSeconds: http.retryAfterSeconds,
-      minBytesPerSecond: http.minBytesPerSecond,
-      minRateGraceMs: http.minRateGraceMs,
-      maxBodiesPerPrincipal: http.maxBodiesPerPrincipal,
-      principalShare: http.principalShare,
-      duplicateKeys: http.duplicateKeys,
-      protoKeys: http.protoKeys,
-      supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
-    })
+  })
+
+  it('holds the HTTP control table and, in docs/mcp-transport.md, the body control table, each generated from its declaration', () => {
+    expect(README).toContain(MCP_HTTP_OPTIONS.markdown())
+    expect(REFERENCE).toContain(MCP_BODY_OPTIONS.markdown())
+    expect(REFERENCE).toContain(ROUTE_HEAD_OPTIONS.markdown())
   })
 })

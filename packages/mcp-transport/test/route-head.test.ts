@@ -8,6 +8,7 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  createMcpHttpAdmission,
   type McpHead,
   type McpHeadAuditEvent,
   type McpHttpCall,
@@ -150,9 +151,10 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { state, quota } = countingQuota()
     const events: McpHeadAuditEvent[] = []
-    const handler = mcpHttpHandler(target, options(), {
-      route: guardedRoute(quota, (e) => events.push(e)),
-    })
+    const handler = mcpHttpHandler(
+      target,
+      createMcpHttpAdmission({ ...options(), route: guardedRoute(quota, (e) => events.push(e)) }),
+    )
     const server = await serveHandler(withPrincipal(handler))
     running.push(server)
     const start = modernCall('echo', { text: '' }).slice(0, -3)
@@ -178,7 +180,12 @@ describe('mcpRouteHead', () => {
     const { target } = recordingTarget()
     const { quota } = countingQuota()
     const server = await serveHandler(
-      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
+      withPrincipal(
+        mcpHttpHandler(
+          target,
+          createMcpHttpAdmission({ ...options(), route: guardedRoute(quota) }),
+        ),
+      ),
     )
     running.push(server)
     const body = modernCall('admin_reset', {})
@@ -193,7 +200,12 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { quota } = countingQuota()
     const server = await serveHandler(
-      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
+      withPrincipal(
+        mcpHttpHandler(
+          target,
+          createMcpHttpAdmission({ ...options(), route: guardedRoute(quota) }),
+        ),
+      ),
     )
     running.push(server)
     const head = modernCall('echo', { text: '' })
@@ -214,7 +226,12 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { quota } = countingQuota()
     const served = measuredRead(
-      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
+      withPrincipal(
+        mcpHttpHandler(
+          target,
+          createMcpHttpAdmission({ ...options(), route: guardedRoute(quota) }),
+        ),
+      ),
     )
     const server = await serveHandler(served.handler)
     running.push(server)
@@ -243,7 +260,7 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { quota } = countingQuota()
     const served = measuredRead(
-      withPrincipal(stepsWithout(['head'], target, options(), guardedRoute(quota))),
+      withPrincipal(stepsWithout(['head'], target, { ...options(), route: guardedRoute(quota) })),
     )
     const server = await serveHandler(served.handler)
     running.push(server)
@@ -262,7 +279,12 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { state, quota } = countingQuota()
     const server = await serveHandler(
-      withPrincipal(mcpHttpHandler(target, options(), { route: guardedRoute(quota) })),
+      withPrincipal(
+        mcpHttpHandler(
+          target,
+          createMcpHttpAdmission({ ...options(), route: guardedRoute(quota) }),
+        ),
+      ),
     )
     running.push(server)
     const modern = await send(
@@ -298,7 +320,7 @@ describe('mcpRouteHead', () => {
     const { reached, target } = recordingTarget()
     const { quota } = countingQuota()
     const server = await serveHandler(
-      withPrincipal(stepsWithout(['head'], target, options(), guardedRoute(quota))),
+      withPrincipal(stepsWithout(['head'], target, { ...options(), route: guardedRoute(quota) })),
     )
     running.push(server)
     for (const c of PRE_BODY) {
@@ -319,7 +341,13 @@ describe('mcpExpressHandler with a route head', () => {
       res.locals.principal = callerOf(req)
       next()
     })
-    app.all('/mcp', mcpExpressHandler(target, options(), { route: guardedRoute(quota) }))
+    app.all(
+      '/mcp',
+      mcpExpressHandler(
+        target,
+        createMcpHttpAdmission({ ...options(), route: guardedRoute(quota) }),
+      ),
+    )
     const server = await listen(app)
     running.push(server)
     const refused = await sendEndless(server.port, modernHeaders('admin_reset'), '{')

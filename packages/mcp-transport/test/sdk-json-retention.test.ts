@@ -17,9 +17,9 @@ import {
 } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
+  createMcpHttpAdmission,
   mcpHttpHandler,
   releaseFinishedJsonResponses,
-  resolveMcpHttpOptions,
   SDK_SHAPE_WARNING_CODE,
 } from '../src/index.js'
 
@@ -164,16 +164,16 @@ describe('mcpHttpHandler', () => {
   })
 
   it('refuses a releaseSdkJsonResponses that is not a boolean, and defaults it to true', () => {
-    expect(resolveMcpHttpOptions().releaseSdkJsonResponses).toBe(true)
-    expect(resolveMcpHttpOptions({ releaseSdkJsonResponses: false }).releaseSdkJsonResponses).toBe(
-      false,
-    )
+    expect(createMcpHttpAdmission().policy.releaseSdkJsonResponses).toBe(true)
+    expect(
+      createMcpHttpAdmission({ releaseSdkJsonResponses: false }).policy.releaseSdkJsonResponses,
+    ).toBe(false)
     expect(() =>
       mcpHttpHandler(
         { handleRequest: async () => {} },
-        {
+        createMcpHttpAdmission({
           releaseSdkJsonResponses: 'no' as never,
-        },
+        }),
       ),
     ).toThrow(TypeError)
   })

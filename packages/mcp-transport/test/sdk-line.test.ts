@@ -6,7 +6,7 @@ import { rawPost } from '@tollgate/test-kit/http-client'
 import { listen } from '@tollgate/test-kit/listen'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { mcpBodyAdmission, mcpHttpHandler } from '../src/index.js'
+import { createMcpHttpAdmission, mcpBodyAdmission, mcpHttpHandler } from '../src/index.js'
 import { McpServer, SDK, StreamableHTTPServerTransport } from './helpers/sdk-line.js'
 import { StdioChild } from './helpers/stdio-child.js'
 
@@ -43,7 +43,9 @@ describe('the SDK line of this run', () => {
         await server.connect(transport)
         return transport
       },
-      { body: mcpBodyAdmission({ budget: createInFlightBudget(64 * 1024 * 1024) }) },
+      createMcpHttpAdmission({
+        body: mcpBodyAdmission({ budget: createInFlightBudget(64 * 1024 * 1024) }),
+      }),
     )
     const running = await listen((req, res) => {
       handler(req, res).catch(() => res.destroy())

@@ -14,14 +14,10 @@ import { listen, type Running } from '@tollgate/test-kit/listen'
 import { MCP_POST_HEADERS as HEADERS, initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  admitMcpBody,
-  guardHostAndOrigin,
-  guardProtocolVersion,
-  handleMcpRequest,
+  createMcpHttpAdmission,
   isInitializeBody,
   mcpBodyAdmission,
   refuseJsonRpcUnread,
-  resolveMcpHttpOptions,
   SessionPool,
   type SessionPoolOptions,
 } from '../src/index.js'
@@ -59,7 +55,7 @@ function makeSession(onInitialized: (id: string, t: StreamableHTTPServerTranspor
 async function pooled(
   options: SessionPoolOptions,
 ): Promise<Served & { pool: SessionPool<StreamableHTTPServerTransport> }> {
-  const http = resolveMcpHttpOptions({
+  const http = createMcpHttpAdmission({
     body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 24) }),
   })
   const pool = new SessionPool<StreamableHTTPServerTransport>(options)
@@ -67,7 +63,7 @@ async function pooled(
   const seen = { opened: 0, heads: 0 }
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     seen.heads++
-    if (!guardHostAndOrigin(req, res, http) || !guardProtocolVersion(req, res, http)) return
+    if (!http.guardHostAndOrigin(req, res) || !http.guardProtocolVersion(req, res)) return
     const key = String(req.headers['x-key'] ?? 'anonymous')
     const id = req.headers['mcp-session-id']
     if (typeof id === 'string') {
@@ -77,9 +73,9 @@ async function pooled(
         return refuseJsonRpcUnread(res, 404, { code: -32001, message: 'Session not found' })
       }
       res.once('close', use.done)
-      const body = req.method === 'POST' ? await admitMcpBody(req, res, http) : undefined
+      const body = req.method === 'POST' ? await http.admitMcpBody(req, res) : undefined
       if (body?.ok === false) return
-      return handleMcpRequest(use.value, req, res, body?.value, http)
+      return http.handleMcpRequest(use.value, req, res, body?.value)
     }
     const reserved = pool.reserve(key)
     if (!reserved.ok) {
@@ -91,7 +87,7 @@ async function pooled(
       })
     }
     try {
-      const body = await admitMcpBody(req, res, http)
+      const body = await http.admitMcpBody(req, res)
       if (!body.ok) return
       if (!isInitializeBody(body.value)) {
         return refuseJsonRpcUnread(res, 400, { code: -32000, message: 'Bad Request: no session' })
@@ -104,7 +100,7 @@ async function pooled(
         if (transport.sessionId !== undefined) pool.delete(transport.sessionId)
       }
       await mcp.connect(transport)
-      await handleMcpRequest(transport, req, res, body.value, http)
+      await http.handleMcpRequest(transport, req, res, body.value)
     } finally {
       reserved.slot.release() // frees the slot, or once committed starts the idle clock
     }
@@ -118,7 +114,7 @@ async function pooled(
 
 /** The control: `sessions.size >= max` checked at the head, the session counted once it exists. */
 async function checkedAtHead(maxSessions: number): Promise<Served> {
-  const http = resolveMcpHttpOptions({
+  const http = createMcpHttpAdmission({
     body: mcpBodyAdmission({ budget: createInFlightBudget(1 << 24) }),
   })
   const sessions = new Map<string, StreamableHTTPServerTransport>()
@@ -128,14 +124,14 @@ async function checkedAtHead(maxSessions: number): Promise<Served> {
     if (sessions.size >= maxSessions) {
       return refuseJsonRpcUnread(res, 503, { code: -32000, message: 'Too many sessions' })
     }
-    const body = await admitMcpBody(req, res, http)
+    const body = await http.admitMcpBody(req, res)
     if (!body.ok) return
     const { transport, mcp } = makeSession((sid, t) => {
       seen.opened++
       sessions.set(sid, t)
     })
     await mcp.connect(transport)
-    await handleMcpRequest(transport, req, res, body.value, http)
+    await http.handleMcpRequest(transport, req, res, body.value)
   }
   const server = await listen((req, res) => {
     handle(req, res).catch(() => res.destroy())

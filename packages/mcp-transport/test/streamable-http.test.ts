@@ -9,13 +9,13 @@ import { MCP_POST_HEADERS as HEADERS } from '@tollgate/test-kit/mcp-initialize'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  MCP_HTTP_DEFAULTS,
+  createMcpHttpAdmission,
+  MCP_HTTP_BODY_BYTES,
   type McpBodyOptions,
   type McpHttpOptions,
   mcpBodyAdmission,
   mcpExpressHandler,
   mcpHttpHandler,
-  resolveMcpHttpOptions,
 } from '../src/index.js'
 import { echoTarget } from './helpers/echo-target.js'
 // The SDK line of this run (1.32 or 2.x, see helpers/sdk-line.ts): the same bodies on both.
@@ -34,10 +34,13 @@ afterEach(async () => {
 
 async function serve(options: McpHttpOptions = {}, body: McpBodyOptions = {}) {
   const { seen, target } = echoTarget()
-  const handler = mcpHttpHandler(target, {
-    body: mcpBodyAdmission({ budget: budget(), ...body }),
-    ...options,
-  })
+  const handler = mcpHttpHandler(
+    target,
+    createMcpHttpAdmission({
+      body: mcpBodyAdmission({ budget: budget(), ...body }),
+      ...options,
+    }),
+  )
   const server = await listen(
     (req, res) => {
       handler(req, res).catch(() => res.destroy())
@@ -113,13 +116,22 @@ describe('mcpHttpHandler', () => {
   it('refuses a configured 65 MiB cap at construction, and admits 64 MiB', () => {
     const { target } = echoTarget()
     expect(() =>
-      mcpHttpHandler(target, { body: mcpBodyAdmission({ maxBytes: 65 * MiB }) }),
+      mcpHttpHandler(
+        target,
+        createMcpHttpAdmission({ body: mcpBodyAdmission({ maxBytes: 65 * MiB }) }),
+      ),
     ).toThrow(TypeError)
     expect(() =>
-      mcpHttpHandler(target, { body: mcpBodyAdmission({ maxBytes: 64 * MiB + 1 }) }),
+      mcpHttpHandler(
+        target,
+        createMcpHttpAdmission({ body: mcpBodyAdmission({ maxBytes: 64 * MiB + 1 }) }),
+      ),
     ).toThrow(TypeError)
     expect(() =>
-      mcpHttpHandler(target, { body: mcpBodyAdmission({ maxBytes: 64 * MiB }) }),
+      mcpHttpHandler(
+        target,
+        createMcpHttpAdmission({ body: mcpBodyAdmission({ maxBytes: 64 * MiB }) }),
+      ),
     ).not.toThrow()
   })
 
@@ -284,7 +296,13 @@ describe('mcpHttpHandler controls removed (the SDK alone)', () => {
     expect(plain.headers['content-type']).toContain('text/html')
 
     const app = express()
-    app.all('/mcp', mcpExpressHandler(target, { body: mcpBodyAdmission({ budget: budget() }) }))
+    app.all(
+      '/mcp',
+      mcpExpressHandler(
+        target,
+        createMcpHttpAdmission({ body: mcpBodyAdmission({ budget: budget() }) }),
+      ),
+    )
     const ours = await listen(createServer(app))
     running.push(ours)
     const served = await rawPost(ours.port, HEADERS, callOf(150_000))
@@ -295,18 +313,22 @@ describe('mcpHttpHandler controls removed (the SDK alone)', () => {
   })
 })
 
-describe('resolveMcpHttpOptions', () => {
+describe('createMcpHttpAdmission', () => {
   it('defaults to 4 MiB and loopback Host/Origin validation; none for 0.0.0.0', () => {
-    const d = resolveMcpHttpOptions()
-    expect(d.admission.maxBytes).toBe(MCP_HTTP_DEFAULTS.maxBytes)
+    const d = createMcpHttpAdmission().policy
+    expect(d.body.policy.maxBytes).toBe(MCP_HTTP_BODY_BYTES)
+    expect(MCP_HTTP_BODY_BYTES).toBe(4 * MiB)
     expect(d.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]'])
     expect(d.allowedOrigins).toBe('loopback')
-    const open = resolveMcpHttpOptions({ host: '0.0.0.0' })
+    const open = createMcpHttpAdmission({ host: '0.0.0.0' }).policy
     expect(open.allowedHosts).toBeUndefined()
     expect(open.allowedOrigins).toBeUndefined()
-    const named = resolveMcpHttpOptions({ host: '0.0.0.0', allowedHosts: ['mcp.example:443'] })
+    const named = createMcpHttpAdmission({
+      host: '0.0.0.0',
+      allowedHosts: ['mcp.example:443'],
+    }).policy
     expect(named.allowedHosts).toEqual(['mcp.example'])
-    expect(() => resolveMcpHttpOptions({ allowedOrigins: ['not a url'] })).toThrow(TypeError)
+    expect(() => createMcpHttpAdmission({ allowedOrigins: ['not a url'] })).toThrow(TypeError)
     expect(() => mcpBodyAdmission({ maxBytes: 0 })).toThrow(TypeError)
     expect(() => mcpBodyAdmission({ types: [] } as never)).toThrow(TypeError)
   })

@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http'
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import {
+  createMcpHttpAdmission,
   createResultBudget,
   type McpRouteTool,
   mcpHttpHandler,
@@ -26,8 +27,8 @@ import type { FixtureNotifier } from './tools.js'
 export const FIXTURE_SCHEMAS = new URL('../schemas/', import.meta.url)
 
 /**
- * The guarded fixture: {@link bareFixtureHandler}'s server behind `mcpHttpHandler` (default
- * options for a 127.0.0.1 listener, both eras, the route's surface being the tools with a
+ * The guarded fixture: {@link bareFixtureHandler}'s server behind `mcpHttpHandler` holding a
+ * `createMcpHttpAdmission` control (default options for a 127.0.0.1 listener, both eras, the route's surface being the tools with a
  * published schema) and the message controls `inputValidation` and `createResultBudget`
  * (default options) composed by `mcpMessageControls`.
  */
@@ -50,7 +51,10 @@ export function guardedFixtureHandler(): RouteHandler {
   for (const tool of registry.tools) tools[tool] = { inputSchema: registry.bundled(tool) }
   return mcpHttpHandler(
     { handleRequest: (req: IncomingMessage, res, body) => serve(req, res, body) },
-    { host: '127.0.0.1' },
-    { eras: mcpProtocolEras(), route: mcpRouteHead({ tools }) },
+    createMcpHttpAdmission({
+      host: '127.0.0.1',
+      eras: mcpProtocolEras(),
+      route: mcpRouteHead({ tools }),
+    }),
   )
 }

@@ -3,62 +3,41 @@
 // production side is mcpHttpHandler itself, never this.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
-  admitMcpBody,
-  guardHeaderAgreement,
-  guardMcpHead,
-  guardModernFirstByte,
-  guardModernHttpMethod,
-  guardProtocolVersion,
+  createMcpHttpAdmission,
   type HandlesHttpRequest,
-  handleMcpRequest,
   type McpHttpCall,
   type McpHttpOptions,
-  type McpProtocolEras,
-  type McpRouteHead,
-  mcpProtocolEras,
-  mcpRouteHead,
-  readMcpHead,
-  resolveMcpHttpOptions,
 } from '../../src/index.js'
 
 /** A step of the 2026-07-28 path that a test may leave out. */
 export type ModernStep = 'version' | 'method' | 'head' | 'first-byte' | 'agreement'
 
-/** The path without `skip`, in front of `target`. */
+/** The path without `skip`, in front of `target`, its steps those of the control `options` build. */
 export function stepsWithout(
   skip: readonly ModernStep[],
   target: HandlesHttpRequest,
   options: McpHttpOptions,
-  route: McpRouteHead = mcpRouteHead(),
-  eras: McpProtocolEras = mcpProtocolEras(),
 ): (req: IncomingMessage, res: ServerResponse, call?: McpHttpCall) => Promise<void> {
-  const resolved = resolveMcpHttpOptions(options)
+  const mcp = createMcpHttpAdmission(options)
   const without = new Set(skip)
   return async (req, res, call = {}) => {
-    if (!without.has('version') && !guardProtocolVersion(req, res, resolved, eras)) return
-    const head = readMcpHead(req, eras)
-    if (!without.has('method') && !guardModernHttpMethod(res, head)) return
+    if (!without.has('version') && !mcp.guardProtocolVersion(req, res)) return
+    const head = mcp.readMcpHead(req)
+    if (!without.has('method') && !mcp.guardModernHttpMethod(res, head)) return
     const principal = call.principal
-    const release = without.has('head') ? () => {} : guardMcpHead(res, head, route, principal)
+    const release = without.has('head') ? () => {} : mcp.guardMcpHead(res, head, { principal })
     if (release === undefined) return
     try {
       if (head.httpMethod !== 'POST') {
-        return await handleMcpRequest(target, req, res, undefined, resolved)
+        return await mcp.handleMcpRequest(target, req, res, undefined)
       }
-      if (
-        !without.has('first-byte') &&
-        !(await guardModernFirstByte(req, res, head, resolved.admission.idleTimeoutMs))
-      )
-        return
-      const body = await admitMcpBody(req, res, resolved, { principal })
+      if (!without.has('first-byte') && !(await mcp.guardModernFirstByte(req, res, head))) return
+      const body = await mcp.admitMcpBody(req, res, { principal })
       if (!body.ok) return
-      if (
-        !without.has('agreement') &&
-        !guardHeaderAgreement(req, res, head, body.value, eras, route)
-      ) {
+      if (!without.has('agreement') && !mcp.guardHeaderAgreement(req, res, head, body.value)) {
         return
       }
-      await handleMcpRequest(target, req, res, body.value, resolved)
+      await mcp.handleMcpRequest(target, req, res, body.value)
     } finally {
       release()
     }
