@@ -92,16 +92,15 @@ export async function startHttpServer(
   // sending many bodies at once cannot take the budget from the others, anonymous traffic never
   // takes the credentials' share, and one anonymous caller never the whole anonymous pool.
   // One `body_refused` audit line per refused body, aggregated like the other refusal lines:
-  // the body control's refusals, and the body step's own (an empty body, a version judged once
-  // the body is parsed); the path's other refusals are audited below as `http_refused`.
-  const auditBody = bodyRefusalAudit(context.audit)
+  // the path's body step reports the body control's refusals and its own (an empty body), so
+  // the body control itself takes no hook (it would report each refusal a second time); the
+  // path's other refusals are audited below as `http_refused`.
   const http = createMcpHttpAdmission({
     // Repeated and `__proto__` keys refused (422), as on stdio, whatever the library default.
     body: mcpBodyAdmission({
       maxBytes: options.maxBodyBytes,
       duplicateKeys: 'refuse',
       protoKeys: 'refuse',
-      onRefusal: auditBody,
       // With --redis-url the per-principal body count holds across the fleet too.
       ...(options.shared === undefined ? {} : { fleetBodies: options.shared.bodies }),
     }),

@@ -67,9 +67,9 @@ describe('body_refused audit lines', () => {
       .named('body_refused')
       .map(({ code, status, control, limit }) => ({ code, status, control, limit }))
     expect(lines).toEqual([
-      { code: 'ERR_BODY_TOO_LARGE', status: 413, control: 'body-admission', limit: CAP },
-      { code: 'ERR_JSON_DUPLICATE_KEY', status: 422, control: 'body-admission', limit: undefined },
-      { code: 'ERR_BODY_MEDIA_TYPE', status: 415, control: 'body-admission', limit: undefined },
+      { code: 'ERR_BODY_TOO_LARGE', status: 413, control: 'mcp-body', limit: CAP },
+      { code: 'ERR_JSON_DUPLICATE_KEY', status: 422, control: 'mcp-body', limit: undefined },
+      { code: 'ERR_BODY_MEDIA_TYPE', status: 415, control: 'mcp-body', limit: undefined },
       { code: 'ERR_JSON_SYNTAX', status: 422, control: 'mcp-body', limit: undefined },
     ])
     expect(server.audit.raw.some((line) => line.includes(MARKER))).toBe(false)
