@@ -152,17 +152,19 @@ describe('ServerRequestRelay (the upstream asks the client through tollgate-gate
         ['ask_roots', 'roots/list', 'file:///work/project'],
       ] as const) {
         const seen: Message[] = []
-        const accepted: number[] = []
+        const answered: Promise<number>[] = []
         const response = await streamCall(url, headers, tool, (request) => {
           seen.push(request)
-          void post(url, answerTo(request.id, answers[method]), headers).then((a) =>
-            accepted.push(a.status),
+          answered.push(
+            post(url, answerTo(request.id, answers[method]), headers).then((a) => a.status),
           )
         })
         expect(seen.map((r) => r.method)).toEqual([method])
         // The caller sees the gateway's id, never the upstream's.
         expect(String(seen[0]?.id)).toMatch(/^tollgate-/)
-        expect(accepted).toEqual([202])
+        // The answer's own 202 may arrive after the call's result (the upstream finishes the tool
+        // as soon as the gateway hands it the answer): wait for it rather than race it.
+        expect(await Promise.all(answered)).toEqual([202])
         expect(response.result).not.toMatchObject({ isError: true })
         expect(textOf(response)).toContain(expected)
       }

@@ -44,9 +44,9 @@ export interface McpMessageControls {
   decorate(transport: McpTransport, call?: ValidationCall): McpTransport
   /**
    * Connects `server` to `decorate(transport, call)`, after the validation control's start-up
-   * check of the tools `server` registers (see `InputValidation.checkServer`): with the default
-   * `unpublishedTools: 'error'`, a tool with no published schema rejects with
-   * `ERR_TOOL_UNPUBLISHED`.
+   * check of the tools `server` registers (see `InputValidation.checkServer`): a tool with no
+   * published schema is named in a process warning (the default) or, with
+   * `unpublishedTools: 'error'`, rejects with `ERR_TOOL_UNPUBLISHED`.
    */
   connect(server: ConnectableServer, transport: McpTransport, call?: ValidationCall): Promise<void>
   /**

@@ -76,9 +76,9 @@ export const INPUT_VALIDATION_OPTIONS = defineOptions('withInputValidation', {
     doc: 'called with a `RefusalEvent` (reason, method, bounded names; no caller bytes): the first of a kind at once, its repeats within `refusalWindowMs` as one closing event with `repeated`',
   }),
   unpublishedTools: option<UnpublishedToolPolicy>({
-    default: 'error',
+    default: 'warn',
     check: oneOfOption<UnpublishedToolPolicy>(['error', 'warn']),
-    doc: "what `connect` (of the control, or of a server it guards) does when the server registers a tool with no published schema: `'error'` rejects with `ERR_TOOL_UNPUBLISHED` naming the tools; `'warn'` connects and writes one process warning (same code) per tool name",
+    doc: "what `connect` (of the control, or of a server it guards) does when the server registers a tool with no published schema: `'warn'` connects and writes one process warning (`ERR_TOOL_UNPUBLISHED`) per tool name, the tool still refused as unknown; `'error'` rejects with `ERR_TOOL_UNPUBLISHED` naming the tools",
   }),
   refusalWindowMs: option({
     default: REPEAT_WINDOW_OPTIONS.defaults.windowMs,

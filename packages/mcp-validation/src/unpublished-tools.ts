@@ -12,7 +12,7 @@ export type UnpublishedToolPolicy = 'error' | 'warn'
 
 /**
  * Thrown (as a rejection of `connect`) when a server registers tools the validation control
- * has no published schema for, under the default `unpublishedTools: 'error'`. `tools` are the
+ * has no published schema for, under `unpublishedTools: 'error'`. `tools` are the
  * names, sorted, each as a refusal shows a name (over 64 characters or not printable ASCII:
  * `<N chars>`).
  */

@@ -83,7 +83,7 @@ export class InputValidation {
    * The start-up check on tool names: returns those `registered` holds and the registry has no
    * schema for (sorted), after applying `unpublishedTools` to them (`'warn'`: one process
    * warning per name, code `ERR_TOOL_UNPUBLISHED`, for the control's life).
-   * @throws UnpublishedToolError (code `ERR_TOOL_UNPUBLISHED`, `tools`) under the default
+   * @throws UnpublishedToolError (code `ERR_TOOL_UNPUBLISHED`, `tools`) under
    *   `unpublishedTools: 'error'` when any registered tool has no published schema.
    */
   checkTools(registered: Iterable<string>): readonly string[] {
@@ -106,9 +106,9 @@ export class InputValidation {
   /**
    * Connects `server` to `transport` decorated by this control (see
    * {@link InputValidation.decorate}), after the start-up check of the tools it registers
-   * ({@link InputValidation.checkServer}): under the default `unpublishedTools: 'error'` a tool
-   * with no published schema rejects the connection with `ERR_TOOL_UNPUBLISHED` instead of
-   * being served as a tool that silently vanished.
+   * ({@link InputValidation.checkServer}): a tool with no published schema is named in a process
+   * warning (the default) or, under `unpublishedTools: 'error'`, rejects the connection with
+   * `ERR_TOOL_UNPUBLISHED`, instead of being a tool that silently vanished.
    */
   connect(
     server: ConnectableServer,

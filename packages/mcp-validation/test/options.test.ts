@@ -22,7 +22,7 @@ describe('resolveInputValidationOptions', () => {
       rewriteToolsList: true,
       surface: undefined,
       onRefusal: undefined,
-      unpublishedTools: 'error',
+      unpublishedTools: 'warn',
       refusalWindowMs: 10_000,
     })
   })

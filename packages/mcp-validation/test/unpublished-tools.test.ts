@@ -45,8 +45,21 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('InputValidation.connect', () => {
-  it('rejects a server that registers a tool with no published schema, with ERR_TOOL_UNPUBLISHED and the tool name', async () => {
+  it('warns by default, naming the tool, and connects a server whose unpublished tool stays refused', async () => {
     const control = inputValidation(fixtureRegistry())
+    const session = await inMemorySessionWith((server, side) => control.connect(server, side))
+    await settled()
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatchObject({ code: 'ERR_TOOL_UNPUBLISHED' })
+    expect(warnings[0]?.message).toContain('notes.unpublished')
+    const { parsed } = await session.request(toolCall(5, 'notes.unpublished', { q: 'x' }))
+    expect(parsed[0]?.error).toEqual(UNKNOWN_TOOL_ERROR)
+    expect(session.calls).toEqual([])
+    await session.close()
+  })
+
+  it('rejects a server that registers a tool with no published schema, with ERR_TOOL_UNPUBLISHED and the tool name', async () => {
+    const control = inputValidation(fixtureRegistry(), { unpublishedTools: 'error' })
     const server = createTestServer([])
     const [, serverSide] = InMemoryTransport.createLinkedPair()
     const error = await rejection(control.connect(server, serverSide))
@@ -104,7 +117,9 @@ describe('InputValidation.connect', () => {
 
 describe('mcpMessageControls', () => {
   it('guards a server: its connect rejects with ERR_TOOL_UNPUBLISHED naming the tool', async () => {
-    const controls = mcpMessageControls({ validation: inputValidation(fixtureRegistry()) })
+    const controls = mcpMessageControls({
+      validation: inputValidation(fixtureRegistry(), { unpublishedTools: 'error' }),
+    })
     const server = controls.guard(createTestServer([]))
     const [, serverSide] = InMemoryTransport.createLinkedPair()
     expect(await rejection(server.connect(serverSide))).toMatchObject({
