@@ -10,12 +10,15 @@
 import { type ClientRequest, request } from 'node:http'
 import { eventually } from '@tollgate/test-kit/eventually'
 import { PROTOCOL_VERSION } from '@tollgate/test-kit/mcp-initialize'
-import { hasRedisServer } from '@tollgate/test-kit/redis-server'
+import {
+  hasRedisServer,
+  type RestartableRedis,
+  startRestartableRedis,
+} from '@tollgate/test-kit/redis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchToken, mintGroup } from './helpers/continuations.js'
 import { call2026, MODERN_META, MODERN_VERSION } from './helpers/modern-client.js'
 import { RawSession, toolResult } from './helpers/raw-client.js'
-import { type RestartableRedis, startRestartableRedis } from './helpers/restartable-redis.js'
 import { ALICE, BOB, type LiveServer, startServer } from './helpers/server.js'
 
 if (!hasRedisServer) {

@@ -10,9 +10,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eventually } from '@tollgate/test-kit/eventually'
-import { hasRedisServer } from '@tollgate/test-kit/redis-server'
+import {
+  hasRedisServer,
+  type RestartableRedis,
+  startRestartableRedis,
+} from '@tollgate/test-kit/redis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RestartableRedis, startRestartableRedis } from './fixtures/restartable-redis.js'
 import {
   CLI,
   MISBEHAVING,

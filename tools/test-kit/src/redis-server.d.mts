@@ -19,3 +19,17 @@ export interface RedisProcess {
  * folder, resolving once it accepts connections; rejects after 10 s or if it exits first.
  */
 export declare function startRedis(): Promise<RedisProcess>
+
+/** A private redis-server that can be killed and started again on the same port. */
+export interface RestartableRedis extends RedisProcess {
+  /** Kills the server (SIGKILL): clients see the connection drop. */
+  kill(): Promise<void>
+  /** Starts a fresh, empty server on the same port. */
+  start(): Promise<void>
+}
+
+/**
+ * Like {@link startRedis}, on a port that stays the server's: `kill()` ends it and `start()`
+ * brings a fresh, empty one up on the same port.
+ */
+export declare function startRestartableRedis(): Promise<RestartableRedis>

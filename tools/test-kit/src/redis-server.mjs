@@ -35,43 +35,72 @@ export async function freePort() {
  * @returns {Promise<import('./redis-server.d.mts').RedisProcess>}
  */
 export async function startRedis() {
+  const redis = await startRestartableRedis()
+  return { url: redis.url, stop: redis.stop }
+}
+
+/**
+ * Like {@link startRedis}, on a port that stays the server's: `kill()` ends it (SIGKILL, so
+ * clients see the connection drop) and `start()` brings a fresh, empty one up on the same port,
+ * so the clients pointed at it see an outage and then the same URL answering again.
+ *
+ * @returns {Promise<import('./redis-server.d.mts').RestartableRedis>}
+ */
+export async function startRestartableRedis() {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-redis-'))
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000)
-    child.stdout.on('data', (chunk) => {
-      if (chunk.toString().includes('Ready to accept connections')) {
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let child
+  const start = async () => {
+    const spawned = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    child = spawned
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000)
+      spawned.stdout?.on('data', (chunk) => {
+        if (chunk.toString().includes('Ready to accept connections')) {
+          clearTimeout(timer)
+          resolve(undefined)
+        }
+      })
+      spawned.once('exit', () => {
         clearTimeout(timer)
-        resolve(undefined)
-      }
+        reject(new Error('redis-server exited'))
+      })
     })
-    child.once('exit', () => reject(new Error('redis-server exited')))
-  })
+  }
+  const kill = async () => {
+    const running = child
+    child = undefined
+    if (running === undefined || running.exitCode !== null) return
+    const exited = new Promise((resolve) => running.once('exit', resolve))
+    running.kill('SIGKILL')
+    await exited
+  }
   let stopped = false
+  await start()
   return {
     url: `redis://127.0.0.1:${port}`,
+    kill,
+    start,
     async stop() {
       if (stopped) return
       stopped = true
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
-      await exited
+      await kill()
       rmSync(dir, { recursive: true, force: true })
     },
   }
