@@ -73,6 +73,12 @@ export {
   reportRefusal,
 } from './refusal-event.js'
 export {
+  REFUSAL_SPAN_EVENT,
+  refusalHooks,
+  refusalSpanEvents,
+  type TraceLike,
+} from './refusal-spans.js'
+export {
   createRepeatWindow,
   REPEAT_WINDOW_OPTIONS,
   type RepeatReport,
