@@ -46,7 +46,12 @@ export {
   limiter,
 } from './limiter.js'
 export { type GatewayLog, gatewayLog } from './log.js'
-export { type GatewayMetrics, type GatewayMetricsOptions, gatewayMetrics } from './metrics.js'
+export {
+  GATEWAY_METRICS_OPTIONS,
+  type GatewayMetrics,
+  type GatewayMetricsOptions,
+  gatewayMetrics,
+} from './metrics.js'
 export {
   canonicalJson,
   type DriftReason,
