@@ -1,5 +1,11 @@
 export { type Access, access, type Principal, peerPrefix } from './access.js'
-export { type Audit, type AuditOptions, type AuditValue, auditLog } from './audit.js'
+export {
+  AUDIT_OPTIONS,
+  type Audit,
+  type AuditOptions,
+  type AuditValue,
+  auditLog,
+} from './audit.js'
 export { type ChildUpstreamOptions, childUpstream } from './child-upstream.js'
 export {
   GATEWAY_CLI_OPTIONS,
