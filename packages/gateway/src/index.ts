@@ -45,6 +45,7 @@ export { type HttpFront, type HttpFrontOptions, serveHttp } from './http-front.j
 export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
 export {
   LIMITER_DEFAULTS,
+  LIMITER_OPTIONS,
   type Limiter,
   type LimiterLease,
   type LimiterOptions,
