@@ -107,7 +107,11 @@ export {
   toolGuard,
   type UpstreamTool,
 } from './tool-guard.js'
-export { DEFAULT_ALLOWED_EXTRA_KEYS, TOOL_GUARD_DEFAULTS } from './tool-guard-options.js'
+export {
+  DEFAULT_ALLOWED_EXTRA_KEYS,
+  TOOL_GUARD_DEFAULTS,
+  TOOL_GUARD_OPTIONS,
+} from './tool-guard-options.js'
 export { MAX_REFUSAL_TEXT, UNKNOWN_TOOL_TEXT } from './tool-refusal.js'
 export {
   GATEWAY_CLIENT_CAPABILITIES,
