@@ -1,8 +1,9 @@
 import {
-  checkOptions,
+  defineOptions,
   functionOption,
   integerOption,
-  type OptionValidators,
+  type OptionsOf,
+  option,
 } from '@tollgate/json-budget'
 import { pino } from 'pino'
 
@@ -14,20 +15,31 @@ import { pino } from 'pino'
 // request: a line identical to one written within the window is counted, and the count is
 // written as one `repeated` line when the window ends.
 
-/** Options of {@link auditLog}. */
-export interface AuditOptions {
-  /**
-   * Milliseconds during which repeats of an identical line (same event, same fields) are
-   * counted instead of written; `0` writes every line. Default: 10,000.
-   */
-  readonly windowMs?: number
-  /**
-   * Most distinct lines counted at once; past it the oldest count is written early. Default: 1,000.
-   */
-  readonly maxKeys?: number
-  /** The clock, in milliseconds. Default: `Date.now`. */
-  readonly now?: () => number
-}
+/**
+ * The options of {@link auditLog}, declared once: the input type, the defaults and the checks
+ * come from it.
+ */
+export const AUDIT_OPTIONS = defineOptions('auditLog', {
+  windowMs: option({
+    default: 10_000,
+    check: integerOption(true),
+    doc: 'milliseconds during which repeats of an identical line (same event, same fields) are counted instead of written; `0` writes every line',
+  }),
+  maxKeys: option({
+    default: 1_000,
+    check: integerOption(),
+    doc: 'most distinct lines counted at once; past it the oldest count is written early',
+  }),
+  now: option<() => number>({
+    default: Date.now,
+    check: functionOption,
+    shown: '`Date.now`',
+    doc: 'the clock, in milliseconds',
+  }),
+})
+
+/** Options of {@link auditLog} (see {@link AUDIT_OPTIONS}); every field optional. */
+export type AuditOptions = OptionsOf<typeof AUDIT_OPTIONS.rows>
 
 /** An audit field value: scalars only (no object can smuggle arguments into a line). */
 export type AuditValue = string | number | boolean | undefined
@@ -35,7 +47,7 @@ export type AuditValue = string | number | boolean | undefined
 /** The audit sink. */
 export interface Audit {
   /**
-   * Writes (or counts, see {@link AuditOptions.windowMs}) one line: `event` = `name`, then the
+   * Writes (or counts, see the `windowMs` option) one line: `event` = `name`, then the
    * fields (`reason`, `code`, `principal` as a hashed key, `route`, `tool`, …), bounded as
    * described above. Never pass argument values or caller-chosen key names.
    */
@@ -44,12 +56,6 @@ export interface Audit {
   flush(all?: boolean): void
   /** Writes every pending count and stops the window timer. */
   close(): void
-}
-
-const VALIDATORS: OptionValidators<AuditOptions> = {
-  windowMs: integerOption(true),
-  maxKeys: integerOption(),
-  now: functionOption,
 }
 
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/
@@ -71,10 +77,7 @@ interface Window {
  *   `maxKeys` that is not a positive safe integer, or a `now` that is not a function.
  */
 export function auditLog(destination?: NodeJS.WritableStream, options?: AuditOptions): Audit {
-  checkOptions(options, VALIDATORS, 'auditLog')
-  const windowMs = options?.windowMs ?? 10_000
-  const maxKeys = options?.maxKeys ?? 1_000
-  const now = options?.now ?? Date.now
+  const { windowMs, maxKeys, now } = AUDIT_OPTIONS.resolve(options)
   const logger = pino(
     {
       base: undefined,

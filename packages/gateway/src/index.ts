@@ -1,5 +1,11 @@
 export { type Access, access, type Principal, peerPrefix } from './access.js'
-export { type Audit, type AuditOptions, type AuditValue, auditLog } from './audit.js'
+export {
+  AUDIT_OPTIONS,
+  type Audit,
+  type AuditOptions,
+  type AuditValue,
+  auditLog,
+} from './audit.js'
 export { type ChildUpstreamOptions, childUpstream } from './child-upstream.js'
 export {
   GATEWAY_CLI_OPTIONS,
@@ -39,6 +45,7 @@ export { type HttpFront, type HttpFrontOptions, serveHttp } from './http-front.j
 export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
 export {
   LIMITER_DEFAULTS,
+  LIMITER_OPTIONS,
   type Limiter,
   type LimiterLease,
   type LimiterOptions,
@@ -46,7 +53,12 @@ export {
   limiter,
 } from './limiter.js'
 export { type GatewayLog, gatewayLog } from './log.js'
-export { type GatewayMetrics, type GatewayMetricsOptions, gatewayMetrics } from './metrics.js'
+export {
+  GATEWAY_METRICS_OPTIONS,
+  type GatewayMetrics,
+  type GatewayMetricsOptions,
+  gatewayMetrics,
+} from './metrics.js'
 export {
   canonicalJson,
   type DriftReason,
@@ -95,7 +107,11 @@ export {
   toolGuard,
   type UpstreamTool,
 } from './tool-guard.js'
-export { DEFAULT_ALLOWED_EXTRA_KEYS, TOOL_GUARD_DEFAULTS } from './tool-guard-options.js'
+export {
+  DEFAULT_ALLOWED_EXTRA_KEYS,
+  TOOL_GUARD_DEFAULTS,
+  TOOL_GUARD_OPTIONS,
+} from './tool-guard-options.js'
 export { MAX_REFUSAL_TEXT, UNKNOWN_TOOL_TEXT } from './tool-refusal.js'
 export {
   GATEWAY_CLIENT_CAPABILITIES,

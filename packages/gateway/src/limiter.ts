@@ -1,8 +1,9 @@
 import {
-  checkOptions,
+  defineOptions,
   functionOption,
   integerOption,
-  type OptionValidators,
+  type OptionsOf,
+  option,
 } from '@tollgate/json-budget'
 
 // Per-principal limits, so one caller (or a few cheap sockets sharing one anonymous key) cannot
@@ -12,22 +13,41 @@ import {
 // and at most `maxTrackedKeys` buckets are kept, the least recently used evicted first (a
 // bucket unused for `burst / ratePerMinute` minutes is full again, the same as a new one).
 
-/** Options of {@link limiter}. */
-export interface LimiterOptions {
-  /** Calls in flight per principal; one more is refused with `ERR_CONCURRENCY_LIMIT`. Default: 16. */
-  readonly concurrentPerPrincipal?: number
-  /**
-   * Sustained calls per minute per principal and tool (the bucket's refill rate); past it,
-   * `ERR_RATE_LIMITED`. Default: 600.
-   */
-  readonly ratePerMinute?: number
-  /** Calls a full bucket admits at once (its capacity). Default: 60. */
-  readonly burst?: number
-  /** Most buckets kept; past it the least recently used is evicted. Default: 100,000. */
-  readonly maxTrackedKeys?: number
-  /** The clock, in milliseconds. Default: `Date.now`. */
-  readonly now?: () => number
-}
+/**
+ * The options of {@link limiter}, declared once: the input type, the defaults and the checks
+ * come from it.
+ */
+export const LIMITER_OPTIONS = defineOptions('limiter', {
+  concurrentPerPrincipal: option({
+    default: 16,
+    check: integerOption(),
+    doc: 'calls in flight per principal; one more is refused with `ERR_CONCURRENCY_LIMIT`',
+  }),
+  ratePerMinute: option({
+    default: 600,
+    check: integerOption(),
+    doc: "sustained calls per minute per principal and tool (the bucket's refill rate); past it, `ERR_RATE_LIMITED`",
+  }),
+  burst: option({
+    default: 60,
+    check: integerOption(),
+    doc: 'calls a full bucket admits at once (its capacity)',
+  }),
+  maxTrackedKeys: option({
+    default: 100_000,
+    check: integerOption(),
+    doc: 'most buckets kept; past it the least recently used is evicted',
+  }),
+  now: option<() => number>({
+    default: Date.now,
+    check: functionOption,
+    shown: '`Date.now`',
+    doc: 'the clock, in milliseconds',
+  }),
+})
+
+/** Options of {@link limiter} (see {@link LIMITER_OPTIONS}); every field optional. */
+export type LimiterOptions = OptionsOf<typeof LIMITER_OPTIONS.rows>
 
 /** A refusal of {@link Limiter.acquire}: answer it with `status` and `Retry-After: retryAfterSeconds`. */
 export interface LimiterRefusal {
@@ -70,26 +90,18 @@ export interface LocalLimiter extends Limiter {
   acquire(principalKey: string, tool: string): LimiterLease | LimiterRefusal
 }
 
-/** The defaults of {@link LimiterOptions}. */
+/** The numeric defaults of {@link LimiterOptions} (from {@link LIMITER_OPTIONS}). */
 export const LIMITER_DEFAULTS: Readonly<{
   concurrentPerPrincipal: number
   ratePerMinute: number
   burst: number
   maxTrackedKeys: number
 }> = Object.freeze({
-  concurrentPerPrincipal: 16,
-  ratePerMinute: 600,
-  burst: 60,
-  maxTrackedKeys: 100_000,
+  concurrentPerPrincipal: LIMITER_OPTIONS.defaults.concurrentPerPrincipal,
+  ratePerMinute: LIMITER_OPTIONS.defaults.ratePerMinute,
+  burst: LIMITER_OPTIONS.defaults.burst,
+  maxTrackedKeys: LIMITER_OPTIONS.defaults.maxTrackedKeys,
 })
-
-const VALIDATORS: OptionValidators<LimiterOptions> = {
-  concurrentPerPrincipal: integerOption(),
-  ratePerMinute: integerOption(),
-  burst: integerOption(),
-  maxTrackedKeys: integerOption(),
-  now: functionOption,
-}
 
 interface Bucket {
   tokens: number
@@ -102,13 +114,11 @@ interface Bucket {
  *   `now` that is not a function.
  */
 export function limiter(options?: LimiterOptions): LocalLimiter {
-  checkOptions(options, VALIDATORS, 'limiter')
-  const d = LIMITER_DEFAULTS
-  const maxInFlight = options?.concurrentPerPrincipal ?? d.concurrentPerPrincipal
-  const perMs = (options?.ratePerMinute ?? d.ratePerMinute) / 60_000
-  const burst = options?.burst ?? d.burst
-  const maxKeys = options?.maxTrackedKeys ?? d.maxTrackedKeys
-  const now = options?.now ?? Date.now
+  const resolved = LIMITER_OPTIONS.resolve(options)
+  const maxInFlight = resolved.concurrentPerPrincipal
+  const perMs = resolved.ratePerMinute / 60_000
+  const { burst, now } = resolved
+  const maxKeys = resolved.maxTrackedKeys
   const inFlight = new Map<string, number>()
   // Insertion order is recency order: a used bucket is moved to the end.
   const buckets = new Map<string, Bucket>()

@@ -1,4 +1,4 @@
-import { checkOptions, integerOption, type OptionValidators } from '@tollgate/json-budget'
+import { defineOptions, integerOption, type OptionsOf, option } from '@tollgate/json-budget'
 import { Counter, Histogram, Registry } from 'prom-client'
 
 // Prometheus keeps one series per distinct label set, for ever: a label value a caller can
@@ -7,15 +7,35 @@ import { Counter, Histogram, Registry } from 'prom-client'
 // `tools/list`) or `other`; a route label is one of the configured paths or `other`; a code
 // label is an `ERR_…` code or a JSON-RPC number, at most `maxCodes` distinct ones, or `other`.
 
-/** Options of {@link gatewayMetrics}. */
-export interface GatewayMetricsOptions {
-  /** The configured route paths: the only route label values. Default: the first 64 seen. */
-  readonly routes?: readonly string[]
-  /** Most distinct tool label values over the process's life. Default: 1,000. */
-  readonly maxTools?: number
-  /** Most distinct code label values. Default: 64. */
-  readonly maxCodes?: number
-}
+/**
+ * The options of {@link gatewayMetrics}, declared once: the input type, the defaults and the
+ * checks come from it.
+ */
+export const GATEWAY_METRICS_OPTIONS = defineOptions('gatewayMetrics', {
+  routes: option<readonly string[] | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+        throw new TypeError(`${name} must be an array of strings`)
+      }
+    },
+    shown: 'the first 64 seen',
+    doc: 'the configured route paths: the only route label values',
+  }),
+  maxTools: option({
+    default: 1_000,
+    check: integerOption(),
+    doc: "most distinct tool label values over the process's life",
+  }),
+  maxCodes: option({
+    default: 64,
+    check: integerOption(),
+    doc: 'most distinct code label values',
+  }),
+})
+
+/** Options of {@link gatewayMetrics} (see {@link GATEWAY_METRICS_OPTIONS}); every field optional. */
+export type GatewayMetricsOptions = OptionsOf<typeof GATEWAY_METRICS_OPTIONS.rows>
 
 /** The gateway's metrics, in a registry of its own. */
 export interface GatewayMetrics {
@@ -36,16 +56,6 @@ export interface GatewayMetrics {
   render(): Promise<{ contentType: string; body: string }>
 }
 
-const VALIDATORS: OptionValidators<GatewayMetricsOptions> = {
-  routes: (value, name) => {
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
-      throw new TypeError(`${name} must be an array of strings`)
-    }
-  },
-  maxTools: integerOption(),
-  maxCodes: integerOption(),
-}
-
 const OTHER = 'other'
 const CODE = /^(ERR_[A-Z0-9_]{1,60}|-?[0-9]{1,6})$/
 const MAX_ROUTES = 64
@@ -57,10 +67,8 @@ const MAX_ROUTES = 64
  *   limit that is not a positive safe integer.
  */
 export function gatewayMetrics(options?: GatewayMetricsOptions): GatewayMetrics {
-  checkOptions(options, VALIDATORS, 'gatewayMetrics')
-  const maxTools = options?.maxTools ?? 1_000
-  const maxCodes = options?.maxCodes ?? 64
-  const fixedRoutes = options?.routes === undefined ? undefined : new Set(options.routes)
+  const { maxTools, maxCodes, routes } = GATEWAY_METRICS_OPTIONS.resolve(options)
+  const fixedRoutes = routes === undefined ? undefined : new Set(routes)
   const registry = new Registry()
   const admitted = new Counter({
     name: 'tollgate_gateway_admitted_total',

@@ -1,9 +1,10 @@
 import {
   booleanOption,
-  checkOptions,
+  defineOptions,
   functionOption,
   integerOption,
-  type OptionValidators,
+  type OptionsOf,
+  option,
 } from '@tollgate/json-budget'
 
 /**
@@ -18,43 +19,58 @@ export const DEFAULT_ALLOWED_EXTRA_KEYS: readonly string[] = Object.freeze([
   'tool_call_description',
 ])
 
-/** Options of {@link toolGuard}. */
-export interface ToolGuardOptions {
-  /**
-   * Keys admitted at the top level of a tool's `arguments` where its schema says nothing about
-   * extra keys (the allowance list). Default: {@link DEFAULT_ALLOWED_EXTRA_KEYS}. `[]` admits none.
-   */
-  readonly allowedExtraKeys?: readonly string[]
-  /**
-   * Tools whose input schema is compiled as published, without closing silent objects (a
-   * per-tool opt-out for a server that reads keys it does not declare). Default: `[]`.
-   */
-  readonly openTools?: readonly string[]
-  /**
-   * Largest schema compiled (an `inputSchema` or `outputSchema`), in bytes of compact UTF-8
-   * JSON; a larger one quarantines its tool with `ERR_SCHEMA_TOO_LARGE`. Default: 256 KiB.
-   * May not exceed 64 MiB.
-   */
-  readonly maxSchemaBytes?: number
-  /** Most JSON nodes in one schema (as json-budget counts them). Default: 20,000. May not
-   * exceed 100,000. */
-  readonly maxSchemaNodes?: number
-  /** Most nested containers in one schema. Default: 48. May not exceed 64. */
-  readonly maxSchemaDepth?: number
-  /**
-   * Longest one schema may take to compile, in milliseconds of wall-clock time, measured after
-   * the compile (which cannot be interrupted); over it, `ERR_SCHEMA_COMPILE_TIME`. Default: 1,000.
-   */
-  readonly maxCompileMs?: number
-  /**
-   * Quarantine a schema that uses a keyword its dialect does not define (vendor `x-` keywords
-   * excepted; unknown `format` names are annotations). `false` ignores unknown keywords.
-   * Default: `true`.
-   */
-  readonly strictKeywords?: boolean
-  /** The clock the compile budget reads, in milliseconds. Default: `performance.now`. */
-  readonly now?: () => number
-}
+/**
+ * The options of the tool guard, declared once: the input type, the defaults and the checks
+ * come from it. The schema ceilings are json-budget's (a schema is charged with chargeJson).
+ */
+export const TOOL_GUARD_OPTIONS = defineOptions('toolGuard', {
+  allowedExtraKeys: option<readonly string[]>({
+    default: DEFAULT_ALLOWED_EXTRA_KEYS,
+    check: stringListOption,
+    normalize: (value) => Object.freeze([...value]),
+    doc: "keys admitted at the top level of a tool's `arguments` where its schema says nothing about extra keys (the allowance list); `[]` admits none",
+  }),
+  openTools: option<readonly string[]>({
+    default: Object.freeze([]),
+    check: stringListOption,
+    doc: 'tools whose input schema is compiled as published, without closing silent objects (a per-tool opt-out for a server that reads keys it does not declare)',
+  }),
+  maxSchemaBytes: option({
+    default: 256 * 1024,
+    check: ceilingOption(64 * 1024 * 1024),
+    shown: '256 KiB',
+    doc: 'largest schema compiled (an `inputSchema` or `outputSchema`), in bytes of compact UTF-8 JSON; a larger one quarantines its tool with `ERR_SCHEMA_TOO_LARGE`; at most 64 MiB',
+  }),
+  maxSchemaNodes: option({
+    default: 20_000,
+    check: ceilingOption(100_000),
+    doc: 'most JSON nodes in one schema (as json-budget counts them); at most 100,000',
+  }),
+  maxSchemaDepth: option({
+    default: 48,
+    check: ceilingOption(64),
+    doc: 'most nested containers in one schema; at most 64',
+  }),
+  maxCompileMs: option({
+    default: 1_000,
+    check: integerOption(),
+    doc: 'longest one schema may take to compile, in milliseconds of wall-clock time, measured after the compile (which cannot be interrupted); over it, `ERR_SCHEMA_COMPILE_TIME`',
+  }),
+  strictKeywords: option({
+    default: true,
+    check: booleanOption,
+    doc: 'quarantine a schema that uses a keyword its dialect does not define (vendor `x-` keywords excepted; unknown `format` names are annotations); `false` ignores unknown keywords',
+  }),
+  now: option<() => number>({
+    default: () => performance.now(),
+    check: functionOption,
+    shown: '`performance.now`',
+    doc: 'the clock the compile budget reads, in milliseconds',
+  }),
+})
+
+/** Options of the tool guard (see {@link TOOL_GUARD_OPTIONS}); every field optional. */
+export type ToolGuardOptions = OptionsOf<typeof TOOL_GUARD_OPTIONS.rows>
 
 /** {@link ToolGuardOptions} with every default filled, validated and frozen. */
 export interface ResolvedToolGuardOptions {
@@ -68,7 +84,7 @@ export interface ResolvedToolGuardOptions {
   readonly now: () => number
 }
 
-/** The defaults of {@link ToolGuardOptions}. */
+/** The numeric and boolean defaults of {@link ToolGuardOptions} (from {@link TOOL_GUARD_OPTIONS}). */
 export const TOOL_GUARD_DEFAULTS: Readonly<{
   maxSchemaBytes: number
   maxSchemaNodes: number
@@ -76,46 +92,23 @@ export const TOOL_GUARD_DEFAULTS: Readonly<{
   maxCompileMs: number
   strictKeywords: boolean
 }> = Object.freeze({
-  maxSchemaBytes: 256 * 1024,
-  maxSchemaNodes: 20_000,
-  maxSchemaDepth: 48,
-  maxCompileMs: 1_000,
-  strictKeywords: true,
+  maxSchemaBytes: TOOL_GUARD_OPTIONS.defaults.maxSchemaBytes,
+  maxSchemaNodes: TOOL_GUARD_OPTIONS.defaults.maxSchemaNodes,
+  maxSchemaDepth: TOOL_GUARD_OPTIONS.defaults.maxSchemaDepth,
+  maxCompileMs: TOOL_GUARD_OPTIONS.defaults.maxCompileMs,
+  strictKeywords: TOOL_GUARD_OPTIONS.defaults.strictKeywords,
 })
 
-// The ceilings are json-budget's (the schema is charged with chargeJson).
-const VALIDATORS: OptionValidators<ToolGuardOptions> = {
-  allowedExtraKeys: stringListOption,
-  openTools: stringListOption,
-  maxSchemaBytes: ceilingOption(64 * 1024 * 1024),
-  maxSchemaNodes: ceilingOption(100_000),
-  maxSchemaDepth: ceilingOption(64),
-  maxCompileMs: integerOption(),
-  strictKeywords: booleanOption,
-  now: functionOption,
-}
-
 /**
- * Fills {@link ToolGuardOptions} from {@link TOOL_GUARD_DEFAULTS}, validates every field once
+ * Fills {@link ToolGuardOptions} from {@link TOOL_GUARD_OPTIONS}, validates every field once
  * and freezes the result.
  * @throws TypeError on an unknown option, a limit that is not a positive safe integer, a
  *   `maxSchemaDepth` above 64, a list that is not an array of strings, or a `now` that is not
  *   a function.
  */
 export function resolveToolGuardOptions(options: ToolGuardOptions = {}): ResolvedToolGuardOptions {
-  checkOptions(options, VALIDATORS, 'toolGuard')
-  const input: ToolGuardOptions = options ?? {}
-  const d = TOOL_GUARD_DEFAULTS
-  return Object.freeze({
-    allowedExtraKeys: Object.freeze([...(input.allowedExtraKeys ?? DEFAULT_ALLOWED_EXTRA_KEYS)]),
-    openTools: new Set(input.openTools ?? []),
-    maxSchemaBytes: input.maxSchemaBytes ?? d.maxSchemaBytes,
-    maxSchemaNodes: input.maxSchemaNodes ?? d.maxSchemaNodes,
-    maxSchemaDepth: input.maxSchemaDepth ?? d.maxSchemaDepth,
-    maxCompileMs: input.maxCompileMs ?? d.maxCompileMs,
-    strictKeywords: input.strictKeywords ?? d.strictKeywords,
-    now: input.now ?? (() => performance.now()),
-  })
+  const resolved = TOOL_GUARD_OPTIONS.resolve(options)
+  return Object.freeze({ ...resolved, openTools: new Set(resolved.openTools) })
 }
 
 function ceilingOption(ceiling: number): (value: unknown, name: string) => void {

@@ -38,11 +38,8 @@ export {
 export {
   assertLimit,
   booleanOption,
-  checkOptions,
   functionOption,
   integerOption,
-  knownOptions,
-  type OptionValidators,
   oneOfOption,
 } from './option-validators.js'
 export {

@@ -1,30 +1,13 @@
-// The validator tables every package builds its options check from, and the brand that marks
-// what a resolver returned.
+// The validators every package's option rows check with, and the brand that marks what a
+// resolver returned.
 import { describe, expect, it } from 'vitest'
 import {
   booleanOption,
-  checkOptions,
   createResolvedBrand,
   functionOption,
   integerOption,
-  knownOptions,
-  type OptionValidators,
   oneOfOption,
 } from '../src/index.js'
-
-interface WidgetOptions {
-  readonly maxWidgets?: number
-  readonly mode?: 'fast' | 'safe'
-  readonly strict?: boolean
-  readonly onWidget?: () => void
-}
-
-const VALIDATORS: OptionValidators<WidgetOptions> = {
-  maxWidgets: integerOption(),
-  mode: oneOfOption(['fast', 'safe']),
-  strict: booleanOption,
-  onWidget: functionOption,
-}
 
 function messageOf(fn: () => unknown): string {
   try {
@@ -35,70 +18,6 @@ function messageOf(fn: () => unknown): string {
   }
   throw new Error('expected a TypeError')
 }
-
-describe('checkOptions', () => {
-  it('admits undefined, an empty object and every valid option', () => {
-    expect(() => checkOptions(undefined, VALIDATORS, 'widgets')).not.toThrow()
-    expect(() => checkOptions({}, VALIDATORS, 'widgets')).not.toThrow()
-    expect(() =>
-      checkOptions(
-        { maxWidgets: 3, mode: 'safe', strict: true, onWidget: () => {} },
-        VALIDATORS,
-        'widgets',
-      ),
-    ).not.toThrow()
-  })
-
-  it('names an unknown option and the function, cut to 64 characters', () => {
-    expect(messageOf(() => checkOptions({ maxWidget: 3 }, VALIDATORS, 'widgets'))).toBe(
-      'widgets: unknown option maxWidget',
-    )
-    const long = `${'x'.repeat(64)}TAIL`
-    const message = messageOf(() => checkOptions({ [long]: 1 }, VALIDATORS, 'widgets'))
-    expect(message).toContain('x'.repeat(64))
-    expect(message).not.toContain('TAIL')
-  })
-
-  it('skips an option whose value is undefined, and never calls its validator', () => {
-    let called = false
-    const spy: OptionValidators<{ readonly a?: number }> = {
-      a: () => {
-        called = true
-      },
-    }
-    expect(() => checkOptions({ a: undefined }, spy, 'spy')).not.toThrow()
-    expect(called).toBe(false)
-    expect(() => checkOptions({ maxWidgets: undefined }, VALIDATORS, 'widgets')).not.toThrow()
-  })
-
-  it('refuses options that are not an object', () => {
-    for (const bad of [null, 1, 'maxWidgets', true, [], () => {}]) {
-      expect(messageOf(() => checkOptions(bad, VALIDATORS, 'widgets'))).toBe(
-        'widgets: options must be an object',
-      )
-    }
-  })
-
-  it('passes each value to its own validator with the option name', () => {
-    expect(messageOf(() => checkOptions({ maxWidgets: 0 }, VALIDATORS, 'w'))).toContain(
-      'maxWidgets',
-    )
-    expect(messageOf(() => checkOptions({ mode: 'slow' }, VALIDATORS, 'w'))).toContain('mode')
-    expect(messageOf(() => checkOptions({ strict: 1 }, VALIDATORS, 'w'))).toContain('strict')
-    expect(messageOf(() => checkOptions({ onWidget: 'f' }, VALIDATORS, 'w'))).toContain('onWidget')
-  })
-
-  it('does not take an inherited name for a known option', () => {
-    expect(() => checkOptions({ toString: 1 }, VALIDATORS, 'w')).toThrow(TypeError)
-    expect(() => checkOptions({ constructor: 1 }, VALIDATORS, 'w')).toThrow(TypeError)
-  })
-})
-
-describe('knownOptions', () => {
-  it('is the set of the table keys', () => {
-    expect([...knownOptions(VALIDATORS)]).toEqual(['maxWidgets', 'mode', 'strict', 'onWidget'])
-  })
-})
 
 describe('the validators', () => {
   it('integerOption admits a positive safe integer, and 0 only when allowed', () => {

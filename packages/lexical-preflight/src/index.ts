@@ -3,7 +3,6 @@ export {
   PREFLIGHT_DEFAULTS,
   PREFLIGHT_OPTIONS,
   PREFLIGHT_POLICIES,
-  PREFLIGHT_POLICY_VALIDATORS,
   type PreflightOptions,
   type PreflightPolicies,
   type ResolvedPreflightOptions,

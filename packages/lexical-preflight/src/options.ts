@@ -3,7 +3,6 @@ import {
   integerOption,
   JSON_LIMITS,
   type OptionsOf,
-  type OptionValidators,
   oneOfOption,
   option,
   type ResolvedOf,
@@ -86,19 +85,6 @@ export type ResolvedPreflightOptions = ResolvedOf<typeof PREFLIGHT_OPTIONS.rows>
  * cap (`Infinity`).
  */
 export const PREFLIGHT_DEFAULTS: ResolvedPreflightOptions = PREFLIGHT_OPTIONS.defaults
-
-/**
- * The checks of the five policies, for a package that still spreads them into an
- * `OptionValidators` table; derived from {@link PREFLIGHT_POLICIES}.
- * @deprecated Declare options with `PREFLIGHT_POLICIES.rows` instead.
- */
-export const PREFLIGHT_POLICY_VALIDATORS: OptionValidators<PreflightPolicies> = Object.freeze({
-  duplicateKeys: PREFLIGHT_POLICIES.rows.duplicateKeys.check,
-  protoKeys: PREFLIGHT_POLICIES.rows.protoKeys.check,
-  maxStringBytes: PREFLIGHT_POLICIES.rows.maxStringBytes.check,
-  maxNumberLength: PREFLIGHT_POLICIES.rows.maxNumberLength.check,
-  bom: PREFLIGHT_POLICIES.rows.bom.check,
-})
 
 /**
  * Validates the limits and the policies once and freezes them, so a server resolves at

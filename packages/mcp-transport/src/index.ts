@@ -105,6 +105,7 @@ export {
   type ResolvedSessionPoolOptions,
   resolveSessionPoolOptions,
   SESSION_POOL_DEFAULTS,
+  SESSION_POOL_OPTIONS,
   type SessionPoolOptions,
 } from './session-pool-options.js'
 export { BoundedStdioServerTransport } from './stdio.js'

@@ -1,49 +1,71 @@
 // The options of SessionPool, validated once at construction (bad values fail at start-up).
 import {
-  checkOptions,
   createResolvedBrand,
+  defineOptions,
   integerOption,
-  type OptionValidators,
+  type OptionsOf,
+  option,
 } from '@tollgate/json-budget'
 import { checkInstanceTag } from './session-pool-ids.js'
 
-/** Options of {@link SessionPool}. Every field is optional. */
-export interface SessionPoolOptions {
-  /** Most sessions open (or reserved) at once, every key together. Default: 1,000. */
-  readonly maxSessions?: number
-  /**
-   * Most sessions one key (a credential, a tenant; the app decides) holds at once, and one pool
-   * (every anonymous caller) together. Default: a tenth of `maxSessions`, rounded up, so one key
-   * at its quota leaves nine tenths to the rest.
-   */
-  readonly maxSessionsPerKey?: number
-  /**
-   * Fraction (0 < share ≤ 1) of `maxSessionsPerKey` one key inside a pool holds (at least one
-   * session), so one anonymous address never takes the whole anonymous pool. Default: 0.25.
-   */
-  readonly poolMemberShare?: number
-  /**
-   * Milliseconds a session may go without a request in flight before it is closed and its slot
-   * freed. `false` keeps sessions until they close. Default: 600,000 (10 minutes).
-   */
-  readonly idleMs?: number | false
-  /**
-   * Milliseconds an open stream (a GET's event stream) keeps a session with no other request
-   * in flight alive: a stream alone no longer holds a session (and its slot) for ever. `false`
-   * lets a stream hold it until `maxLifetimeMs`. Default: 600,000 (10 minutes).
-   */
-  readonly streamIdleMs?: number | false
-  /**
-   * Milliseconds from a session's opening to its closing, however busy it is: sessions end.
-   * `false` for none. Default: 3,600,000 (1 hour).
-   */
-  readonly maxLifetimeMs?: number | false
-  /**
-   * The tag written into every session id the pool mints (12 lowercase hex digits), so another
-   * instance can tell an id is not its own. Not a secret. Default: drawn at random by each pool.
-   */
-  readonly instanceTag?: string
+const msOrFalse = (value: unknown, name: string) => {
+  if (value !== false) integerOption()(value, name)
 }
+
+/**
+ * The options of {@link SessionPool}, declared once (the SessionPool table in the README is
+ * `SESSION_POOL_OPTIONS.markdown()`). `maxSessionsPerKey` left unset is derived from
+ * `maxSessions` by {@link resolveSessionPoolOptions}.
+ */
+export const SESSION_POOL_OPTIONS = defineOptions('SessionPool', {
+  maxSessions: option({
+    default: 1000,
+    check: integerOption(),
+    doc: 'sessions and reservations open at once, every key together: `ERR_SESSION_LIMIT` (503)',
+  }),
+  maxSessionsPerKey: option<number | undefined>({
+    default: undefined,
+    check: integerOption(),
+    shown: 'a tenth of `maxSessions`, rounded up',
+    doc: 'sessions one key (a credential, a tenant; the app decides) holds at once: `ERR_SESSION_QUOTA` (429); a pool (`reserve(key, pool)`: every anonymous caller) holds as many together, so one key at its quota leaves nine tenths to the rest',
+  }),
+  poolMemberShare: option({
+    default: 0.25,
+    check: (value, name) => {
+      if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
+        throw new TypeError(`${name} must be a number in (0, 1]`)
+      }
+    },
+    doc: 'fraction (0 < share ≤ 1) of `maxSessionsPerKey` one key inside a pool holds (at least 1), so one anonymous address never takes the whole anonymous pool: `ERR_SESSION_QUOTA` (429)',
+  }),
+  idleMs: option<number | false>({
+    default: 600_000,
+    check: msOrFalse,
+    shown: '600,000 (10 minutes)',
+    doc: 'milliseconds a session may go without a request in flight before it is closed and its slot freed; `false` keeps sessions until they close',
+  }),
+  streamIdleMs: option<number | false>({
+    default: 600_000,
+    check: msOrFalse,
+    shown: '600,000 (10 minutes)',
+    doc: "milliseconds an open stream (`use(id, 'stream')`) alone keeps a session with no other request in flight alive; `false` lets a stream hold it until `maxLifetimeMs`",
+  }),
+  maxLifetimeMs: option<number | false>({
+    default: 3_600_000,
+    check: msOrFalse,
+    shown: '3,600,000 (1 hour)',
+    doc: 'milliseconds from a session opening to its closing, however busy it is; `false` for none',
+  }),
+  instanceTag: option<string | undefined>({
+    default: undefined,
+    check: checkInstanceTag,
+    shown: 'drawn at random by each pool',
+    doc: "the tag (12 lowercase hex digits, not a secret) written into every `mintId()`; `locate(id)` says `'elsewhere'` for another instance's id (answer 404 `ERR_SESSION_ELSEWHERE`: the balancer lacks affinity by `Mcp-Session-Id`)",
+  }),
+})
+
+/** Options of {@link SessionPool} (see {@link SESSION_POOL_OPTIONS}); every field optional. */
+export type SessionPoolOptions = OptionsOf<typeof SESSION_POOL_OPTIONS.rows>
 
 /** {@link SessionPoolOptions} after {@link resolveSessionPoolOptions}: every field set, frozen. */
 export interface ResolvedSessionPoolOptions {
@@ -57,7 +79,10 @@ export interface ResolvedSessionPoolOptions {
   readonly instanceTag: string | undefined
 }
 
-/** The defaults of {@link SessionPoolOptions} (`maxSessionsPerKey` is derived from `maxSessions`). */
+/**
+ * The defaults of {@link SessionPoolOptions} (from {@link SESSION_POOL_OPTIONS};
+ * `maxSessionsPerKey` is derived from `maxSessions`).
+ */
 export const SESSION_POOL_DEFAULTS: Readonly<{
   maxSessions: number
   poolMemberShare: number
@@ -65,30 +90,13 @@ export const SESSION_POOL_DEFAULTS: Readonly<{
   streamIdleMs: number
   maxLifetimeMs: number
 }> = Object.freeze({
-  maxSessions: 1000,
-  poolMemberShare: 0.25,
-  idleMs: 600_000,
-  streamIdleMs: 600_000,
-  maxLifetimeMs: 3_600_000,
+  maxSessions: SESSION_POOL_OPTIONS.defaults.maxSessions,
+  poolMemberShare: SESSION_POOL_OPTIONS.defaults.poolMemberShare,
+  // Declared as numbers in the table; `false` is only ever a value the caller sets.
+  idleMs: SESSION_POOL_OPTIONS.defaults.idleMs as number,
+  streamIdleMs: SESSION_POOL_OPTIONS.defaults.streamIdleMs as number,
+  maxLifetimeMs: SESSION_POOL_OPTIONS.defaults.maxLifetimeMs as number,
 })
-
-const msOrFalse = (value: unknown, name: string) => {
-  if (value !== false) integerOption()(value, name)
-}
-
-const VALIDATORS: OptionValidators<SessionPoolOptions> = {
-  maxSessions: integerOption(),
-  maxSessionsPerKey: integerOption(),
-  poolMemberShare: (value, name) => {
-    if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
-      throw new TypeError(`${name} must be a number in (0, 1]`)
-    }
-  },
-  idleMs: msOrFalse,
-  streamIdleMs: msOrFalse,
-  maxLifetimeMs: msOrFalse,
-  instanceTag: checkInstanceTag,
-}
 
 const brand = createResolvedBrand<ResolvedSessionPoolOptions>()
 
@@ -103,19 +111,11 @@ export function resolveSessionPoolOptions(
   options: SessionPoolOptions | ResolvedSessionPoolOptions = {},
 ): ResolvedSessionPoolOptions {
   if (brand.has(options)) return options
-  checkOptions(options, VALIDATORS, 'SessionPool')
-  const input: SessionPoolOptions = options ?? {}
-  const d = SESSION_POOL_DEFAULTS
-  const maxSessions = input.maxSessions ?? d.maxSessions
+  const resolved = SESSION_POOL_OPTIONS.resolve(options)
   return brand.mark(
     Object.freeze({
-      maxSessions,
-      maxSessionsPerKey: input.maxSessionsPerKey ?? Math.ceil(maxSessions / 10),
-      poolMemberShare: input.poolMemberShare ?? d.poolMemberShare,
-      idleMs: input.idleMs ?? d.idleMs,
-      streamIdleMs: input.streamIdleMs ?? d.streamIdleMs,
-      maxLifetimeMs: input.maxLifetimeMs ?? d.maxLifetimeMs,
-      instanceTag: input.instanceTag,
+      ...resolved,
+      maxSessionsPerKey: resolved.maxSessionsPerKey ?? Math.ceil(resolved.maxSessions / 10),
     }),
   )
 }
