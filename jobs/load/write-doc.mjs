@@ -44,6 +44,8 @@ const out = [
   '- `pnpm load attacks [mcp|express|all] [label]` (`jobs/load/attacks.mjs`): the fair-admission attacks (endless',
   '  bodies after an early answer, idle sockets declaring large lengths, session filling, held-back',
   '  initializes, continuation minting, unauthenticated bursts), each beside a legitimate client.',
+  '- `pnpm load fairness` (`jobs/load/fairness.mjs`): one anonymous address against another (slow',
+  '  bodies, session filling, endless bodies on GET/DELETE, input-validation refusal logs).',
   '',
   'Apps must be built first (`pnpm build`). None of these scripts runs in the test suite.',
   '',
@@ -109,6 +111,24 @@ for (const run of attackRuns) {
       `| ${r.attack}${args} | ${legit(r.before)} | ${legit(r.during)} | ${fmt(r.observed)} |`,
     )
   }
+}
+const fairnessRuns = load('load').filter((r) => r.name.startsWith('fairness-'))
+if (fairnessRuns.length > 0) {
+  out.push(
+    '',
+    '## Fair per caller: the issue 29 rows against the built server',
+    '',
+    'Each row runs one attack from one anonymous address (127.0.0.2) beside another anonymous',
+    'caller (127.0.0.1) and says whether the other caller was still served (`held`) and with what',
+    'figures. No run on a build without the controls is recorded here: each row has a',
+    'removed-control test in the suite instead.',
+  )
+}
+for (const run of fairnessRuns) {
+  out.push('', `### ${run.target}`, '', machineLine(run), '')
+  if (run.notRun !== undefined) out.push(`Not run: ${run.notRun}.`, '')
+  out.push('| row | attack | verdict | figures |', '| --- | --- | --- | --- |')
+  for (const r of run.results) out.push(`| ${r.row} | ${r.attack} | ${r.verdict} | ${fmt(r.figure)} |`)
 }
 out.push('', '## Faults')
 for (const run of load('faults')) {
