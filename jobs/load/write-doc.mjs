@@ -128,7 +128,8 @@ for (const run of fairnessRuns) {
   out.push('', `### ${run.target}`, '', machineLine(run), '')
   if (run.notRun !== undefined) out.push(`Not run: ${run.notRun}.`, '')
   out.push('| row | attack | verdict | figures |', '| --- | --- | --- | --- |')
-  for (const r of run.results) out.push(`| ${r.row} | ${r.attack} | ${r.verdict} | ${fmt(r.figure)} |`)
+  for (const r of run.results)
+    out.push(`| ${r.row} | ${r.attack} | ${r.verdict} | ${fmt(r.figure)} |`)
 }
 out.push('', '## Faults')
 for (const run of load('faults')) {
