@@ -6,10 +6,13 @@ import {
   integerOption,
   isAdmissionError,
   JSON_LIMITS,
+  ON_REFUSAL_OPTION,
   type OptionsOf,
   option,
   type ResolvedJsonLimits,
   type ResolvedOf,
+  refusalEvent,
+  reportRefusal,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
@@ -45,6 +48,10 @@ export const RESULT_BUDGET_OPTIONS = defineOptions('resultBudget', {
     ...JSON_LIMITS.rows.maxDepth,
     doc: 'most nested containers in one result (a cycle lands here)',
   }),
+  onRefusal: {
+    ...ON_REFUSAL_OPTION,
+    doc: "called once per replaced result with a frozen `RefusalEvent` (`control` `'mcp-result-budget'`, the code and limit; no status: the answer is a tool error or a JSON-RPC error); a throwing hook is caught",
+  },
 })
 
 /** Options of the result budget (see {@link RESULT_BUDGET_OPTIONS}); every field optional. */
@@ -191,6 +198,7 @@ export class ResultBudgetTransport<
         const refusal = isAdmissionError(error)
           ? error
           : admissionError('ERR_JSON_UNSUPPORTED_VALUE')
+        this.#report(refusal)
         return {
           jsonrpc: '2.0',
           id: m.id,
@@ -206,8 +214,18 @@ export class ResultBudgetTransport<
       return message
     } catch (error) {
       const refusal = isAdmissionError(error) ? error : admissionError('ERR_JSON_UNSUPPORTED_VALUE')
+      this.#report(refusal)
       return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) }
     }
+  }
+
+  /** Reports a replaced result to the control's `onRefusal` (caught: it never decides). */
+  #report(refusal: AdmissionError): void {
+    const { code, limit } = refusal
+    reportRefusal(
+      this.options.onRefusal,
+      refusalEvent({ code, limit, status: undefined }, 'mcp-result-budget'),
+    )
   }
 }
 

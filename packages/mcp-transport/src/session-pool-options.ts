@@ -3,8 +3,10 @@ import {
   createResolvedBrand,
   defineOptions,
   integerOption,
+  ON_REFUSAL_OPTION,
   type OptionsOf,
   option,
+  type RefusalHook,
 } from '@tollgate/json-budget'
 import { checkInstanceTag } from './session-pool-ids.js'
 
@@ -62,6 +64,10 @@ export const SESSION_POOL_OPTIONS = defineOptions('SessionPool', {
     shown: 'drawn at random by each pool',
     doc: "the tag (12 lowercase hex digits, not a secret) written into every `mintId()`; `locate(id)` says `'elsewhere'` for another instance's id (answer 404 `ERR_SESSION_ELSEWHERE`: the balancer lacks affinity by `Mcp-Session-Id`)",
   }),
+  onRefusal: {
+    ...ON_REFUSAL_OPTION,
+    doc: "called once per refused `reserve` with a frozen `RefusalEvent` (`control` `'mcp-session-pool'`: `ERR_SESSION_LIMIT` 503 or `ERR_SESSION_QUOTA` 429, the limit and the option); a throwing hook is caught",
+  },
 })
 
 /** Options of {@link SessionPool} (see {@link SESSION_POOL_OPTIONS}); every field optional. */
@@ -77,6 +83,8 @@ export interface ResolvedSessionPoolOptions {
   readonly maxLifetimeMs: number | false
   /** `undefined`: each pool built from these options draws its own. */
   readonly instanceTag: string | undefined
+  /** Called once per refused reservation; `undefined`: none. */
+  readonly onRefusal: RefusalHook | undefined
 }
 
 /**

@@ -11,6 +11,7 @@
 //   - a refused request keeping someone else's session alive: `peek` reads a session without
 //     touching its clocks, `use` (which stops the idle clock) only once the caller is known.
 
+import { type RefusalHook, refusalEvent, reportRefusal } from '@tollgate/json-budget'
 import {
   mintSessionId,
   newInstanceTag,
@@ -97,6 +98,7 @@ export class SessionPool<T> {
   readonly #perKey = new Map<string, number>()
   readonly #perPool = new Map<string, number>()
   #slots = 0
+  readonly #onRefusal: RefusalHook | undefined
 
   /** @throws TypeError on an unknown option or a limit that is not a positive safe integer. */
   constructor(options: SessionPoolOptions | ResolvedSessionPoolOptions = {}) {
@@ -111,6 +113,12 @@ export class SessionPool<T> {
     this.streamIdleMs = resolved.streamIdleMs
     this.maxLifetimeMs = resolved.maxLifetimeMs
     this.instanceTag = resolved.instanceTag ?? newInstanceTag()
+    this.#onRefusal = resolved.onRefusal
+  }
+
+  /** Reports a refused reservation to the `onRefusal` hook (caught: it never decides). */
+  #report(error: SessionRefusal, option: string): void {
+    reportRefusal(this.#onRefusal, refusalEvent({ ...error, option }, 'mcp-session-pool'))
   }
 
   /** A new session id carrying this pool's {@link instanceTag} (pass it as the SDK's `sessionIdGenerator`). */
@@ -155,17 +163,21 @@ export class SessionPool<T> {
     pool?: string,
   ): { ok: true; slot: SessionSlot<T> } | { ok: false; error: SessionRefusal } {
     if (this.#slots >= this.maxSessions) {
-      return {
-        ok: false,
-        error: { code: 'ERR_SESSION_LIMIT', status: 503, limit: this.maxSessions },
-      }
+      const error = { code: 'ERR_SESSION_LIMIT', status: 503, limit: this.maxSessions } as const
+      this.#report(error, 'maxSessions')
+      return { ok: false, error }
     }
     const own = pool === undefined ? this.maxSessionsPerKey : this.maxSessionsPerPoolMember
-    const quota = (limit: number) =>
-      ({ ok: false, error: { code: 'ERR_SESSION_QUOTA', status: 429, limit } }) as const
-    if (this.countOf(key) >= own) return quota(own)
+    const quota = (limit: number, option: string) => {
+      const error = { code: 'ERR_SESSION_QUOTA', status: 429, limit } as const
+      this.#report(error, option)
+      return { ok: false, error } as const
+    }
+    if (this.countOf(key) >= own) {
+      return quota(own, pool === undefined ? 'maxSessionsPerKey' : 'poolMemberShare')
+    }
     if (pool !== undefined && this.countOfPool(pool) >= this.maxSessionsPerKey) {
-      return quota(this.maxSessionsPerKey)
+      return quota(this.maxSessionsPerKey, 'maxSessionsPerKey')
     }
     this.#take(key, pool)
     let state: 'reserved' | 'committed' | 'released' = 'reserved'
