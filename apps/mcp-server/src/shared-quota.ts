@@ -1,4 +1,4 @@
-// The per-principal limits of the reference server on `@tollgate/shared-limits`, for a fleet:
+// The per-principal limits of the reference server on `@tollgate/fleet-limits`, for a fleet:
 // with `--redis-url` every instance decides on one Redis, so N instances no longer give a
 // caller N times its quota (measured before: 5 + 5 sessions on two instances with a quota of
 // 5). Each limit states its rule for a Redis outage, and each outage is audited once when it
@@ -23,7 +23,7 @@ import {
   limitKey,
   type OutageEvent,
   type RateLimit,
-} from '@tollgate/shared-limits'
+} from '@tollgate/fleet-limits'
 import type { Audit } from './audit.js'
 import type { PrincipalQuota, QuotaAnswer, QuotaRefusal } from './principal-quota.js'
 

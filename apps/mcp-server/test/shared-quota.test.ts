@@ -2,7 +2,7 @@
 // test/fleet.test.ts): two instances' limits built on one store hold one principal to one
 // quota, refusals carry the app's codes, and the same two on two stores (each instance
 // alone) admit twice as much.
-import { memoryLimitStore } from '@tollgate/shared-limits'
+import { memoryLimitStore } from '@tollgate/fleet-limits'
 import { describe, expect, it } from 'vitest'
 import type { QuotaAnswer } from '../src/principal-quota.js'
 import { sharedLimits } from '../src/shared-quota.js'

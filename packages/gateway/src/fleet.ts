@@ -35,7 +35,7 @@ export async function joinFleet(
 ): Promise<FleetConnection> {
   const [{ createClient }, { redisLimitStore }] = await Promise.all([
     import('redis'),
-    import('@tollgate/shared-limits/redis'),
+    import('@tollgate/fleet-limits/redis'),
   ])
   let connected = false
   let down = false

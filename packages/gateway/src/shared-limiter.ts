@@ -1,4 +1,4 @@
-// The gateway's per-principal limits on `@tollgate/shared-limits`, for a fleet: with
+// The gateway's per-principal limits on `@tollgate/fleet-limits`, for a fleet: with
 // `--redis-url` every instance decides on one Redis, so N gateways no longer give a caller N
 // times its calls in flight and N times its rate. The rule of each limit while Redis cannot
 // answer (each outage logged once as `limiter_store_unavailable`, once `limiter_store_recovered`):
@@ -15,7 +15,7 @@ import {
   type LimitStore,
   limitKey,
   type OutageEvent,
-} from '@tollgate/shared-limits'
+} from '@tollgate/fleet-limits'
 import {
   LIMITER_DEFAULTS,
   type Limiter,

@@ -1,7 +1,7 @@
 // sharedLimiter in one process (a helper test: real gateways on a real Redis are held by the
 // fleet test): two gateways' limiters on one store hold a principal to one set of limits, with
 // the gateway's own codes; the control, a store each, admits twice as much.
-import { memoryLimitStore } from '@tollgate/shared-limits'
+import { memoryLimitStore } from '@tollgate/fleet-limits'
 import { describe, expect, it } from 'vitest'
 import type { LimiterLease, LimiterRefusal } from '../src/limiter.js'
 import { sharedLimiter } from '../src/shared-limiter.js'

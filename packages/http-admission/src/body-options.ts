@@ -219,7 +219,7 @@ export const BODY_ADMISSION_OPTIONS = defineOptions('bodyAdmission', {
       }
     },
     shown: 'none',
-    doc: "a fleet-wide count of one principal's bodies (`createConcurrencyLimit()` of `@tollgate/shared-limits` on Redis), taken before the body is read and released when it ends → 503 `ERR_ADMISSION_PRINCIPAL_BUSY`, or `ERR_ADMISSION_BUSY` while its store is down under `'closed'`; byte shares stay per instance",
+    doc: "a fleet-wide count of one principal's bodies (`createConcurrencyLimit()` of `@tollgate/fleet-limits` on Redis), taken before the body is read and released when it ends → 503 `ERR_ADMISSION_PRINCIPAL_BUSY`, or `ERR_ADMISSION_BUSY` while its store is down under `'closed'`; byte shares stay per instance",
   }),
 })
 

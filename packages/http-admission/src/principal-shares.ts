@@ -197,7 +197,7 @@ export function principalKeyOf(
 
 /**
  * A fleet-wide count of concurrent bodies per principal, held across every instance that
- * shares it: a `createConcurrencyLimit()` of `@tollgate/shared-limits` on a Redis store fits
+ * shares it: a `createConcurrencyLimit()` of `@tollgate/fleet-limits` on a Redis store fits
  * (declared here, structurally, so this package depends on no limit store). `acquire` is asked
  * before a body byte is read, with the call's `principal` and `pool`; the lease is released
  * when the body ends or fails.

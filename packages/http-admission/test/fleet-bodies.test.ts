@@ -1,6 +1,6 @@
 // The `fleetBodies` seat through a real http.Server, with a counting fleet object of the
-// structural shape the option takes (a shared-limits concurrency limit on Redis is shown in
-// packages/shared-limits/test/http-bodies.test.ts). What is pinned here: the fleet is asked
+// structural shape the option takes (a fleet-limits concurrency limit on Redis is shown in
+// packages/fleet-limits/test/http-bodies.test.ts). What is pinned here: the fleet is asked
 // before the body is read, with the call's principal and pool; its refusal is the 503 the
 // per-principal count answers; its lease is released exactly once however the body ends.
 

@@ -32,7 +32,7 @@ describe('the repository', () => {
       }
       for (const needle of NEEDLES) {
         // A folder name that merely starts like a needle (a workspace link to a sibling
-        // package such as `../shared-limits`) names nothing outside the clone.
+        // package such as `../<sibling>-limits`) names nothing outside the clone.
         const at = new RegExp(`${needle.replaceAll('.', '\\.')}(?![A-Za-z0-9_-])`)
         if (at.test(text)) offenders.push(`${file}: ${needle}`)
       }

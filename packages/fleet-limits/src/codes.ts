@@ -3,8 +3,8 @@ import { defineRefusalCodes } from '@tollgate/json-budget'
 // The three answers a shared limit refuses with. They are registered with json-budget's
 // vocabulary so `refusalCodeSpec(code)` gives any host the status and option to render.
 
-/** The refusal codes of `@tollgate/shared-limits`, with their HTTP status and option. */
-export const SHARED_LIMIT_CODES = defineRefusalCodes('@tollgate/shared-limits', {
+/** The refusal codes of `@tollgate/fleet-limits`, with their HTTP status and option. */
+export const SHARED_LIMIT_CODES = defineRefusalCodes('@tollgate/fleet-limits', {
   ERR_LIMIT_CONCURRENT: {
     status: 429,
     title: 'Too Many Requests',

@@ -22,7 +22,7 @@ import { redisLimitStore } from '../src/redis.js'
 
 if (!hasRedisServer) {
   console.warn(
-    '\n\n*** SKIPPING the shared-limits Redis outage test: no redis-server on PATH ***\n\n',
+    '\n\n*** SKIPPING the fleet-limits Redis outage test: no redis-server on PATH ***\n\n',
   )
 }
 

@@ -1,7 +1,7 @@
 // An instance holding leases dies without releasing them (SIGKILL: no handler runs). Its
 // leases stop being renewed, so Redis holds them at most `leaseMs` past the kill, and the other
 // instances get the places back without anyone cleaning up. The child runs the built package
-// (`pnpm --filter @tollgate/shared-limits build` first; the test task depends on it).
+// (`pnpm --filter @tollgate/fleet-limits build` first; the test task depends on it).
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'

@@ -54,7 +54,7 @@ export type TakeAnswer =
 
 /**
  * A store of leases and token buckets. `memoryLimitStore()` holds them in one process;
- * `redisLimitStore()` (`@tollgate/shared-limits/redis`) on one Redis every instance shares.
+ * `redisLimitStore()` (`@tollgate/fleet-limits/redis`) on one Redis every instance shares.
  * A store that cannot answer rejects with a {@link LimitStoreUnavailableError}; the limit then
  * applies its failure rule.
  */

@@ -1,4 +1,4 @@
-// The Redis store, for limits shared by several instances: `@tollgate/shared-limits/redis`. It
+// The Redis store, for limits shared by several instances: `@tollgate/fleet-limits/redis`. It
 // imports nothing from `redis` at run time; you pass a client made with the official `redis`
 // package (v5 or v6). Each decision is one script (`redis-scripts.ts`): one round trip, atomic,
 // on Redis's clock. Keys carry the limit's name in a hash tag (`{name}`), so a limit's key and

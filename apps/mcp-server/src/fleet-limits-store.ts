@@ -1,6 +1,6 @@
 // Opens the fleet-wide limits on the server's Redis (`--redis-url`), on a client of their own,
 // so the limits fail and recover apart from the continuation and capability stores.
-import { redisLimitStore } from '@tollgate/shared-limits/redis'
+import { redisLimitStore } from '@tollgate/fleet-limits/redis'
 import type { Audit } from './audit.js'
 import { connectRedis } from './redis-connection.js'
 import { type SharedLimits, type SharedLimitsOptions, sharedLimits } from './shared-quota.js'

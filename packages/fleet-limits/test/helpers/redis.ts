@@ -29,7 +29,7 @@ export function useRedis(): TestRedis {
   const available = envUrl !== undefined || hasRedisServer
   if (!available) {
     console.warn(
-      '\n\n*** SKIPPING shared-limits Redis tests: no TOLLGATE_REDIS_URL and no redis-server ***\n\n',
+      '\n\n*** SKIPPING fleet-limits Redis tests: no TOLLGATE_REDIS_URL and no redis-server ***\n\n',
     )
   }
   const prefix = `tollgate:test:limits:${process.pid}:${Date.now()}:`
