@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { ROOT } from './lib.mjs'
+import { fleetSection } from './render-fleet.mjs'
 
 function load(dir) {
   const folder = `${ROOT}jobs/${dir}/results/`
@@ -46,6 +47,10 @@ const out = [
   '  initializes, continuation minting, unauthenticated bursts), each beside a legitimate client.',
   '- `pnpm load fairness` (`jobs/load/fairness.mjs`): one anonymous address against another (slow',
   '  bodies, session filling, endless bodies on GET/DELETE, input-validation refusal logs).',
+  '- `pnpm load fleet` (`jobs/load/fleet.mjs`): three reference servers on one redis-server behind a',
+  '  round-robin balancer, one principal at its limits beside other credentials, an instance killed,',
+  '  Redis stopped and started again; then three gateways in front of one upstream on that Redis',
+  '  (needs `redis-server` on PATH).',
   '',
   'Apps must be built first (`pnpm build`). None of these scripts runs in the test suite.',
   '',
@@ -137,6 +142,8 @@ for (const run of fairnessRuns) {
     out.push(`| ${r.row} | ${r.attack} | ${r.verdict} | ${fmt(r.figure)} |`)
   }
 }
+for (const run of load('load').filter((r) => r.name === 'fleet'))
+  out.push(...fleetSection(run, machineLine))
 out.push('', '## Faults')
 for (const run of load('faults')) {
   out.push('', machineLine(run))
