@@ -27,14 +27,14 @@ export function outcomeOf(status, text) {
   return `${status} ${codeOf(text)}`
 }
 
-/** The body and headers of a 2026 `tools/call` of `tool` with empty arguments. */
-export function toolCall(token, tool = 'project.list') {
+/** The body and headers of a 2026 `tools/call` of `tool` with `args`. */
+export function toolCall(token, tool = 'project.list', args = {}) {
   const body = Buffer.from(
     JSON.stringify({
       jsonrpc: '2.0',
       id: nextId++,
       method: 'tools/call',
-      params: { name: tool, arguments: {}, _meta: META },
+      params: { name: tool, arguments: args, _meta: META },
     }),
   )
   const headers = {
@@ -50,8 +50,8 @@ export function toolCall(token, tool = 'project.list') {
 }
 
 /** One 2026 tool call to `port` `path`; resolves `{ outcome, retryAfter, ms }`, never rejects. */
-export function call2026(port, path, token, { tool, timeoutMs = 30_000 } = {}) {
-  const { body, headers } = toolCall(token, tool)
+export function call2026(port, path, token, { tool, args, timeoutMs = 30_000 } = {}) {
+  const { body, headers } = toolCall(token, tool, args)
   const started = performance.now()
   return new Promise((resolve) => {
     const done = (outcome, retryAfter) =>

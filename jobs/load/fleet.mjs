@@ -4,6 +4,7 @@
 // throughout (their success rate and latency per phase):
 //   in-flight  one principal sends 3 × its in-flight limit of held-back requests across the three;
 //   rate       the same principal calls as fast as two connections allow, for RATE_S seconds;
+//   state      a revocation on instance 1 read by the others; a 2025 session presented elsewhere;
 //   kill       another credential holds every in-flight lease on instance 3, which is SIGKILLed:
 //              how long until the credential is served again on the others (lease time: LEASE_MS);
 //   redis-down Redis SIGKILLed for OUTAGE_S seconds: the rate fails closed (503), the 2025 bodies
@@ -19,8 +20,9 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PROTOCOL_VERSION } from '../../tools/test-kit/src/mcp-initialize.mjs'
 import { startBalancer } from './balancer.mjs'
-import { call2026, figures, holdPost, tally, toolCall } from './fleet-client.mjs'
+import { call2026, codeOf, figures, holdPost, tally, toolCall } from './fleet-client.mjs'
 import { driveGateways } from './fleet-gateways.mjs'
+import { redisPhases } from './fleet-redis.mjs'
 import { machine, openMcpSession, procMemory, ROOT, record, sleep, startApp } from './lib.mjs'
 import { startPersistentRedis } from './redis-aof.mjs'
 
@@ -36,18 +38,18 @@ const OTHER_PACE_MS = 500 // each other credential: one call, then this pause (a
 
 const atStart = machine()
 const token = (id) => `${id}-token-0123456789abcdef`
-const ids = [
-  'hot',
-  'holder',
-  'sessions',
-  ...Array.from({ length: OTHERS }, (_, i) => `other-${i + 1}`),
-]
+const ids = ['hot', 'holder', 'sessions', 'admin', 'revoked', 'roamer']
+ids.push(...Array.from({ length: OTHERS }, (_, i) => `other-${i + 1}`))
 const redis = await startPersistentRedis()
 const config = join(mkdtempSync(join(tmpdir(), 'tollgate-fleet-')), 'config.json')
 writeFileSync(
   config,
   JSON.stringify({
-    credentials: ids.map((id) => ({ id, token: token(id), capabilities: ['read', 'documents'] })),
+    credentials: ids.map((id) => ({
+      id,
+      token: token(id),
+      capabilities: id === 'admin' ? ['read', 'admin'] : ['read', 'documents'],
+    })),
     redisUrl: redis.url,
   }),
 )
@@ -179,7 +181,7 @@ try {
     const admitted = samples.filter((s) => s.outcome === 'served').length
     // The bucket holds RATE and refills RATE per minute while the drive runs.
     const allowance = RATE + Math.ceil((RATE * elapsed) / 60)
-    endPhase('kill', {
+    endPhase('state', {
       hot: {
         limitPerMinute: RATE,
         ...figures(samples, elapsed),
@@ -187,6 +189,57 @@ try {
         allowance,
         withinAllowanceTimes105: admitted <= allowance * 1.05,
         retryAfterSeconds: tally(samples.filter((s) => s.retryAfter).map((s) => s.retryAfter)),
+      },
+    })
+  }
+
+  // (b') state every instance shares: a revocation on instance 1, read by 2 and 3 at their next
+  // call; a 2025 session of instance 1 presented to instance 2 (no affinity).
+  {
+    const [a, b, c] = fleet
+    const admin = (action) =>
+      call2026(a.port, '/mcp', token('admin'), {
+        tool: 'admin',
+        args: { action, params: { credentialId: 'revoked', capability: 'read' } },
+      })
+    const probe = (f) => call2026(f.port, '/mcp', token('revoked'))
+    const before = [(await probe(b)).outcome, (await probe(c)).outcome]
+    const revoke = await admin('revoke')
+    const revokedAt = Date.now()
+    const after = [await probe(b), await probe(c)]
+    const msAfterRevoke = Date.now() - revokedAt
+    const grant = await admin('grant')
+    const regranted = [(await probe(b)).outcome, (await probe(c)).outcome]
+    const session = await openMcpSession(a.port, token('roamer'), '/mcp')
+    const elsewhere = await fetch(`http://127.0.0.1:${b.port}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token('roamer')}`,
+        'mcp-session-id': session,
+        'mcp-protocol-version': PROTOCOL_VERSION,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
+    })
+    const elsewhereText = await elsewhere.text()
+    await fetch(`http://127.0.0.1:${a.port}/mcp`, {
+      method: 'DELETE',
+      headers: {
+        authorization: `Bearer ${token('roamer')}`,
+        'mcp-session-id': session,
+        'mcp-protocol-version': PROTOCOL_VERSION,
+      },
+    }).then((r) => r.text())
+    endPhase('kill', {
+      hot: {
+        revokedProbesBefore: before,
+        revokeAnswer: revoke.outcome,
+        revokedProbesAfterOnInstances2And3: after.map((r) => r.outcome),
+        bothProbesDoneWithinMs: msAfterRevoke,
+        grantAnswer: grant.outcome,
+        probesAfterGrant: regranted,
+        session2025OnAnotherInstance: `${elsewhere.status} ${codeOf(elsewhereText)}`,
       },
     })
   }
@@ -234,115 +287,11 @@ try {
     endPhase('redis-down')
   }
 
-  // (d) Redis stopped for OUTAGE_S seconds.
-  {
-    const [a] = fleet
-    const session = await openMcpSession(a.port, token('holder'), '/mcp')
-    await redis.kill()
-    const downAt = Date.now()
-    const hotSamples = drive('hot', OUTAGE_S, { connections: 1, pauseMs: 100 })
-    // Bodies in flight (2025, one session on instance 1): a local share of floor(8 ÷ 3).
-    const bodyHolds = Array.from({ length: 4 }, (_, i) => {
-      const body = Buffer.from(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 100 + i,
-          method: 'tools/call',
-          params: { name: 'project.list', arguments: {} },
-        }),
-      )
-      return holdPost(a.port, '/mcp', body, {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'content-length': String(body.length),
-        authorization: `Bearer ${token('holder')}`,
-        'mcp-session-id': session,
-        'mcp-protocol-version': PROTOCOL_VERSION,
-      })
-    })
-    await sleep(1_500)
-    const bodyRefused = bodyHolds.filter((h) => h.answer() !== undefined).map((h) => h.answer())
-    const bodyWaiting = bodyHolds.filter((h) => h.answer() === undefined)
-    for (const h of bodyWaiting) h.finish()
-    const bodyServed = await Promise.all(bodyWaiting.map((h) => h.answered))
-    // Sessions: a local share of floor(3 ÷ 3) = 1 on instance 1.
-    const sessions = []
-    for (let i = 0; i < 2; i++) {
-      sessions.push(
-        await openMcpSession(a.port, token('sessions'), '/mcp').then(
-          () => 'opened',
-          (e) => String(e.message).replace(/ without a session$/, ''),
-        ),
-      )
-    }
-    const hot = await hotSamples
-    await sleep(Math.max(0, OUTAGE_S * 1000 - (Date.now() - downAt)))
-    const audit = (event) =>
-      fleet.map(
-        (f) =>
-          f
-            .output()
-            .split('\n')
-            .filter((l) => l.includes(`"${event}"`)).length,
-      )
-    endPhase('recovery', {
-      hot: {
-        outageSeconds: OUTAGE_S,
-        rate: figures(hot, OUTAGE_S),
-        bodiesInFlight2025: {
-          limit: BODIES,
-          localShare: Math.max(1, Math.floor(BODIES / 3)),
-          held: 4,
-          admitted: bodyWaiting.length,
-          refused: tally(bodyRefused),
-          admittedThenServed: tally(bodyServed),
-        },
-        sessions2025: { localShare: Math.max(1, Math.floor(SESSIONS / 3)), attempts: sessions },
-        limitStoreUnavailableLinesPerInstance: audit('limit_store_unavailable'),
-      },
-    })
-    await redis.start()
-    const upAt = Date.now()
-    let firstServedMs
-    await waitFor(
-      async () => {
-        const ok = (await call2026(balancer.port, '/mcp', token('hot'))).outcome === 'served'
-        if (ok) firstServedMs = Date.now() - upAt
-        return ok
-      },
-      30_000,
-      200,
-    )
-    const after = await drive('hot', 8, { connections: 1, pauseMs: 100 })
-    endPhase('empty-restart', {
-      hot: {
-        firstServedAfterRedisStartMs: firstServedMs ?? null,
-        rate: figures(after, 8),
-        limitStoreRecoveredLinesPerInstance: audit('limit_store_recovered'),
-      },
-    })
-
-    // (d') Redis back without its data (no persistence, or a lost volume): the capability
-    // store finds its epoch gone and refuses every check until the instance restarts, since an
-    // empty Redis has forgotten every revocation. Instance 1 is restarted; 2 and 3 are not.
-    await redis.kill()
-    redis.wipe()
-    await redis.start()
-    await sleep(1_000)
-    const empty = await drive('hot', 4, { connections: 1, pauseMs: 100 })
-    await fleet[0].stop()
-    fleet[0] = await startInstance()
-    backends[0] = fleet[0].port
-    const perInstance = []
-    for (const f of fleet) perInstance.push((await call2026(f.port, '/mcp', token('hot'))).outcome)
-    endPhase('done', {
-      hot: {
-        emptyRedis: figures(empty, 4),
-        capabilityStateLostLinesPerInstance: audit('capability_state_lost'),
-        afterRestartingInstance1OnlyOneCallEach: perInstance,
-      },
-    })
-  }
+  // (d) Redis stopped, started again with its data, then empty (fleet-redis.mjs).
+  await redisPhases({
+    ...{ fleet, backends, balancer, redis, token, endPhase, drive, waitFor, startInstance },
+    limits: { BODIES, SESSIONS, OUTAGE_S },
+  })
 } finally {
   running = false
   await Promise.all(others)

@@ -8,6 +8,9 @@ const codes = (outcomes) =>
     .map(([k, n]) => `${k}: ${n}`)
     .join(', ')
 const latency = (f) => (f.served === 0 ? 'none served' : `p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms`)
+// Audit lines of each instance, by the limit they name.
+const byInstance = (list) =>
+  list.map((o, i) => `${i + 1}: ${typeof o === 'object' ? codes(o) || 'none' : o}`).join('; ')
 const others = (f) =>
   `${f.served}/${f.requests} served (${(100 * (f.successRate ?? 0)).toFixed(1)} %), ${latency(f)}; ${codes(f.outcomes)}`
 
@@ -19,14 +22,16 @@ function driven(p) {
       return `${h.sent} requests held after their first bytes, round robin: **${h.admittedInFlight} admitted in flight** (limit ${h.limit}; within ×1.05: ${h.withinLimitTimes105 ? 'yes' : '**no**'}), refused ${codes(h.refused)}; the admitted, once finished: ${codes(h.admittedThenServed)}`
     case 'rate':
       return `${h.requests} calls on 2 connections, ${h.reqPerS} req/s: **${h.admitted} admitted** against an allowance of ${h.allowance} (${h.limitPerMinute}/min bucket + refill over the drive; within ×1.05: ${h.withinAllowanceTimes105 ? 'yes' : '**no**'}); ${codes(h.outcomes)}; Retry-After ${fmt(h.retryAfterSeconds)} s; served ${latency(h)}`
+    case 'state':
+      return `a credential's \`read\` revoked on instance 1 (${h.revokeAnswer}): its next call on instances 2 and 3 answers ${h.revokedProbesAfterOnInstances2And3.join(' / ')} (both within ${h.bothProbesDoneWithinMs} ms of the revocation; before it: ${h.revokedProbesBefore.join(' / ')}); granted again (${h.grantAnswer}): ${h.probesAfterGrant.join(' / ')}. A 2025 session of instance 1 presented to instance 2: ${h.session2025OnAnotherInstance}`
     case 'kill':
       return `another credential holds its ${h.heldOnKilledInstance} leases on instance 3; before the kill instance 1 answers ${h.probeBeforeKill}; instance 3 SIGKILLed: **served again on instances 1–2 after ${h.servedAgainAfterMs} ms** (lease ${h.leaseMs} ms; probes ${codes(h.probesAfterKill)}); balancer 502s so far: ${h.balancer502}`
     case 'redis-down':
-      return `Redis SIGKILLed for ${h.outageSeconds} s. Rate (2026): ${codes(h.rate.outcomes)}. 2025 bodies in flight on one session of instance 1: ${h.bodiesInFlight2025.admitted} of ${h.bodiesInFlight2025.held} admitted (local share ${h.bodiesInFlight2025.localShare} of ${h.bodiesInFlight2025.limit}), refused ${codes(h.bodiesInFlight2025.refused)}, the admitted then answered ${codes(h.bodiesInFlight2025.admittedThenServed)}. 2025 sessions on instance 1 (local share ${h.sessions2025.localShare}): ${h.sessions2025.attempts.join(', ')}. \`limit_store_unavailable\` lines per instance: ${h.limitStoreUnavailableLinesPerInstance.join(' / ')}`
+      return `Redis SIGKILLed for ${h.outageSeconds} s. Rate (2026): ${codes(h.rate.outcomes)}. 2025 bodies in flight on one session of instance 1: ${h.bodiesInFlight2025.admitted} of ${h.bodiesInFlight2025.held} admitted (local share ${h.bodiesInFlight2025.localShare} of ${h.bodiesInFlight2025.limit}), refused ${codes(h.bodiesInFlight2025.refused)}, the admitted then answered ${codes(h.bodiesInFlight2025.admittedThenServed)}. 2025 sessions on instance 1 (local share ${h.sessions2025.localShare}): ${h.sessions2025.attempts.join(', ')}. \`limit_store_unavailable\` lines by instance: ${byInstance(h.limitStoreUnavailableLinesPerInstance)}`
     case 'recovery':
-      return `Redis started again from its append-only file: **first call served ${h.firstServedAfterRedisStartMs} ms later**, nothing restarted; next 8 s: ${others(h.rate)}; \`limit_store_recovered\` lines per instance: ${h.limitStoreRecoveredLinesPerInstance.join(' / ')}`
+      return `Redis started again from its append-only file: **first call served ${h.firstServedAfterRedisStartMs} ms later**, nothing restarted; next 8 s: ${others(h.rate)}; \`limit_store_recovered\` lines by instance at the end of this phase: ${byInstance(h.limitStoreRecoveredLinesPerInstance)}${h.limitStoreUnavailableLinesPerInstanceAtEnd === undefined ? '' : `; \`limit_store_unavailable\` by then: ${byInstance(h.limitStoreUnavailableLinesPerInstanceAtEnd)}`}`
     case 'empty-restart':
-      return `Redis started again **empty** (its file deleted): ${codes(h.emptyRedis.outcomes)}; \`capability_state_lost\` lines per instance: ${h.capabilityStateLostLinesPerInstance.join(' / ')} (instance 1's count is of its new process); after restarting instance 1 only, one call to each: ${h.afterRestartingInstance1OnlyOneCallEach.join(' / ')}`
+      return `Redis started again **empty** (its file deleted): ${codes(h.emptyRedis.outcomes)}; \`capability_state_lost\` lines by instance: ${byInstance(h.capabilityStateLostLinesPerInstance)} (instance 1's count is of its new process); after restarting instance 1 only, one call to each: ${h.afterRestartingInstance1OnlyOneCallEach.join(' / ')}`
     default:
       return h === undefined ? '—' : fmt(h)
   }
@@ -36,6 +41,7 @@ const PHASE_NAMES = {
   baseline: 'baseline',
   'in-flight': '(a) in flight',
   rate: '(a) rate',
+  state: 'revocation, session elsewhere',
   kill: '(c) instance killed',
   rejoin: 'instance 3 restarted, rejoins',
   'redis-down': '(d) Redis down',
