@@ -327,3 +327,17 @@ record(new URL('.', import.meta.url), 'fleet', {
   peakRssMiB: rssEnd.map((p) => (p === null ? null : Number(p.maxRssMiB.toFixed(1)))),
   gateways,
 })
+
+// A limit past ×1.05 across the fleet, a lease outliving its time, or a gateway part that did
+// not run fails the job.
+const verdicts = phases.flatMap((p) =>
+  ['withinLimitTimes105', 'withinAllowanceTimes105', 'withinLeaseTime']
+    .filter((k) => p.hot?.[k] !== undefined)
+    .map((k) => p.hot[k]),
+)
+if (
+  verdicts.includes(false) ||
+  gateways.error !== undefined ||
+  !gateways.rate?.withinAllowanceTimes105
+)
+  process.exitCode = 1
