@@ -15,6 +15,7 @@ import { createDrain } from './drain.js'
 import { openSharedLimits } from './fleet-limits-store.js'
 import { startHttpServer } from './http-server.js'
 import { principalQuota } from './principal-quota.js'
+import { openSealedHandles } from './sealing-keys.js'
 import { describeStartError } from './start-error.js'
 import { startHelp } from './start-help.js'
 import { startStdioServer } from './stdio-server.js'
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
       thresholdBytes: cli.heavyThresholdBytes,
       ttlMs: cli.continuationTtlMs,
     }),
+    // Read and checked before anything serves: a bad key file stops the start.
+    handles: openSealedHandles(cli.sealingKeysFile, audit, pinoAuditSink(logger)),
     continuationWrites: () => writes,
     audit,
     anonymousRoutes: new Set(config.anonymous?.routes ?? []),
