@@ -109,7 +109,7 @@ export function buildMcpServer(
     mcp.registerTool(
       row.name,
       { description: row.description, inputSchema: published.get(row.name)! },
-      (args: unknown) => row.handler(kit, args as never),
+      (args: unknown, ctx: unknown) => row.handler(kit, args as never, ctx as never),
     )
   }
   if (server.registerUnpublishedProbe) {

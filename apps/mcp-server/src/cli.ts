@@ -10,6 +10,7 @@ import {
   type ContinuationCliOptions,
   parseContinuationCli,
 } from './continuation-store.js'
+import { DEFAULT_DRAIN_MS } from './drain.js'
 import { PRINCIPAL_QUOTA_DEFAULTS } from './principal-quota.js'
 
 /** The repository's `schemas/mcp/`, relative to the bundle at `apps/mcp-server/dist/main.js`. */
@@ -106,6 +107,16 @@ export interface CliOptions extends ContinuationCliOptions {
    * held it, if that instance dies: leases are renewed while held. Default: 30,000.
    */
   readonly fleetLeaseMs: number
+  /**
+   * After SIGTERM, how long the requests in flight may take to finish before the server closes
+   * anyway; new requests are refused at once. Default: 10,000.
+   */
+  readonly drainMs: number
+  /**
+   * JSON key file sealing the `requestState` of tools of several rounds: `{ "keys": [{ "id",
+   * "secret" (base64url, >= 32 bytes) }] }`, newest first. Default: a random key per process.
+   */
+  readonly sealingKeysFile: string | undefined
   /** Test-only: removes the input-validation control (prints a loud warning). */
   readonly unsafeDisableInputValidation: boolean
   /** Test-only: registers a tool that has no published schema. */
@@ -153,6 +164,14 @@ export const USAGE = `Usage: node dist/main.js [options]
                              limit / n of the limits that fall back to a local share (default 1)
   --fleet-lease-ms <n>       a fleet-wide lease of an instance that died is freed this long
                              after its last renewal (default 30000)
+  --drain-ms <n>             after SIGTERM: new requests are refused (503) and /readyz is 503
+                             at once; requests in flight finish within this deadline, then
+                             leases are released and the process exits 0
+                             (default ${DEFAULT_DRAIN_MS}, at most 600000)
+  --sealing-keys-file <path> keys sealing the requestState of multi-round tools, shared by
+                             every instance: {"keys":[{"id","secret"}]}, newest first, each
+                             secret base64url of >= 32 random bytes (default: a random key
+                             of this process, with a warning)
 ${CONTINUATION_USAGE}
 Test-only switches (never in production; each prints a warning at start):
   --unsafe-disable-input-validation   remove schema validation of tools/call arguments
@@ -200,6 +219,8 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'redis-url': { type: 'string' },
       'fleet-instances': { type: 'string' },
       'fleet-lease-ms': { type: 'string' },
+      'drain-ms': { type: 'string' },
+      'sealing-keys-file': { type: 'string' },
       ...CONTINUATION_CLI_OPTIONS,
       'unsafe-disable-input-validation': { type: 'boolean' },
       'unsafe-register-unpublished-tool': { type: 'boolean' },
@@ -294,6 +315,9 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
         : assertRedisUrl('--redis-url', values['redis-url']),
     fleetInstances: limit('--fleet-instances', values['fleet-instances'], 1),
     fleetLeaseMs: limit('--fleet-lease-ms', values['fleet-lease-ms'], 30_000),
+    // Past ten minutes a stuck request would hold the pod for longer than any orchestrator waits.
+    sealingKeysFile: values['sealing-keys-file'],
+    drainMs: bounded('--drain-ms', values['drain-ms'], DEFAULT_DRAIN_MS, 600_000),
     ...parseContinuationCli(values),
     unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
     unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,

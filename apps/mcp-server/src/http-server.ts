@@ -15,6 +15,8 @@ import { bodyRefusalAudit } from './audit.js'
 import { authenticateRequest, type Principal, samePrincipal, statelessPrincipal } from './auth.js'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { MessageControls } from './controls.js'
+import { createDrain, type Drain, SERVER_DRAINING } from './drain.js'
+import { answerProbe, PROBE_PATHS, type StoreHealth } from './health.js'
 import { createModernLeg, routeHead } from './http-modern.js'
 import { type PrincipalQuota, principalQuota } from './principal-quota.js'
 import type { SharedLimits } from './shared-quota.js'
@@ -59,6 +61,13 @@ export interface HttpServerOptions {
    * `undefined`: each instance counts alone.
    */
   readonly shared?: SharedLimits
+  /**
+   * The drain state `main` begins on SIGTERM: new MCP requests are then refused 503
+   * `ERR_SERVER_DRAINING` and `/readyz` answers 503. Default: one of the server's own.
+   */
+  readonly drain?: Drain
+  /** Whether the shared store (`--redis-url`) answers, for `/readyz`; `undefined`: no store. */
+  readonly storeHealth?: StoreHealth
 }
 
 /** What a session is bound to: the SDK transport, the route and who opened it. */
@@ -336,7 +345,26 @@ export async function startHttpServer(
     }
   }
 
+  const drain = options.drain ?? createDrain()
   const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/'
+    if ((PROBE_PATHS as readonly string[]).includes(path)) {
+      void answerProbe(req, res, path, drain, options.storeHealth).catch(() => res.destroy())
+      return
+    }
+    if (drain.draining) {
+      // Refused from the head, the connection closed: the client retries on another instance.
+      context.audit('http_refused', { reason: 'draining' })
+      return refuseJsonRpcUnread(
+        res,
+        503,
+        { code: -32000, message: 'Server is draining', data: { code: SERVER_DRAINING } },
+        { 'Retry-After': '1' },
+      )
+    }
+    // A GET is a 2025 session's event stream, open for as long as the session: not a request
+    // the drain waits for (closing the sessions ends it).
+    if (req.method !== 'GET') drain.admit(res)
     handle(req, res).catch((error: unknown) => {
       context.audit('http_error', { error: error instanceof Error ? error.name : 'unknown' })
       if (!res.headersSent)
@@ -353,7 +381,9 @@ export async function startHttpServer(
   const close = async () => {
     await pool.close()
     await modern.close()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    server.closeAllConnections()
+    await closed
   }
   return { server, port, close }
 }

@@ -11,9 +11,11 @@ import { defaultConfig, loadConfig } from './config.js'
 import { openContinuationStore } from './continuation-store.js'
 import { messageControls } from './controls.js'
 import { CredentialRegistry } from './credentials.js'
+import { createDrain } from './drain.js'
 import { openSharedLimits } from './fleet-limits-store.js'
 import { startHttpServer } from './http-server.js'
 import { principalQuota } from './principal-quota.js'
+import { openSealedHandles } from './sealing-keys.js'
 import { describeStartError } from './start-error.js'
 import { startHelp } from './start-help.js'
 import { startStdioServer } from './stdio-server.js'
@@ -86,6 +88,8 @@ async function main(): Promise<void> {
       thresholdBytes: cli.heavyThresholdBytes,
       ttlMs: cli.continuationTtlMs,
     }),
+    // Read and checked before anything serves: a bad key file stops the start.
+    handles: openSealedHandles(cli.sealingKeysFile, audit, pinoAuditSink(logger)),
     continuationWrites: () => writes,
     audit,
     anonymousRoutes: new Set(config.anonymous?.routes ?? []),
@@ -120,6 +124,7 @@ async function main(): Promise<void> {
     instances: cli.fleetInstances,
     leaseMs: cli.fleetLeaseMs,
   })
+  const drain = createDrain()
   const { port, close } = await startHttpServer(context, {
     host: cli.host,
     port: cli.port,
@@ -135,7 +140,8 @@ async function main(): Promise<void> {
         maxConcurrent: cli.maxRequestsInFlightPerPrincipal,
         requestsPerMinute: cli.requestsPerMinutePerPrincipal,
       }),
-    ...(limits === undefined ? {} : { shared: limits.shared }),
+    ...(limits === undefined ? {} : { shared: limits.shared, storeHealth: limits.health }),
+    drain,
   })
   const base = `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}`
   audit('listening', { host: cli.host, port, routes: ROUTES.map((r) => `${base}${r.path}`) })
@@ -152,13 +158,27 @@ async function main(): Promise<void> {
       nodeVersion: process.versions.node,
     }),
   )
-  const stop = () => {
-    void close()
-      .then(() => Promise.all([opened.close(), capabilityStore.close(), limits?.close()]))
-      .then(() => process.exit(0))
+  // SIGTERM: refuse new MCP requests and answer /readyz 503 at once, let the requests in flight
+  // finish within --drain-ms, then close the sessions (their leases released) and the stores
+  // (after the releases already started have reached Redis), and exit 0. A second signal, or a
+  // close that hangs past the deadline by 5 s more, exits at once.
+  const stop = (signal: string) => {
+    if (drain.draining) process.exit(0)
+    drain.begin()
+    audit('draining', { signal, inFlight: drain.inFlight, deadlineMs: cli.drainMs })
+    setTimeout(() => process.exit(0), cli.drainMs + 5000).unref()
+    void drain
+      .settled(cli.drainMs)
+      .then(async ({ inFlight }) => {
+        await close()
+        await limits?.close()
+        await Promise.all([opened.close(), capabilityStore.close()])
+        audit('drained', { unfinished: inFlight })
+      })
+      .finally(() => process.exit(0))
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
 main().catch((error: unknown) => {

@@ -57,7 +57,8 @@ export interface SharedLimits {
   readonly bodies: ConcurrencyLimit
   /**
    * A lease on one of `key`'s sessions (in `pool`, for an anonymous caller), held while the
-   * session lives, or why not: `ERR_SESSION_QUOTA` (429) or `ERR_SESSION_UNAVAILABLE` (503).
+   * session lives, or why not: `ERR_SESSION_QUOTA` (429). While the store is down the session
+   * limit decides on its local share, so it never refuses for the outage itself.
    */
   reserveSession(key: string, pool?: string): Promise<LimitLease | SessionQuotaRefusal>
 }
@@ -65,8 +66,8 @@ export interface SharedLimits {
 /** Why {@link SharedLimits.reserveSession} refused. */
 export interface SessionQuotaRefusal {
   readonly ok: false
-  readonly code: 'ERR_SESSION_QUOTA' | 'ERR_SESSION_UNAVAILABLE'
-  readonly status: 429 | 503
+  readonly code: 'ERR_SESSION_QUOTA'
+  readonly status: 429
   readonly limit: number
   readonly retryAfterSeconds: number
 }
@@ -161,11 +162,12 @@ export function sharedLimits(options: SharedLimitsOptions): SharedLimits {
     async reserveSession(key: string, pool?: string) {
       const lease = await sessions.acquire(limitKey('own', key), pool)
       if (!isLimitRefusal(lease)) return lease
-      const unavailable = lease.code === 'ERR_LIMIT_UNAVAILABLE'
+      // The session limit's rule is a local share (above): it refuses only for the count, never
+      // with ERR_LIMIT_UNAVAILABLE, so its one refusal is the quota's.
       return Object.freeze({
         ok: false as const,
-        code: unavailable ? ('ERR_SESSION_UNAVAILABLE' as const) : ('ERR_SESSION_QUOTA' as const),
-        status: lease.status,
+        code: 'ERR_SESSION_QUOTA' as const,
+        status: 429 as const,
         limit: lease.limit,
         retryAfterSeconds: lease.retryAfterSeconds,
       })

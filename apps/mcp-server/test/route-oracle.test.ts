@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
-import { createContinuations } from '@tollgate/continuation'
+import { createContinuations, sealedHandles } from '@tollgate/continuation'
 import { loadSchemaRegistry, withInputValidation } from '@tollgate/mcp-validation'
 import { listen, type Running } from '@tollgate/test-kit/listen'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -168,6 +168,7 @@ describe('the control: the decorator without the route surface', () => {
         }),
       ),
       continuations: createContinuations({}),
+      handles: sealedHandles({ keys: [{ id: 'test', secret: new Uint8Array(32).fill(7) }] }),
       continuationWrites: () => 0,
       audit: () => {},
       registerUnpublishedProbe: false,

@@ -22,6 +22,7 @@ const ALL_TOOLS = [
   'knowledge.get',
   'knowledge.search',
   'knowledge.status',
+  'project.export',
   'project.list',
   'system.capabilities',
 ]

@@ -1,4 +1,4 @@
-import type { Continuations } from '@tollgate/continuation'
+import type { Continuations, SealedHandles } from '@tollgate/continuation'
 import type { Audit } from '../audit.js'
 import type { CredentialRegistry } from '../credentials.js'
 import type { KnowledgeStore } from '../store/knowledge-store.js'
@@ -9,6 +9,8 @@ export interface ServerContext {
   readonly store: KnowledgeStore
   readonly credentials: CredentialRegistry
   readonly continuations: Continuations
+  /** Seals and opens the `requestState` of tools of several rounds (`--sealing-keys-file`). */
+  readonly handles: SealedHandles
   /** Writes the continuation store has taken since start: what `admin` `stats` reports. */
   readonly continuationWrites: () => number
   readonly audit: Audit

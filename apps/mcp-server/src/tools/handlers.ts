@@ -1,3 +1,4 @@
+import type { InputRequiredResult } from '@modelcontextprotocol/server'
 import { CAPABILITIES_UNAVAILABLE } from '../capability-store.js'
 import type { ToolInput } from './inputs.js'
 import type { Result, ToolKit } from './kit.js'
@@ -9,8 +10,15 @@ import { redeem } from './serve.js'
 // tool's input in `inputs.ts`, which the types below are inferred from); nothing here
 // re-validates them.
 
-/** A tool handler: the call's kit and the admitted arguments. */
-export type ToolHandler = (kit: ToolKit, args: never) => Promise<Result>
+/**
+ * A tool handler: the call's kit, the admitted arguments and the SDK's per-request context (read
+ * by a tool of several rounds only); an `input_required` result asks the client for a round more.
+ */
+export type ToolHandler = (
+  kit: ToolKit,
+  args: never,
+  ctx: never,
+) => Promise<Result | InputRequiredResult>
 
 /** `project.list`: the projects of the store. */
 export const projectList = (kit: ToolKit): Promise<Result> =>

@@ -85,6 +85,7 @@ export const TOOL_INPUTS = {
     })
     .meta({ title: 'admin (class dispatcher) input' }),
   'continuation.fetch': z.object({ token }),
+  'project.export': scoped({}).meta({ title: 'project.export (two rounds: confirm, then export)' }),
 } as const
 
 /** The arguments a tool's handler receives: what its published schema admits. */

@@ -12,6 +12,7 @@ import {
   type ToolHandler,
 } from './handlers.js'
 import { TOOL_INPUTS } from './inputs.js'
+import { projectExport } from './project-export.js'
 
 /** One MCP tool of the server: everything about it but its input schema's content. */
 export interface ToolRow {
@@ -103,6 +104,14 @@ const ROWS: readonly DeclaredRow[] = [
     description: 'Redeems a continuation token for its heavy result.',
     tier: 'read',
     handler: continuationFetch as ToolHandler,
+  },
+  {
+    name: 'project.export',
+    description:
+      'Exports a project after a confirmation (2026-07-28: answers input_required with a sealed requestState; the retry carrying it and confirm: true exports).',
+    tier: 'read',
+    capabilities: ['export'],
+    handler: projectExport as ToolHandler,
   },
 ]
 
