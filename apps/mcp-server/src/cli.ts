@@ -111,7 +111,7 @@ export interface CliOptions extends ContinuationCliOptions {
    * After SIGTERM, how long the requests in flight may take to finish before the server closes
    * anyway; new requests are refused at once. Default: 10,000.
    */
-  readonly drainMs: number
+  readonly drainTimeoutMs: number
   /**
    * JSON key file sealing the `requestState` of tools of several rounds: `{ "keys": [{ "id",
    * "secret" (base64url, >= 32 bytes) }] }`, newest first. Default: a random key per process.
@@ -164,7 +164,7 @@ export const USAGE = `Usage: node dist/main.js [options]
                              limit / n of the limits that fall back to a local share (default 1)
   --fleet-lease-ms <n>       a fleet-wide lease of an instance that died is freed this long
                              after its last renewal (default 30000)
-  --drain-ms <n>             after SIGTERM: new requests are refused (503) and /readyz is 503
+  --drain-timeout-ms <n>             after SIGTERM: new requests are refused (503) and /readyz is 503
                              at once; requests in flight finish within this deadline, then
                              leases are released and the process exits 0
                              (default ${DEFAULT_DRAIN_MS}, at most 600000)
@@ -219,7 +219,7 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
       'redis-url': { type: 'string' },
       'fleet-instances': { type: 'string' },
       'fleet-lease-ms': { type: 'string' },
-      'drain-ms': { type: 'string' },
+      'drain-timeout-ms': { type: 'string' },
       'sealing-keys-file': { type: 'string' },
       ...CONTINUATION_CLI_OPTIONS,
       'unsafe-disable-input-validation': { type: 'boolean' },
@@ -317,7 +317,7 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
     fleetLeaseMs: limit('--fleet-lease-ms', values['fleet-lease-ms'], 30_000),
     // Past ten minutes a stuck request would hold the pod for longer than any orchestrator waits.
     sealingKeysFile: values['sealing-keys-file'],
-    drainMs: bounded('--drain-ms', values['drain-ms'], DEFAULT_DRAIN_MS, 600_000),
+    drainTimeoutMs: bounded('--drain-timeout-ms', values['drain-timeout-ms'], DEFAULT_DRAIN_MS, 600_000),
     ...parseContinuationCli(values),
     unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
     unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,

@@ -159,16 +159,16 @@ async function main(): Promise<void> {
     }),
   )
   // SIGTERM: refuse new MCP requests and answer /readyz 503 at once, let the requests in flight
-  // finish within --drain-ms, then close the sessions (their leases released) and the stores
+  // finish within --drain-timeout-ms, then close the sessions (their leases released) and the stores
   // (after the releases already started have reached Redis), and exit 0. A second signal, or a
   // close that hangs past the deadline by 5 s more, exits at once.
   const stop = (signal: string) => {
     if (drain.draining) process.exit(0)
     drain.begin()
-    audit('draining', { signal, inFlight: drain.inFlight, deadlineMs: cli.drainMs })
-    setTimeout(() => process.exit(0), cli.drainMs + 5000).unref()
+    audit('draining', { signal, inFlight: drain.inFlight, deadlineMs: cli.drainTimeoutMs })
+    setTimeout(() => process.exit(0), cli.drainTimeoutMs + 5000).unref()
     void drain
-      .settled(cli.drainMs)
+      .settled(cli.drainTimeoutMs)
       .then(async ({ inFlight }) => {
         await close()
         await limits?.close()

@@ -24,7 +24,7 @@ const LIMITS = [
   '1',
   '--fleet-lease-ms',
   '60000',
-  '--drain-ms',
+  '--drain-timeout-ms',
   '30000',
 ]
 
