@@ -12,6 +12,7 @@ import { parseGatewayArgs } from '../src/cli-options.js'
 import { hashBearerToken } from '../src/config.js'
 import { gatewayControls, startGateway } from '../src/gateway.js'
 import {
+  CLI,
   post,
   type RpcAnswer,
   type RunningCli,
@@ -305,5 +306,61 @@ describe('startGateway with the request-state control removed', () => {
     }
     expect(await seenBy(true)).toEqual([])
     expect(await seenBy(false)).toEqual([forged])
+  })
+})
+
+describe('requestStateSeal (through tollgate-gateway --stdio)', () => {
+  it('seals the state for the one stdio client, completes with the handle, and refuses the raw state', async () => {
+    const proc = spawn(process.execPath, [CLI, '--stdio', '--upstream', shared.url])
+    try {
+      const lines: Record<string, unknown>[] = []
+      let partial = ''
+      proc.stdout.setEncoding('utf8')
+      proc.stdout.on('data', (chunk: string) => {
+        partial += chunk
+        const parts = partial.split('\n')
+        partial = parts.pop() ?? ''
+        for (const line of parts) if (line !== '') lines.push(JSON.parse(line))
+      })
+      const ask = async (id: number, extra: Record<string, unknown>) => {
+        proc.stdin.write(
+          `${JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: {
+              name: 'book',
+              arguments: {},
+              ...extra,
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': V,
+                'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+              },
+            },
+          })}\n`,
+        )
+        await until(() => expect(lines.some((l) => l.id === id)).toBe(true), 30_000)
+        return lines.find((l) => l.id === id) as Record<string, unknown>
+      }
+      // The first call may meet the catalog still loading: retried until the tool is served.
+      let handle = ''
+      let id = 1
+      await until(async () => {
+        const first = await ask(id++, {})
+        handle = (first.result as { requestState?: string } | undefined)?.requestState ?? ''
+        expect(handle.startsWith('tgs1.local-')).toBe(true)
+      }, 30_000)
+      const before = toolCalls(shared).length
+      const raw = await ask(100, { requestState: UPSTREAM_STATE, inputResponses: SEAT })
+      expect(raw.error).toMatchObject({
+        code: -32016,
+        data: { code: 'ERR_REQUEST_STATE_INVALID' },
+      })
+      expect(toolCalls(shared).length).toBe(before)
+      const done = await ask(101, { requestState: handle, inputResponses: SEAT })
+      expect(done.result).toMatchObject({ structuredContent: { seat: '12A' } })
+    } finally {
+      proc.kill('SIGKILL')
+    }
   })
 })
