@@ -211,16 +211,9 @@ export class MessagePipeline {
       method,
       params,
       context,
-      (code, fields) => {
-        const tool = method === 'tools/call' ? (params?.name as string) : undefined
-        this.#log('request_state_refused', {
-          code,
-          ...fields,
-          tool,
-          principal: context.principal?.key,
-          route: context.route?.path,
-        })
-        this.#refused(code, context, tool ?? method)
+      (fields) => {
+        this.#log('request_state_refused', fields)
+        this.#refused(fields.code, context, fields.tool ?? method)
       },
     )
   }

@@ -14,11 +14,18 @@ export function requestStateCall(context: CallContext): RequestStateCall {
   }
 }
 
-/** What a refusal is reported with: the code, and fields for the audit line. */
-export type StateRefusalReport = (
-  code: string,
-  fields: Record<string, string | number | undefined>,
-) => void
+/** The fields of a refusal's audit line: code, reason, and who called what (no caller bytes). */
+export interface StateRefusal {
+  readonly [field: string]: string | undefined
+  readonly code: string
+  readonly reason: string
+  readonly method: string
+  /** The tool of a `tools/call` (already found on the caller's route). */
+  readonly tool: string | undefined
+}
+
+/** Receives each refusal, for the audit line and the refusal metric. */
+export type StateRefusalReport = (refusal: StateRefusal) => void
 
 /**
  * Forwards one request through `forward` with its `requestState` opened by `seal` and the
@@ -35,16 +42,25 @@ export async function forwardWithRequestState(
   report: StateRefusalReport,
 ): Promise<RpcReply> {
   const call = requestStateCall(context)
+  const refusal = (code: string, reason: string, keyId?: string): StateRefusal => ({
+    code,
+    reason,
+    keyId,
+    method,
+    tool: method === 'tools/call' ? (params?.name as string) : undefined,
+    principal: context.principal?.key,
+    route: context.route?.path,
+  })
   const opened = await seal.open(method, params, call)
   if (!opened.ok) {
-    report(opened.code, { reason: opened.reason, keyId: opened.keyId, method })
+    report(refusal(opened.code, opened.reason, opened.keyId))
     return { ok: false, error: gatewayRpcError(opened.code, opened.limit) }
   }
   const reply = await forward(opened.params)
   if (!reply.ok) return reply
   const sealed = seal.seal(method, reply.result, params, call)
   if (!sealed.ok) {
-    report(sealed.code, { reason: 'upstream_state', method })
+    report(refusal(sealed.code, 'upstream_state'))
     return { ok: false, error: gatewayRpcError(sealed.code, sealed.limit) }
   }
   return { ok: true, result: sealed.result }
