@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020 } from './ajv-classes.js'
+import { readSealingKeys, type SealingKeyEntry, type SealingKeySet } from './sealing-keys.js'
 import { resolveToolGuardOptions } from './tool-guard-options.js'
 
 // `--config <file>`: JSON validated against the published schema (`schema/config.schema.json`,
@@ -58,6 +59,16 @@ export interface GatewayConfig {
   readonly tools: GatewayToolOptions
   /** Redis shared by the fleet (`--redis-url` overrides it); never logged. */
   readonly redisUrl?: string
+  /** The keys that seal `requestState`, newest first; absent: one random key per process. */
+  readonly sealingKeys?: SealingKeySet
+  /** Pass as is (with the keys) to `requestStateSeal()`. */
+  readonly requestState?: GatewayRequestStateOptions
+}
+
+/** Request-state options: those of `requestStateSeal()` but the keys, as the config holds them. */
+export interface GatewayRequestStateOptions {
+  readonly ttlMs?: number
+  readonly maxHandleBytes?: number
 }
 
 /** One problem of a config file: where (a JSON path such as `routes[0].allow`) and what. */
@@ -127,14 +138,16 @@ export function loadGatewayConfig(file: string): GatewayConfig {
   } catch {
     throw new GatewayConfigError([{ path: '(file)', message: 'is not JSON' }])
   }
-  return parseGatewayConfig(value)
+  return parseGatewayConfig(value, dirname(file))
 }
 
 /**
- * Validates a parsed config value (what {@link loadGatewayConfig} does after reading the file).
- * @throws GatewayConfigError as {@link loadGatewayConfig} does.
+ * Validates a parsed config value (what {@link loadGatewayConfig} does after reading the file);
+ * a `sealingKeys[i].secretFile` is read relative to `baseDir` (default: the working directory).
+ * @throws GatewayConfigError as {@link loadGatewayConfig} does, and for a sealing key that
+ *   repeats an id, cannot be read, is not canonical base64url or decodes to under 32 bytes.
  */
-export function parseGatewayConfig(value: unknown): GatewayConfig {
+export function parseGatewayConfig(value: unknown, baseDir: string = process.cwd()): GatewayConfig {
   const validate = configValidator()
   if (!validate(value)) {
     throw new GatewayConfigError((validate.errors ?? []).map(issueOf))
@@ -151,6 +164,8 @@ export function parseGatewayConfig(value: unknown): GatewayConfig {
     limits?: GatewayLimits
     tools?: GatewayToolOptions
     redisUrl?: string
+    sealingKeys?: SealingKeyEntry[]
+    requestState?: GatewayRequestStateOptions
   }
   const issues: GatewayConfigIssue[] = []
   const credentials = input.credentials ?? []
@@ -180,6 +195,10 @@ export function parseGatewayConfig(value: unknown): GatewayConfig {
   } catch (error) {
     issues.push({ path: 'tools', message: (error as Error).message })
   }
+  const sealingKeys =
+    input.sealingKeys === undefined
+      ? undefined
+      : readSealingKeys(input.sealingKeys, baseDir, issues)
   if (issues.length > 0) throw new GatewayConfigError(issues)
   return freeze({
     credentials: credentials.map((c) => ({ name: c.name, tokenSha256: c.tokenSha256 })),
@@ -193,6 +212,8 @@ export function parseGatewayConfig(value: unknown): GatewayConfig {
     limits: { ...input.limits },
     tools: { ...input.tools },
     ...(input.redisUrl === undefined ? {} : { redisUrl: input.redisUrl }),
+    ...(sealingKeys === undefined ? {} : { sealingKeys }),
+    ...(input.requestState === undefined ? {} : { requestState: { ...input.requestState } }),
   })
 }
 

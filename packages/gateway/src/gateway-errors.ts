@@ -49,6 +49,26 @@ export const GATEWAY_CODES = Object.freeze({
     status: 503,
     message: 'no single caller to relay the request to',
   },
+  /**
+   * A `requestState` the gateway did not seal for this caller: not a string, forged, tampered,
+   * signed by a key no longer listed, minted for another principal, route, tool or arguments,
+   * or carried by a method that takes none. Never forwarded; the handle is never echoed.
+   */
+  ERR_REQUEST_STATE_INVALID: { rpc: -32016, status: 400, message: 'request state is invalid' },
+  /** A sealed `requestState` past its expiry (`requestState.ttlMs`): start the call again. */
+  ERR_REQUEST_STATE_EXPIRED: { rpc: -32016, status: 400, message: 'request state has expired' },
+  /** A `requestState` longer than `requestState.maxHandleBytes`, refused before decoding. */
+  ERR_REQUEST_STATE_TOO_LARGE: {
+    rpc: -32016,
+    status: 400,
+    message: 'request state exceeds the size limit',
+  },
+  /** The upstream's `requestState` would seal past `requestState.maxHandleBytes`; not sent. */
+  ERR_UPSTREAM_STATE_TOO_LARGE: {
+    rpc: -32017,
+    status: 502,
+    message: 'upstream request state exceeds the size limit',
+  },
   /** A request that is not a JSON-RPC 2.0 request or notification. */
   ERR_INVALID_REQUEST: { rpc: -32600, status: 400, message: 'Invalid Request' },
 } as const)

@@ -10,6 +10,8 @@ import type { GatewayLog } from './log.js'
 import { type GatewayMetrics, gatewayMetrics } from './metrics.js'
 import { type PinStore, pinStore } from './pins.js'
 import { MessagePipeline } from './pipeline.js'
+import { type RequestStateSeal, requestStateSeal } from './request-state.js'
+import { generatedSealingKeys } from './sealing-keys.js'
 import { ServerRequestRelay } from './server-requests.js'
 import { serveStdio } from './stdio-front.js'
 import { ToolCatalog } from './tool-catalog.js'
@@ -35,6 +37,11 @@ export interface GatewayControls {
   readonly limiter: Limiter
   readonly audit: Audit
   readonly metrics: GatewayMetrics
+  /**
+   * Seals the upstream's `requestState` (the config's `sealingKeys`, or one random key per
+   * process). Optional only so a test can show what its absence lets through.
+   */
+  readonly requestState?: RequestStateSeal | undefined
 }
 
 /**
@@ -54,6 +61,10 @@ export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>)
     limiter: limiter(config.limits),
     audit: auditLog(),
     metrics: gatewayMetrics({ routes: config.routes.map((r) => r.path) }),
+    requestState: requestStateSeal({
+      ...config.requestState,
+      keys: (config.sealingKeys ?? generatedSealingKeys()).keys(),
+    }),
   })
 }
 
@@ -111,7 +122,17 @@ export async function startGateway(
     log: (event, fields) => controls.audit.event(event, fields ?? {}),
     // A caller has as long to answer a relayed request as the upstream has to answer a call.
     relay: new ServerRequestRelay({ timeoutMs: cli.callTimeoutMs }),
+    requestState: controls.requestState,
   })
+  if (controls.requestState !== undefined) {
+    // Key ids only: which key signs, how many verify, and whether they are this process's own.
+    const ids = controls.requestState.options.keyIds
+    log('request_state_keys', {
+      signer: ids[0],
+      keys: ids.length,
+      generated: controls.config.sealingKeys === undefined,
+    })
+  }
   if (cli.stdio) {
     const done = serveStdio({
       input: process.stdin,

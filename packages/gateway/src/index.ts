@@ -22,6 +22,7 @@ export {
   type GatewayConfigIssue,
   type GatewayCredential,
   type GatewayLimits,
+  type GatewayRequestStateOptions,
   type GatewayRoute,
   type GatewayToolOptions,
   hashBearerToken,
@@ -85,11 +86,29 @@ export {
   STATELESS_VERSION,
 } from './pipeline.js'
 export {
+  MAX_HANDLE_BYTES_CEILING,
+  type OpenedState,
+  REQUEST_STATE_METHODS,
+  REQUEST_STATE_OPTIONS,
+  type RequestStateCall,
+  type RequestStateOptions,
+  type RequestStateRefusalCode,
+  type RequestStateSeal,
+  requestStateSeal,
+  type SealedState,
+} from './request-state.js'
+export {
   type RpcErrorObject,
   type RpcNotification,
   type RpcReply,
   RpcSession,
 } from './rpc-session.js'
+export {
+  generatedSealingKeys,
+  readSealingKeys,
+  type SealingKeyEntry,
+  type SealingKeySet,
+} from './sealing-keys.js'
 export {
   SERVER_REQUEST_RELAY_DEFAULTS,
   ServerRequestRelay,

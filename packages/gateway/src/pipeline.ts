@@ -14,6 +14,8 @@ import {
 import { discoverResult, initializeResult, STATELESS_VERSION } from './handshake-results.js'
 import type { GatewayLog } from './log.js'
 import type { GatewayMetrics } from './metrics.js'
+import type { RequestStateSeal } from './request-state.js'
+import { forwardWithRequestState } from './request-state-forward.js'
 import type { RpcNotification, RpcReply } from './rpc-session.js'
 import { ServerRequestRelay } from './server-requests.js'
 import type { ToolCatalog } from './tool-catalog.js'
@@ -63,6 +65,7 @@ export class MessagePipeline {
   readonly #log: GatewayLog
   readonly #forwarder: UpstreamForwarder
   readonly #relay: ServerRequestRelay
+  readonly #requestState: RequestStateSeal | undefined
 
   constructor(options: {
     upstream: Upstream
@@ -74,6 +77,11 @@ export class MessagePipeline {
     log: GatewayLog
     /** The relay of the upstream's requests to its client (a default one when absent). */
     relay?: ServerRequestRelay | undefined
+    /**
+     * Seals the upstream's `requestState` and opens the caller's; absent, both pass unchanged
+     * (the upstream then trusts caller bytes: the gateway always sets it).
+     */
+    requestState?: RequestStateSeal | undefined
   }) {
     this.#upstream = options.upstream
     this.#catalog = options.catalog
@@ -83,6 +91,7 @@ export class MessagePipeline {
     this.#maxResultBytes = options.maxResultBytes
     this.#log = options.log
     this.#relay = options.relay ?? new ServerRequestRelay()
+    this.#requestState = options.requestState
     this.#forwarder = new UpstreamForwarder(options.upstream, this.#relay)
   }
 
@@ -194,7 +203,19 @@ export class MessagePipeline {
     params: Readonly<Record<string, unknown>> | undefined,
     context: CallContext,
   ): Promise<RpcReply> {
-    return this.#forwarder.forward(method, params, context)
+    const seal = this.#requestState
+    if (seal === undefined) return this.#forwarder.forward(method, params, context)
+    return forwardWithRequestState(
+      seal,
+      (opened) => this.#forwarder.forward(method, opened, context),
+      method,
+      params,
+      context,
+      (fields) => {
+        this.#log('request_state_refused', fields)
+        this.#refused(fields.code, context, fields.tool ?? method)
+      },
+    )
   }
 
   async #call(

@@ -228,7 +228,7 @@ describe('serveHttp (a 2026-07-28 client in front of a 2026-07-28 upstream)', ()
     })
   })
 
-  it('passes an InputRequiredResult through and its requestState back on the next round', async () => {
+  it('passes an InputRequiredResult through with its requestState sealed, opens it on the next round, and refuses a tampered one -32016', async () => {
     const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } }
     const params = { name: 'test_input_required_result_request_state', arguments: {} }
     const first = (await messages(await modernWith(11, 'tools/call', params, meta)))[0]
@@ -247,7 +247,11 @@ describe('serveHttp (a 2026-07-28 client in front of a 2026-07-28 upstream)', ()
     })
     const tampered = { ...round, requestState: `${result.requestState.slice(0, -2)}xx` }
     const third = (await messages(await modernWith(13, 'tools/call', tampered, meta)))[0]
-    expect(third?.result).not.toMatchObject({ content: [{ text: 'state-ok: confirmed' }] })
+    // The gateway opens the handle itself: a tampered one never reaches the upstream's check.
+    expect(third).toMatchObject({
+      id: 13,
+      error: { code: -32016, data: { code: 'ERR_REQUEST_STATE_INVALID' } },
+    })
   })
 
   it('refuses a request without clientCapabilities 400 -32602 with its id', async () => {

@@ -299,7 +299,7 @@ describe('serveStdio (tollgate-gateway --stdio relaying upstream requests)', () 
 })
 
 describe('MessagePipeline (2026-07-28 input_required through tollgate-gateway)', () => {
-  it('passes an InputRequiredResult of a tool with an outputSchema through intact, and its requestState and inputResponses back', async () => {
+  it('passes an InputRequiredResult of a tool with an outputSchema through with its requestState sealed, and the upstream state and inputResponses back', async () => {
     const record = recordFile()
     upstream = spawn(process.execPath, [INPUT_REQUIRED], {
       env: { ...process.env, RECORD_FILE: record },
@@ -317,6 +317,9 @@ describe('MessagePipeline (2026-07-28 input_required through tollgate-gateway)',
     )
     const first = await modern(running.url, 1, 'tools/call', { name: 'book', arguments: {} })
     expect(first.status).toBe(200)
+    const handle = (first.body?.result as { requestState?: unknown } | undefined)?.requestState
+    expect(typeof handle).toBe('string')
+    expect(handle).not.toBe('opaque-state-1')
     expect(first.body?.result).toEqual({
       resultType: 'input_required',
       inputRequests: {
@@ -328,14 +331,14 @@ describe('MessagePipeline (2026-07-28 input_required through tollgate-gateway)',
           },
         },
       },
-      requestState: 'opaque-state-1',
+      requestState: handle,
     })
     const inputResponses = { seat: { action: 'accept', content: { seat: '12A' } } }
     const second = await modern(running.url, 2, 'tools/call', {
       name: 'book',
       arguments: {},
       inputResponses,
-      requestState: 'opaque-state-1',
+      requestState: handle,
     })
     expect(second.body?.result).toMatchObject({
       resultType: 'complete',
