@@ -306,6 +306,14 @@ describe.runIf(hasRedisServer)('sharedLimits: three instances on one Redis', () 
     await redis.start()
     const back = await eventually(async () => (await driveRate([a], 1)).admitted === 1, 30_000, 250)
     expect(back).toBe(true)
+    // The limits recovered; the tool itself does not run: this Redis came back empty, and the
+    // capability store, which has forgotten its revocations, fails closed until a restart
+    // (docs/deploy.md). A 200 here is the limit's admission, not the tool's success.
+    const after = await call2026(a.url('/mcp/team'), 'project.list', {}, { token: BOB })
+    const result = (JSON.parse(after.text) as { result?: { isError?: boolean; content?: unknown } })
+      .result
+    expect(result?.isError).toBe(true)
+    expect(JSON.stringify(result?.content)).toContain('ERR_CAPABILITIES_UNAVAILABLE')
     expect(
       a.audit.named('limit_store_recovered').some((e) => e.limit === 'mcp.requests-per-minute'),
     ).toBe(true)
