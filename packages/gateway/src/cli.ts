@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { GatewayUsageError, gatewayHelp, parseGatewayArgs } from './cli-options.js'
+import { parseGatewayArgs } from './cli-options.js'
+import { GatewayUsageError, gatewayHelp } from './cli-usage.js'
 import { joinFleet } from './fleet.js'
 import { gatewayControls, startGateway } from './gateway.js'
 import { gatewayLog } from './log.js'

@@ -1,4 +1,5 @@
 export { type Access, access, type Principal, peerPrefix } from './access.js'
+export { isLoopback } from './address-checks.js'
 export {
   AUDIT_OPTIONS,
   type Audit,
@@ -9,12 +10,11 @@ export {
 export { type ChildUpstreamOptions, childUpstream } from './child-upstream.js'
 export {
   GATEWAY_CLI_OPTIONS,
-  type GatewayCliOptions,
-  GatewayUsageError,
-  gatewayHelp,
-  isLoopback,
-  parseGatewayArgs,
-} from './cli-options.js'
+  type GatewayCliOptionKind,
+  type GatewayCliOptionSpec,
+} from './cli-option-table.js'
+export { type GatewayCliOptions, parseGatewayArgs } from './cli-options.js'
+export { GatewayUsageError, gatewayHelp } from './cli-usage.js'
 export {
   defaultGatewayConfig,
   type GatewayConfig,

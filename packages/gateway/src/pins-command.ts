@@ -1,5 +1,5 @@
 import { childUpstream } from './child-upstream.js'
-import { GatewayUsageError } from './cli-options.js'
+import { GatewayUsageError } from './cli-usage.js'
 import { httpUpstream } from './http-upstream.js'
 import type { GatewayLog } from './log.js'
 import { pinStore } from './pins.js'
