@@ -182,4 +182,22 @@ export const GATEWAY_CLI_OPTIONS: readonly GatewayCliOptionSpec[] = Object.freez
     max: 10_000,
     doc: 'instances sharing that Redis: while it is unreachable, the concurrency limit keeps limit ÷ n here',
   },
+  {
+    flag: '--fleet-lease-ms',
+    key: 'fleetLeaseMs',
+    kind: 'integer',
+    value: 30_000,
+    min: 1000,
+    max: 600_000,
+    doc: 'how long a fleet lease (a call in flight, a session) outlives an instance killed while holding it (renewed every third of it while held)',
+  },
+  {
+    flag: '--max-sessions-per-principal',
+    key: 'maxSessionsPerPrincipal',
+    kind: 'integer',
+    value: 1000,
+    min: 1,
+    max: 10_000,
+    doc: 'session-era sessions one principal holds, across the fleet with --redis-url; one more is ERR_SESSION_QUOTA',
+  },
 ] satisfies GatewayCliOptionSpec[])

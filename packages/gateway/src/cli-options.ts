@@ -25,6 +25,10 @@ export interface GatewayCliOptions {
   readonly redisUrl: string | undefined
   /** Instances sharing that Redis: the local share of a limit during an outage is `limit ÷ n`. */
   readonly fleetInstances: number
+  /** Milliseconds a fleet lease (a call in flight, a session) outlives a gateway killed with it. */
+  readonly fleetLeaseMs: number
+  /** Session-era sessions one principal holds (across the fleet with a Redis). */
+  readonly maxSessionsPerPrincipal: number
   /** The child's command and arguments (everything after `--`); empty with `--upstream`. */
   readonly command: readonly string[]
 }

@@ -40,7 +40,12 @@ async function main(): Promise<void> {
   const fleet =
     redisUrl === undefined
       ? undefined
-      : await joinFleet(redisUrl, controls, cli.fleetInstances, log)
+      : await joinFleet(
+          redisUrl,
+          controls,
+          { instances: cli.fleetInstances, leaseMs: cli.fleetLeaseMs },
+          log,
+        )
   const gateway = await startGateway(cli, fleet?.controls ?? controls, log)
   let stopping = false
   const stop = (signal: string): void => {

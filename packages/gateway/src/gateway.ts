@@ -4,6 +4,7 @@ import { childUpstream } from './child-upstream.js'
 import type { GatewayCliOptions } from './cli-options.js'
 import { defaultGatewayConfig, type GatewayConfig, loadGatewayConfig } from './config.js'
 import { serveHttp } from './http-front.js'
+import { type HttpSessions, httpSessions } from './http-sessions.js'
 import { httpUpstream } from './http-upstream.js'
 import { type Limiter, limiter } from './limiter.js'
 import type { GatewayLog } from './log.js'
@@ -33,6 +34,8 @@ export interface GatewayControls {
   readonly pins: PinStore
   readonly access: Access
   readonly limiter: Limiter
+  /** The session-era sessions of the HTTP front (their per-principal count is the fleet's with a Redis). */
+  readonly sessions: HttpSessions
   readonly audit: Audit
   readonly metrics: GatewayMetrics
 }
@@ -44,7 +47,10 @@ export interface GatewayControls {
  * @throws GatewayConfigError, PinsFileError or TypeError on a bad config or pin file, so the
  *   gateway fails at start-up rather than on the first call.
  */
-export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>): GatewayControls {
+export function gatewayControls(
+  cli: Pick<GatewayCliOptions, 'config' | 'pins'> &
+    Partial<Pick<GatewayCliOptions, 'maxSessionsPerPrincipal'>>,
+): GatewayControls {
   const config = cli.config === undefined ? defaultGatewayConfig() : loadGatewayConfig(cli.config)
   return Object.freeze({
     config,
@@ -52,6 +58,7 @@ export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>)
     pins: pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
     access: access(config),
     limiter: limiter(config.limits),
+    sessions: httpSessions({ maxSessionsPerPrincipal: cli.maxSessionsPerPrincipal }),
     audit: auditLog(),
     metrics: gatewayMetrics({ routes: config.routes.map((r) => r.path) }),
   })
@@ -139,6 +146,8 @@ export async function startGateway(
     done: new Promise<void>(() => {}),
     async stop(): Promise<void> {
       await front.drain(cli.drainTimeoutMs)
+      // The sessions' fleet leases are given back now rather than left to expire.
+      await controls.sessions.closeAll()
       await upstream.close()
     },
   })
