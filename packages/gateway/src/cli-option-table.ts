@@ -65,7 +65,7 @@ export const GATEWAY_CLI_OPTIONS: readonly GatewayCliOptionSpec[] = Object.freez
     key: 'pins',
     kind: 'string',
     value: undefined,
-    doc: 'file holding the pinned tool definitions (in memory without it)',
+    doc: "file holding the pinned tool definitions (in memory without it); redis:<name> keeps them in the fleet's Redis (needs --redis-url), shared by every instance",
   },
   {
     flag: '--max-body-bytes',

@@ -20,6 +20,7 @@ export function gatewayHelp(): string {
     'Usage: tollgate-gateway [options] -- <command> [args…]',
     '       tollgate-gateway [options] --upstream <url>',
     '       tollgate-gateway pins approve --pins <file> [--tool <name>]… -- <command> [args…]',
+    '       tollgate-gateway pins approve --pins redis:<name> --redis-url <url> [--tool <name>]… -- <command> [args…]',
     '',
     'Serves an MCP server (a stdio child, or a Streamable HTTP upstream) over Streamable HTTP at',
     '/mcp (or over stdio with --stdio), with every tollgate admission control in front of it.',

@@ -10,6 +10,7 @@ import { createConcurrencyLimit, type OutageEvent } from '@tollgate/fleet-limits
 import type { GatewayControls } from './gateway.js'
 import { httpSessions } from './http-sessions.js'
 import type { GatewayLog } from './log.js'
+import { redisPinStore } from './pins-redis.js'
 import { sharedLimiter } from './shared-limiter.js'
 
 /** Prefix of every key the gateway's limits write, so they share a Redis with anything else. */
@@ -30,6 +31,8 @@ export interface FleetShape {
   readonly instances: number
   /** Milliseconds a lease outlives an instance killed while holding it (`--fleet-lease-ms`). */
   readonly leaseMs: number
+  /** The name of the fleet's pins in Redis (`--pins redis:<name>`), if they live there. */
+  readonly pinsName?: string | undefined
 }
 
 /**
@@ -119,9 +122,26 @@ export async function joinFleet(
     }),
   })
   void controls.sessions.closeAll()
+  let pinsDown = false
+  const pins =
+    shape.pinsName === undefined
+      ? controls.pins
+      : redisPinStore({
+          client,
+          name: shape.pinsName,
+          // Logged once per outage (the client's `ready` ends it).
+          onUnavailable: () => {
+            if (pinsDown) return
+            pinsDown = true
+            controls.audit.event('pins_store_unavailable', {})
+          },
+        })
+  client.on('ready', () => {
+    pinsDown = false
+  })
   log('fleet_limits', { store: 'redis', instances: shape.instances })
   return {
-    controls: Object.freeze({ ...controls, limiter, sessions }),
+    controls: Object.freeze({ ...controls, limiter, sessions, pins }),
     close: async () => {
       client.destroy()
     },

@@ -9,7 +9,8 @@ import { httpUpstream } from './http-upstream.js'
 import { type Limiter, limiter } from './limiter.js'
 import type { GatewayLog } from './log.js'
 import { type GatewayMetrics, gatewayMetrics } from './metrics.js'
-import { type PinStore, pinStore } from './pins.js'
+import { PINS_STORE_ERROR, type PinJudgment, type PinStore, pinStore } from './pins.js'
+import { redisPinsName } from './pins-redis.js'
 import { MessagePipeline } from './pipeline.js'
 import { ServerRequestRelay } from './server-requests.js'
 import { serveStdio } from './stdio-front.js'
@@ -55,7 +56,11 @@ export function gatewayControls(
   return Object.freeze({
     config,
     guard: toolGuard(config.tools),
-    pins: pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
+    // Pins in Redis are opened by `joinFleet`; until then nothing is approved (fail closed).
+    pins:
+      redisPinsName(cli.pins) !== undefined
+        ? NO_PINS_YET
+        : pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
     access: access(config),
     limiter: limiter(config.limits),
     sessions: httpSessions({ maxSessionsPerPrincipal: cli.maxSessionsPerPrincipal }),
@@ -63,6 +68,19 @@ export function gatewayControls(
     metrics: gatewayMetrics({ routes: config.routes.map((r) => r.path) }),
   })
 }
+
+const NO_PINS_YET: PinStore = Object.freeze({
+  judge: (tools: readonly { name: string }[]): PinJudgment => ({
+    approved: [],
+    drifted: tools.map((t) => ({ name: t.name, reason: 'changed' as const })),
+    namesChanged: true,
+    firstSight: false,
+    error: PINS_STORE_ERROR,
+  }),
+  approve: () => {
+    throw new TypeError('pins in Redis need joinFleet')
+  },
+})
 
 /**
  * Starts a gateway from resolved command-line options: the upstream (a supervised child), the
@@ -97,6 +115,8 @@ export async function startGateway(
     onLoaded: (names) => controls.metrics.setTools(names),
   })
   let pipeline: MessagePipeline | undefined
+  // Pins another process can change (in Redis): an approval is judged here within a second.
+  const unwatch = controls.pins.watch?.(() => void catalog.refresh())
   upstream.listen((event) => {
     if (event.kind === 'ready') void catalog.refresh()
     else if (event.kind === 'notification') {
@@ -129,7 +149,10 @@ export async function startGateway(
     return Object.freeze({
       port: undefined,
       done,
-      stop: () => upstream.close(),
+      stop: () => {
+        unwatch?.()
+        return upstream.close()
+      },
     })
   }
   const front = await serveHttp({
@@ -145,6 +168,7 @@ export async function startGateway(
     port: front.port,
     done: new Promise<void>(() => {}),
     async stop(): Promise<void> {
+      unwatch?.()
       await front.drain(cli.drainTimeoutMs)
       // The sessions' fleet leases are given back now rather than left to expire.
       await controls.sessions.closeAll()

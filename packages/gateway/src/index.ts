@@ -42,6 +42,14 @@ export {
   gatewayRpcError,
 } from './gateway-errors.js'
 export { type HttpFront, type HttpFrontOptions, serveHttp } from './http-front.js'
+export {
+  HTTP_SESSIONS_OPTIONS,
+  type HttpSessions,
+  type HttpSessionsOptions,
+  httpSessions,
+  type SessionRefusal,
+  type SessionWhere,
+} from './http-sessions.js'
 export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
 export {
   LIMITER_DEFAULTS,
@@ -62,10 +70,14 @@ export {
 export {
   canonicalJson,
   type DriftReason,
+  judgeAgainst,
+  type LocalPinStore,
   PINS_FILE_ERROR,
+  PINS_STORE_ERROR,
   type PinJudgment,
   type PinStore,
   PinsFileError,
+  pinDigests,
   pinStore,
   toolDigest,
 } from './pins.js'
@@ -74,6 +86,12 @@ export {
   type PinsApproveArgs,
   parsePinsApproveArgs,
 } from './pins-command.js'
+export {
+  GATEWAY_PINS_KEY_PREFIX,
+  type RedisPinStoreOptions,
+  redisPinStore,
+  redisPinsName,
+} from './pins-redis.js'
 export {
   type CallContext,
   type CallerSession,
