@@ -118,6 +118,8 @@ describe.runIf(hasRedisServer)('redisPinStore on a real Redis', () => {
   beforeAll(async () => {
     redis = await startRedis()
     client = createClient({ url: redis.url, disableOfflineQueue: true })
+    // The last test stops the server: the client's reconnection errors are expected.
+    client.on('error', () => {})
     await client.connect()
   }, 30_000)
   afterAll(async () => {
@@ -158,5 +160,31 @@ describe.runIf(hasRedisServer)('redisPinStore on a real Redis', () => {
       code: 'ERR_PINS_FILE',
     })
     expect((await store.judge([tool('a', 'one')])).approved.map((t) => t.name)).toEqual(['a'])
+  })
+
+  it('judges against the pins read last while Redis is down, and approves nothing with none read (ERR_PINS_STORE)', async () => {
+    const seen = redisPinStore({ client, name: 'outage' })
+    const fresh = redisPinStore({ client, name: 'outage' })
+    expect((await seen.judge([tool('a', 'one')])).firstSight).toBe(true)
+    await redis.stop()
+    const same = await seen.judge([tool('a', 'one')])
+    expect([same.approved.map((t) => t.name), same.error]).toEqual([['a'], undefined])
+    expect((await seen.judge([tool('a', 'two')])).drifted).toEqual([
+      { name: 'a', reason: 'changed' },
+    ])
+    const none = await fresh.judge([tool('a', 'one')])
+    expect([none.approved, none.error]).toEqual([[], 'ERR_PINS_STORE'])
+  }, 30_000)
+})
+
+describe('redisPinsName (tollgate-gateway --pins redis:<name>)', () => {
+  it('refuses pins in Redis without a Redis at start, with exit 2 naming --redis-url', () => {
+    const result = spawnSync(
+      process.execPath,
+      [CLI, '--pins', 'redis:fleet', '--', process.execPath, MISBEHAVING],
+      { encoding: 'utf8', timeout: 30_000 },
+    )
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('--redis-url')
   })
 })
