@@ -4,7 +4,8 @@
 // Redis, opens 3 on each (9). A session id minted by one instance is refused by another with
 // 404 ERR_SESSION_ELSEWHERE, and the call never reaches that instance's upstream. A closed
 // session frees its lease for the fleet, and so does a gateway killed with SIGKILL, within
-// `--fleet-lease-ms`. Redis killed: each instance opens its local share (3 ÷ 3 = 1) and no more.
+// `--fleet-lease-ms`. Redis killed: each instance opens its local share (3 ÷ 3 = 1) and no more,
+// and once Redis is back the fleet's count decides again, without a restart.
 // Each test speaks as its own credential, so its leases are its own.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -208,6 +209,13 @@ describe.runIf(hasRedisServer)('httpSessions: three gateways on one Redis', () =
         .filter((l) => l.event === 'limiter_store_unavailable' && l.limit === 'gateway.sessions')
         .length,
     ).toBe(1)
+    // Recovered without a restart: the fleet's count again (the fresh Redis holds none of them).
     await redis.start()
+    expect(
+      await eventually(async () => (await open(g, OUTAGE_T)).id !== undefined, 30_000, 250),
+    ).toBe(true)
+    expect(
+      g.logs().some((l) => l.event === 'limiter_store_recovered' && l.limit === 'gateway.sessions'),
+    ).toBe(true)
   }, 60_000)
 })
