@@ -1,4 +1,6 @@
-import { isIP } from 'node:net'
+import { isLoopback, isRedisUrl } from './address-checks.js'
+import { GATEWAY_CLI_OPTIONS, type GatewayCliOptionSpec } from './cli-option-table.js'
+import { GatewayUsageError } from './cli-usage.js'
 
 /** What the command line resolves to: every option filled, frozen. */
 export interface GatewayCliOptions {
@@ -23,197 +25,12 @@ export interface GatewayCliOptions {
   readonly redisUrl: string | undefined
   /** Instances sharing that Redis: the local share of a limit during an outage is `limit ÷ n`. */
   readonly fleetInstances: number
+  /** Milliseconds a fleet lease (a call in flight, a session) outlives a gateway killed with it. */
+  readonly fleetLeaseMs: number
+  /** Session-era sessions one principal holds (across the fleet with a Redis). */
+  readonly maxSessionsPerPrincipal: number
   /** The child's command and arguments (everything after `--`); empty with `--upstream`. */
   readonly command: readonly string[]
-}
-
-type Kind = 'string' | 'integer' | 'flag'
-
-interface OptionSpec {
-  readonly flag: string
-  readonly key: Exclude<keyof GatewayCliOptions, 'command'>
-  readonly kind: Kind
-  readonly value: string | number | boolean | undefined
-  readonly min?: number
-  readonly max?: number
-  readonly doc: string
-}
-
-const MIB = 1024 * 1024
-
-/**
- * Every option of `tollgate-gateway`, declared once: the parser, the defaults and `--help`
- * come from this table.
- */
-export const GATEWAY_CLI_OPTIONS: readonly OptionSpec[] = Object.freeze([
-  {
-    flag: '--host',
-    key: 'host',
-    kind: 'string',
-    value: '127.0.0.1',
-    doc: 'address to listen on; a non-loopback address needs --config',
-  },
-  {
-    flag: '--port',
-    key: 'port',
-    kind: 'integer',
-    value: 3334,
-    min: 0,
-    max: 65535,
-    doc: 'port to listen on (0 picks a free one)',
-  },
-  {
-    flag: '--stdio',
-    key: 'stdio',
-    kind: 'flag',
-    value: false,
-    doc: 'serve one client over stdin/stdout instead of HTTP',
-  },
-  {
-    flag: '--upstream',
-    key: 'upstream',
-    kind: 'string',
-    value: undefined,
-    doc: 'URL of a Streamable HTTP upstream (instead of -- <command>)',
-  },
-  {
-    flag: '--config',
-    key: 'config',
-    kind: 'string',
-    value: undefined,
-    doc: 'JSON file of credentials, routes and limits',
-  },
-  {
-    flag: '--pins',
-    key: 'pins',
-    kind: 'string',
-    value: undefined,
-    doc: 'file holding the pinned tool definitions (in memory without it)',
-  },
-  {
-    flag: '--max-body-bytes',
-    key: 'maxBodyBytes',
-    kind: 'integer',
-    value: 4 * MIB,
-    min: 1,
-    max: 64 * MIB,
-    doc: 'largest HTTP POST body, in bytes',
-  },
-  {
-    flag: '--max-line-bytes',
-    key: 'maxLineBytes',
-    kind: 'integer',
-    value: 64 * MIB,
-    min: 2,
-    max: 64 * MIB,
-    doc: 'largest stdio line, both directions (client and child), line ending included',
-  },
-  {
-    flag: '--max-result-bytes',
-    key: 'maxResultBytes',
-    kind: 'integer',
-    value: 64 * MIB,
-    min: 2048,
-    max: 64 * MIB,
-    doc: 'largest tools/call or resources/read result (refused, never truncated)',
-  },
-  {
-    flag: '--max-concurrent-calls',
-    key: 'maxConcurrentCalls',
-    kind: 'integer',
-    value: 64,
-    min: 1,
-    max: 100_000,
-    doc: 'most requests in flight to the upstream at once',
-  },
-  {
-    flag: '--call-timeout-ms',
-    key: 'callTimeoutMs',
-    kind: 'integer',
-    value: 60_000,
-    min: 1,
-    max: 86_400_000,
-    doc: 'an upstream request unanswered after this is answered ERR_UPSTREAM_TIMEOUT',
-  },
-  {
-    flag: '--drain-timeout-ms',
-    key: 'drainTimeoutMs',
-    kind: 'integer',
-    value: 10_000,
-    min: 0,
-    max: 600_000,
-    doc: 'on SIGTERM, how long in-flight calls may finish before the child is stopped',
-  },
-  {
-    flag: '--restart-backoff-ms',
-    key: 'restartBackoffMs',
-    kind: 'integer',
-    value: 250,
-    min: 1,
-    max: 600_000,
-    doc: 'first delay before restarting a child that exited (doubles per crash)',
-  },
-  {
-    flag: '--max-restart-backoff-ms',
-    key: 'maxRestartBackoffMs',
-    kind: 'integer',
-    value: 30_000,
-    min: 1,
-    max: 3_600_000,
-    doc: 'largest delay between restarts',
-  },
-  {
-    flag: '--stable-uptime-ms',
-    key: 'stableUptimeMs',
-    kind: 'integer',
-    value: 30_000,
-    min: 1,
-    max: 86_400_000,
-    doc: 'uptime after which the backoff and the crash count reset',
-  },
-  {
-    flag: '--breaker-crashes',
-    key: 'breakerCrashes',
-    kind: 'integer',
-    value: 5,
-    min: 1,
-    max: 1000,
-    doc: 'crashes without a stable uptime between them that open the breaker (no more restarts)',
-  },
-  {
-    flag: '--max-stderr-line-bytes',
-    key: 'maxStderrLineBytes',
-    kind: 'integer',
-    value: 4096,
-    min: 16,
-    max: MIB,
-    doc: "longest line of the child's stderr forwarded to the log (the rest of a line is dropped)",
-  },
-  {
-    flag: '--redis-url',
-    key: 'redisUrl',
-    kind: 'string',
-    value: undefined,
-    doc: "redis:// or rediss:// URL shared by every instance: per-principal limits hold across the fleet (never logged; prefer the config file's redisUrl, which ps does not show)",
-  },
-  {
-    flag: '--fleet-instances',
-    key: 'fleetInstances',
-    kind: 'integer',
-    value: 1,
-    min: 1,
-    max: 10_000,
-    doc: 'instances sharing that Redis: while it is unreachable, the concurrency limit keeps limit ÷ n here',
-  },
-] satisfies OptionSpec[])
-
-/** A command line the gateway cannot start with; `message` names the option. */
-export class GatewayUsageError extends Error {
-  readonly code = 'ERR_GATEWAY_USAGE'
-  constructor(message: string) {
-    super(message)
-    this.name = 'GatewayUsageError'
-  }
 }
 
 /**
@@ -288,38 +105,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliOptions | '
   return Object.freeze(options)
 }
 
-/** The `--help` text: usage, then every option with its default. */
-export function gatewayHelp(): string {
-  const rows = GATEWAY_CLI_OPTIONS.map((s) => {
-    const name = s.kind === 'flag' ? s.flag : `${s.flag} <${s.kind === 'integer' ? 'n' : 'value'}>`
-    const dflt = s.value === undefined ? 'none' : String(s.value)
-    return `  ${name.padEnd(30)} ${s.doc} (default: ${dflt})`
-  })
-  return [
-    'Usage: tollgate-gateway [options] -- <command> [args…]',
-    '       tollgate-gateway [options] --upstream <url>',
-    '       tollgate-gateway pins approve --pins <file> [--tool <name>]… -- <command> [args…]',
-    '',
-    'Serves an MCP server (a stdio child, or a Streamable HTTP upstream) over Streamable HTTP at',
-    '/mcp (or over stdio with --stdio), with every tollgate admission control in front of it.',
-    '',
-    'Options:',
-    ...rows,
-    `  ${'--help'.padEnd(30)} print this help and exit`,
-    '',
-  ].join('\n')
-}
-
-/** True for `localhost`, `127.0.0.0/8` and `::1`. */
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
-  if (isIP(bare) === 4) return bare.startsWith('127.')
-  if (isIP(bare) === 6) return bare === '::1' || bare === '0:0:0:0:0:0:0:1'
-  return false
-}
-
-function integer(spec: OptionSpec, raw: string): number {
+function integer(spec: GatewayCliOptionSpec, raw: string): number {
   const n = /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN
   if (
     !Number.isSafeInteger(n) ||
@@ -335,14 +121,4 @@ function integer(spec: OptionSpec, raw: string): number {
 
 function bounded(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text
-}
-
-/** Whether `text` is a `redis:` or `rediss:` URL with a host. */
-export function isRedisUrl(text: string): boolean {
-  try {
-    const url = new URL(text)
-    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== ''
-  } catch {
-    return false
-  }
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-import { GatewayUsageError, gatewayHelp, parseGatewayArgs } from './cli-options.js'
+import { parseGatewayArgs } from './cli-options.js'
+import { GatewayUsageError, gatewayHelp } from './cli-usage.js'
 import { joinFleet } from './fleet.js'
 import { gatewayControls, startGateway } from './gateway.js'
 import { gatewayLog } from './log.js'
 import { approvePins, parsePinsApproveArgs } from './pins-command.js'
+import { redisPinsName } from './pins-redis.js'
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'pins' && process.argv[3] === 'approve') {
@@ -36,10 +38,22 @@ async function main(): Promise<void> {
   }
   const log = gatewayLog()
   const redisUrl = cli.redisUrl ?? controls.config.redisUrl
+  const pinsName = redisPinsName(cli.pins)
+  if (pinsName !== undefined && redisUrl === undefined) {
+    process.stderr.write(
+      'tollgate-gateway: --pins redis:<name> needs --redis-url (or redisUrl in --config)\n',
+    )
+    process.exit(2)
+  }
   const fleet =
     redisUrl === undefined
       ? undefined
-      : await joinFleet(redisUrl, controls, cli.fleetInstances, log)
+      : await joinFleet(
+          redisUrl,
+          controls,
+          { instances: cli.fleetInstances, leaseMs: cli.fleetLeaseMs, pinsName },
+          log,
+        )
   const gateway = await startGateway(cli, fleet?.controls ?? controls, log)
   let stopping = false
   const stop = (signal: string): void => {

@@ -1,10 +1,16 @@
 // A gateway that runs as one of several instances: with a Redis URL (`--redis-url`, or the
-// config's `redisUrl`, which `ps` does not show), the per-principal limiter is decided on that
-// Redis, so the fleet holds each caller to one set of limits. The `redis` client is imported
+// config's `redisUrl`, which `ps` does not show), the per-principal limiter and the count of
+// session-era sessions per principal are decided on that Redis, so the fleet holds each caller
+// to one set of limits. The sessions' rule while Redis cannot answer: a local share,
+// `limit ÷ --fleet-instances` per instance, as for calls in flight (an open session costs this
+// process memory, and refusing every `initialize` would turn a Redis outage into an outage). The `redis` client is imported
 // only then: a gateway without a Redis loads none of it.
 
+import { createConcurrencyLimit, type OutageEvent } from '@tollgate/fleet-limits'
 import type { GatewayControls } from './gateway.js'
+import { httpSessions } from './http-sessions.js'
 import type { GatewayLog } from './log.js'
+import { redisPinStore } from './pins-redis.js'
 import { sharedLimiter } from './shared-limiter.js'
 
 /** Prefix of every key the gateway's limits write, so they share a Redis with anything else. */
@@ -19,9 +25,20 @@ export interface FleetConnection {
   close(): Promise<void>
 }
 
+/** How the fleet shares its limits: its size, and how long a dead instance's lease lasts. */
+export interface FleetShape {
+  /** Instances sharing the Redis (`--fleet-instances`): each limit's local share is `limit ÷ n`. */
+  readonly instances: number
+  /** Milliseconds a lease outlives an instance killed while holding it (`--fleet-lease-ms`). */
+  readonly leaseMs: number
+  /** The name of the fleet's pins in Redis (`--pins redis:<name>`), if they live there. */
+  readonly pinsName?: string | undefined
+}
+
 /**
- * Connects to the Redis at `url` and returns `controls` with the limiter replaced by the
- * fleet-wide one (`fleetInstances` sets each limit's local share during an outage). The URL is
+ * Connects to the Redis at `url` and returns `controls` with the limiter and the sessions'
+ * per-principal count replaced by fleet-wide ones (`shape.instances` sets each limit's local
+ * share during an outage). The URL is
  * never logged; the connection's outage is logged once as `redis_unavailable`, its end once as
  * `redis_recovered`.
  * @throws Error (`--redis-url: Redis cannot be reached`) when Redis does not answer within
@@ -30,7 +47,7 @@ export interface FleetConnection {
 export async function joinFleet(
   url: string,
   controls: GatewayControls,
-  fleetInstances: number,
+  shape: FleetShape,
   log: GatewayLog,
 ): Promise<FleetConnection> {
   const [{ createClient }, { redisLimitStore }] = await Promise.all([
@@ -73,23 +90,58 @@ export async function joinFleet(
   connected = true
   const store = redisLimitStore({ client, prefix: GATEWAY_LIMIT_KEY_PREFIX })
   const limits = controls.config.limits
+  const onOutage = (event: OutageEvent) =>
+    controls.audit.event(
+      event.state === 'started' ? 'limiter_store_unavailable' : 'limiter_store_recovered',
+      { limit: event.name },
+    )
   const limiter = sharedLimiter({
     store,
-    instances: fleetInstances,
+    instances: shape.instances,
+    leaseMs: shape.leaseMs,
     ...(limits.concurrentPerPrincipal === undefined
       ? {}
       : { concurrentPerPrincipal: limits.concurrentPerPrincipal }),
     ...(limits.ratePerMinute === undefined ? {} : { ratePerMinute: limits.ratePerMinute }),
     ...(limits.burst === undefined ? {} : { burst: limits.burst }),
-    onOutage: (event) =>
-      controls.audit.event(
-        event.state === 'started' ? 'limiter_store_unavailable' : 'limiter_store_recovered',
-        { limit: event.name },
-      ),
+    onOutage,
   })
-  log('fleet_limits', { store: 'redis', instances: fleetInstances })
+  const local = controls.sessions.policy
+  const sessions = httpSessions({
+    maxSessions: local.maxSessions,
+    maxSessionsPerPrincipal: local.maxSessionsPerPrincipal,
+    idleMs: local.idleMs,
+    instanceTag: local.instanceTag,
+    leases: createConcurrencyLimit({
+      store,
+      name: 'gateway.sessions',
+      limit: local.maxSessionsPerPrincipal,
+      leaseMs: shape.leaseMs,
+      onUnavailable: { local: { instances: shape.instances } },
+      onOutage,
+    }),
+  })
+  void controls.sessions.closeAll()
+  let pinsDown = false
+  const pins =
+    shape.pinsName === undefined
+      ? controls.pins
+      : redisPinStore({
+          client,
+          name: shape.pinsName,
+          // Logged once per outage (the client's `ready` ends it).
+          onUnavailable: () => {
+            if (pinsDown) return
+            pinsDown = true
+            controls.audit.event('pins_store_unavailable', {})
+          },
+        })
+  client.on('ready', () => {
+    pinsDown = false
+  })
+  log('fleet_limits', { store: 'redis', instances: shape.instances })
   return {
-    controls: Object.freeze({ ...controls, limiter }),
+    controls: Object.freeze({ ...controls, limiter, sessions, pins }),
     close: async () => {
       client.destroy()
     },

@@ -37,6 +37,17 @@ export const GATEWAY_CODES = Object.freeze({
   ERR_SESSION_UNKNOWN: { rpc: -32009, status: 404, message: 'session not found' },
   /** The gateway holds its most session-era sessions; a new `initialize` waits for one to end. */
   ERR_SESSION_LIMIT: { rpc: -32010, status: 503, message: 'too many sessions' },
+  /**
+   * A 2025-era `Mcp-Session-Id` minted by another gateway instance (or by this one before a
+   * restart): the load balancer needs affinity by `Mcp-Session-Id`; a client opens a new session.
+   */
+  ERR_SESSION_ELSEWHERE: {
+    rpc: -32018,
+    status: 404,
+    message: 'session minted by another instance: route by Mcp-Session-Id',
+  },
+  /** The principal holds `--max-sessions-per-principal` sessions (across the fleet with a Redis). */
+  ERR_SESSION_QUOTA: { rpc: -32019, status: 429, message: 'too many sessions for this caller' },
   /** A client's answer naming no request the gateway relayed to this caller (or one already answered). */
   ERR_RELAY_UNKNOWN: { rpc: -32012, status: 404, message: 'no such request to answer' },
   /** The caller already has its most server-to-client requests waiting for an answer. */

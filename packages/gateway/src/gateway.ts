@@ -4,11 +4,13 @@ import { childUpstream } from './child-upstream.js'
 import type { GatewayCliOptions } from './cli-options.js'
 import { defaultGatewayConfig, type GatewayConfig, loadGatewayConfig } from './config.js'
 import { serveHttp } from './http-front.js'
+import { type HttpSessions, httpSessions } from './http-sessions.js'
 import { httpUpstream } from './http-upstream.js'
 import { type Limiter, limiter } from './limiter.js'
 import type { GatewayLog } from './log.js'
 import { type GatewayMetrics, gatewayMetrics } from './metrics.js'
-import { type PinStore, pinStore } from './pins.js'
+import { PINS_STORE_ERROR, type PinJudgment, type PinStore, pinStore } from './pins.js'
+import { redisPinsName } from './pins-redis.js'
 import { MessagePipeline } from './pipeline.js'
 import { type RequestStateSeal, requestStateSeal } from './request-state.js'
 import { generatedSealingKeys } from './sealing-keys.js'
@@ -35,6 +37,8 @@ export interface GatewayControls {
   readonly pins: PinStore
   readonly access: Access
   readonly limiter: Limiter
+  /** The session-era sessions of the HTTP front (their per-principal count is the fleet's with a Redis). */
+  readonly sessions: HttpSessions
   readonly audit: Audit
   readonly metrics: GatewayMetrics
   /**
@@ -51,14 +55,22 @@ export interface GatewayControls {
  * @throws GatewayConfigError, PinsFileError or TypeError on a bad config or pin file, so the
  *   gateway fails at start-up rather than on the first call.
  */
-export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>): GatewayControls {
+export function gatewayControls(
+  cli: Pick<GatewayCliOptions, 'config' | 'pins'> &
+    Partial<Pick<GatewayCliOptions, 'maxSessionsPerPrincipal'>>,
+): GatewayControls {
   const config = cli.config === undefined ? defaultGatewayConfig() : loadGatewayConfig(cli.config)
   return Object.freeze({
     config,
     guard: toolGuard(config.tools),
-    pins: pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
+    // Pins in Redis are opened by `joinFleet`; until then nothing is approved (fail closed).
+    pins:
+      redisPinsName(cli.pins) !== undefined
+        ? NO_PINS_YET
+        : pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
     access: access(config),
     limiter: limiter(config.limits),
+    sessions: httpSessions({ maxSessionsPerPrincipal: cli.maxSessionsPerPrincipal }),
     audit: auditLog(),
     metrics: gatewayMetrics({ routes: config.routes.map((r) => r.path) }),
     requestState: requestStateSeal({
@@ -67,6 +79,19 @@ export function gatewayControls(cli: Pick<GatewayCliOptions, 'config' | 'pins'>)
     }),
   })
 }
+
+const NO_PINS_YET: PinStore = Object.freeze({
+  judge: (tools: readonly { name: string }[]): PinJudgment => ({
+    approved: [],
+    drifted: tools.map((t) => ({ name: t.name, reason: 'changed' as const })),
+    namesChanged: true,
+    firstSight: false,
+    error: PINS_STORE_ERROR,
+  }),
+  approve: () => {
+    throw new TypeError('pins in Redis need joinFleet')
+  },
+})
 
 /**
  * Starts a gateway from resolved command-line options: the upstream (a supervised child), the
@@ -101,6 +126,8 @@ export async function startGateway(
     onLoaded: (names) => controls.metrics.setTools(names),
   })
   let pipeline: MessagePipeline | undefined
+  // Pins another process can change (in Redis): an approval is judged here within a second.
+  const unwatch = controls.pins.watch?.(() => void catalog.refresh())
   upstream.listen((event) => {
     if (event.kind === 'ready') void catalog.refresh()
     else if (event.kind === 'notification') {
@@ -143,7 +170,10 @@ export async function startGateway(
     return Object.freeze({
       port: undefined,
       done,
-      stop: () => upstream.close(),
+      stop: () => {
+        unwatch?.()
+        return upstream.close()
+      },
     })
   }
   const front = await serveHttp({
@@ -159,7 +189,10 @@ export async function startGateway(
     port: front.port,
     done: new Promise<void>(() => {}),
     async stop(): Promise<void> {
+      unwatch?.()
       await front.drain(cli.drainTimeoutMs)
+      // The sessions' fleet leases are given back now rather than left to expire.
+      await controls.sessions.closeAll()
       await upstream.close()
     },
   })

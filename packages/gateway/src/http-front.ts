@@ -9,7 +9,6 @@ import type { GatewayRoute } from './config.js'
 import type { GatewayControls } from './gateway.js'
 import { GATEWAY_CODES, type GatewayCode, gatewayRpcError } from './gateway-errors.js'
 import { answerPost, type HttpPostHost, singleHeader } from './http-post.js'
-import { HttpSessions } from './http-sessions.js'
 import { type MessagePipeline, SESSION_ERA_VERSIONS, STATELESS_VERSION } from './pipeline.js'
 import { servedSurface } from './served-surface.js'
 import type { ToolCatalog } from './tool-catalog.js'
@@ -25,7 +24,7 @@ export interface HttpFrontOptions {
   /** The served tools: the 2026-07-28 head admission's surface. */
   readonly catalog: ToolCatalog
   /** Access (credentials, routes), the per-principal limiter, audit and metrics. */
-  readonly controls: Pick<GatewayControls, 'access' | 'limiter' | 'audit' | 'metrics'>
+  readonly controls: Pick<GatewayControls, 'access' | 'limiter' | 'audit' | 'metrics' | 'sessions'>
 }
 
 /** What {@link serveHttp} returns: the bound port, and the drain. */
@@ -61,8 +60,7 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
   const eras = mcp.policy.eras
   // The head control's surface is the served tools, rebuilt when the catalog changes.
   const routeHead = servedSurface(options.catalog)
-  const sessions = new HttpSessions()
-  const { access, audit, metrics } = options.controls
+  const { access, audit, metrics, sessions } = options.controls
   let inFlight = 0
   let draining = false
   let idle: (() => void) | undefined
@@ -114,14 +112,15 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
       return
     }
     const sessionHeader = singleHeader(req.headers['mcp-session-id'])
+    // A session lives in the instance that minted it: another instance's id is named as such.
+    const refuseSession = (where: 'unknown' | 'elsewhere'): void => {
+      audit.event('session_refused', { route: route.path, principal: principal.key, reason: where })
+      refuse(res, where === 'elsewhere' ? 'ERR_SESSION_ELSEWHERE' : 'ERR_SESSION_UNKNOWN')
+    }
     if (req.method === 'DELETE') {
-      if (
-        sessionHeader !== undefined &&
-        sessions.allowed(sessionHeader, principal.key) &&
-        sessions.delete(sessionHeader)
-      ) {
-        res.writeHead(200).end()
-      } else refuse(res, 'ERR_SESSION_UNKNOWN')
+      const where = sessions.locate(sessionHeader, principal.key)
+      if (where === 'open' && sessions.delete(sessionHeader as string)) res.writeHead(200).end()
+      else refuseSession(where === 'elsewhere' ? where : 'unknown')
       return
     }
     if (req.method !== 'POST') {
@@ -143,9 +142,10 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
     if (!mcp.guardProtocolVersion(req, res)) return
     const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
     const stateless = verdict.era === 'modern'
-    const sessionKnown = !stateless && sessions.allowed(sessionHeader, principal.key)
-    if (!stateless && sessionHeader !== undefined && !sessionKnown) {
-      refuse(res, 'ERR_SESSION_UNKNOWN')
+    const where = stateless ? 'unknown' : sessions.locate(sessionHeader, principal.key)
+    const sessionKnown = where === 'open'
+    if (!stateless && sessionHeader !== undefined && where !== 'open') {
+      refuseSession(where)
       return
     }
     // 2026-07-28: the method and tool name in the headers are judged before any body byte (a

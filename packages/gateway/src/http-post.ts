@@ -137,11 +137,25 @@ export async function answerPost(
   }
   let newSession: string | undefined
   if (!stateless && m.method === 'initialize') {
-    newSession = sessions.open(facts.principal.key)
-    if (newSession === undefined) {
-      refuse('ERR_SESSION_LIMIT', { 'Retry-After': '60' })
+    // With a Redis, one round trip: the session holds a lease of the principal's fleet quota.
+    const opened = await sessions.open(facts.principal.key)
+    if (!opened.ok) {
+      audit.event('session_refused', {
+        route: facts.route.path,
+        principal: facts.principal.key,
+        reason: opened.code,
+      })
+      metrics.refused(opened.code, facts.route.path, '(none)')
+      refuseJsonRpcUnread(
+        res,
+        opened.status,
+        gatewayRpcError(opened.code, opened.limit),
+        { 'Retry-After': String(opened.retryAfterSeconds) },
+        requestIdOf(message),
+      )
       return
     }
+    newSession = opened.id
   }
   const traceparent = singleHeader(req.headers.traceparent)
   // A caller that accepts an event stream gets the upstream's progress and log messages

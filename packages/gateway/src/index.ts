@@ -1,4 +1,5 @@
 export { type Access, access, type Principal, peerPrefix } from './access.js'
+export { isLoopback } from './address-checks.js'
 export {
   AUDIT_OPTIONS,
   type Audit,
@@ -9,12 +10,11 @@ export {
 export { type ChildUpstreamOptions, childUpstream } from './child-upstream.js'
 export {
   GATEWAY_CLI_OPTIONS,
-  type GatewayCliOptions,
-  GatewayUsageError,
-  gatewayHelp,
-  isLoopback,
-  parseGatewayArgs,
-} from './cli-options.js'
+  type GatewayCliOptionKind,
+  type GatewayCliOptionSpec,
+} from './cli-option-table.js'
+export { type GatewayCliOptions, parseGatewayArgs } from './cli-options.js'
+export { GatewayUsageError, gatewayHelp } from './cli-usage.js'
 export {
   defaultGatewayConfig,
   type GatewayConfig,
@@ -43,6 +43,14 @@ export {
   gatewayRpcError,
 } from './gateway-errors.js'
 export { type HttpFront, type HttpFrontOptions, serveHttp } from './http-front.js'
+export {
+  HTTP_SESSIONS_OPTIONS,
+  type HttpSessions,
+  type HttpSessionsOptions,
+  httpSessions,
+  type SessionRefusal,
+  type SessionWhere,
+} from './http-sessions.js'
 export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
 export {
   LIMITER_DEFAULTS,
@@ -63,10 +71,14 @@ export {
 export {
   canonicalJson,
   type DriftReason,
+  judgeAgainst,
+  type LocalPinStore,
   PINS_FILE_ERROR,
+  PINS_STORE_ERROR,
   type PinJudgment,
   type PinStore,
   PinsFileError,
+  pinDigests,
   pinStore,
   toolDigest,
 } from './pins.js'
@@ -75,6 +87,12 @@ export {
   type PinsApproveArgs,
   parsePinsApproveArgs,
 } from './pins-command.js'
+export {
+  GATEWAY_PINS_KEY_PREFIX,
+  type RedisPinStoreOptions,
+  redisPinStore,
+  redisPinsName,
+} from './pins-redis.js'
 export {
   type CallContext,
   type CallerSession,

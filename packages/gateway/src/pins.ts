@@ -1,13 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto'
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readPins, writePins } from './pins-file.js'
 import type { UpstreamTool } from './tool-guard.js'
 
 // Tool pinning against a rug pull: an upstream that changes what a tool says it does (its
@@ -27,6 +19,8 @@ import type { UpstreamTool } from './tool-guard.js'
 
 /** The code of a pin file that cannot be read or is not a pin file. */
 export const PINS_FILE_ERROR = 'ERR_PINS_FILE'
+/** The code of pins in Redis that cannot be read or written (and none were read before). */
+export const PINS_STORE_ERROR = 'ERR_PINS_STORE'
 
 /** A pin file that cannot be read, parsed or written (`code` is `ERR_PINS_FILE`). */
 export class PinsFileError extends Error {
@@ -51,31 +45,46 @@ export interface PinJudgment {
   /** True when this judgment pinned the tools (nothing was pinned before). */
   readonly firstSight: boolean
   /**
-   * `ERR_PINS_FILE` when the pin file became unreadable or invalid since construction: then
-   * nothing is approved and every listed tool is drifted as `changed` (fail closed).
+   * `ERR_PINS_FILE` when the pin file became unreadable or invalid since construction,
+   * `ERR_PINS_STORE` when pins in Redis cannot be read and none were read before: then nothing
+   * is approved and every listed tool is drifted as `changed` (fail closed).
    */
-  readonly error?: typeof PINS_FILE_ERROR
+  readonly error?: typeof PINS_FILE_ERROR | typeof PINS_STORE_ERROR
 }
 
-/** Pins of one upstream's tool definitions, in a file or in memory. */
+/** Pins of one upstream's tool definitions, in a file, in memory, or in Redis (`redisPinStore`). */
 export interface PinStore {
   /**
    * Pins on first sight (nothing pinned yet: the canonical hash of every field of every tool
    * and of the name set; an empty list is pinned too); afterwards a changed, new (a rename's new name included) or removed
    * tool is returned as drifted, to be quarantined until {@link PinStore.approve}.
+   * The file and memory stores answer at once; the Redis store after one round trip.
    * @throws PinsFileError when the pin file cannot be written at first sight.
    */
-  judge(tools: readonly UpstreamTool[]): PinJudgment
+  judge(tools: readonly UpstreamTool[]): PinJudgment | Promise<PinJudgment>
   /**
    * Operator approval of the current definitions: all of them (the pins become exactly
    * `tools`), or only the named tools (a named tool no longer listed loses its pin).
    * @throws PinsFileError when the pin file cannot be read or written, or when a name is
    *   neither listed nor pinned (a typo must not pass for an approval).
    */
+  approve(tools: readonly UpstreamTool[], names?: readonly string[]): void | Promise<void>
+  /**
+   * Calls `onChange` when another process changed the pins (an approval), so a gateway judges
+   * its tools again without waiting for `list_changed`; returns the function that stops it.
+   * Only stores shared between processes have it.
+   */
+  watch?(onChange: () => void): () => void
+}
+
+/** A {@link PinStore} of this process (a file, or memory): it answers at once. */
+export interface LocalPinStore extends PinStore {
+  judge(tools: readonly UpstreamTool[]): PinJudgment
   approve(tools: readonly UpstreamTool[], names?: readonly string[]): void
 }
 
-interface Pins {
+/** The pins one store holds: tool name → sha-256 hex of its canonical JSON. */
+export interface Pins {
   readonly tools: Map<string, string>
 }
 
@@ -84,7 +93,7 @@ interface Pins {
  * without it they live in memory for the life of the process.
  * @throws PinsFileError when `file` exists and is not a valid pin file.
  */
-export function pinStore(options: { readonly file?: string }): PinStore {
+export function pinStore(options: { readonly file?: string }): LocalPinStore {
   const file = options?.file
   if (file !== undefined && (typeof file !== 'string' || file === '')) {
     throw new TypeError('pinStore: file must be a non-empty path')
@@ -120,25 +129,7 @@ export function pinStore(options: { readonly file?: string }): PinStore {
         write({ tools: current })
         return { approved: [...tools], drifted: [], namesChanged: false, firstSight: true }
       }
-      const approved: UpstreamTool[] = []
-      const drifted: { name: string; reason: DriftReason }[] = []
-      const seen = new Set<string>()
-      for (const tool of tools) {
-        const name = tool.name
-        const digest = current.get(name)
-        const pin = pinned.tools.get(name)
-        if (pin === undefined) {
-          if (!seen.has(name)) drifted.push({ name, reason: 'new' })
-        } else if (pin !== digest) {
-          if (!seen.has(name)) drifted.push({ name, reason: 'changed' })
-        } else approved.push(tool)
-        seen.add(name)
-      }
-      for (const name of pinned.tools.keys()) {
-        if (!current.has(name)) drifted.push({ name, reason: 'removed' })
-      }
-      const namesChanged = namesDigest(current.keys()) !== namesDigest(pinned.tools.keys())
-      return { approved, drifted, namesChanged, firstSight: false }
+      return judgeAgainst(pinned.tools, tools, current)
     },
     approve(listed: readonly UpstreamTool[], names?: readonly string[]): void {
       const current = digests(named(listed))
@@ -157,6 +148,38 @@ export function pinStore(options: { readonly file?: string }): PinStore {
       write({ tools: next })
     },
   })
+}
+
+/** Drift of every listed, named tool against the pins `pinned` (name → digest). */
+export function judgeAgainst(
+  pinned: ReadonlyMap<string, string>,
+  tools: readonly UpstreamTool[],
+  current: ReadonlyMap<string, string> = pinDigests(tools),
+): PinJudgment {
+  const approved: UpstreamTool[] = []
+  const drifted: { name: string; reason: DriftReason }[] = []
+  const seen = new Set<string>()
+  for (const tool of named(tools)) {
+    const name = tool.name
+    const digest = current.get(name)
+    const pin = pinned.get(name)
+    if (pin === undefined) {
+      if (!seen.has(name)) drifted.push({ name, reason: 'new' })
+    } else if (pin !== digest) {
+      if (!seen.has(name)) drifted.push({ name, reason: 'changed' })
+    } else approved.push(tool)
+    seen.add(name)
+  }
+  for (const name of pinned.keys()) {
+    if (!current.has(name)) drifted.push({ name, reason: 'removed' })
+  }
+  const namesChanged = namesDigest(current.keys()) !== namesDigest(pinned.keys())
+  return { approved, drifted, namesChanged, firstSight: false }
+}
+
+/** The pin of each listed tool with a string name (name → sha-256 hex), as the stores keep them. */
+export function pinDigests(tools: readonly UpstreamTool[]): Map<string, string> {
+  return digests(named(tools))
 }
 
 /**
@@ -203,75 +226,7 @@ function digests(tools: readonly UpstreamTool[]): Map<string, string> {
   return out
 }
 
-function namesDigest(names: Iterable<string>): string {
+/** sha-256 hex of the sorted names' canonical JSON: the pin of the set of names. */
+export function namesDigest(names: Iterable<string>): string {
   return sha256(canonicalJson([...names].sort()))
-}
-
-const HEX64 = /^[0-9a-f]{64}$/
-
-function readPins(file: string): Pins | undefined {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined
-    throw new PinsFileError(`pin file cannot be read (${(error as { code?: unknown }).code})`)
-  }
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    throw new PinsFileError('pin file is not JSON')
-  }
-  const doc = parsed as { version?: unknown; names?: unknown; tools?: unknown }
-  if (typeof parsed !== 'object' || parsed === null || doc.version !== 1) {
-    throw new PinsFileError('pin file is not a version 1 pin file')
-  }
-  const entries = doc.tools
-  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) {
-    throw new PinsFileError('pin file has no tools object')
-  }
-  const tools = new Map<string, string>()
-  for (const [name, digest] of Object.entries(entries)) {
-    if (typeof digest !== 'string' || !HEX64.test(digest)) {
-      throw new PinsFileError('pin file holds a pin that is not a sha-256 hex digest')
-    }
-    tools.set(name, digest)
-  }
-  // `names` is derived from the entries (rewritten on every write, for whoever reads the
-  // file); the entries are what is judged, so a hand edit of one digest is an approval.
-  if (doc.names !== undefined && typeof doc.names !== 'string') {
-    throw new PinsFileError('pin file names digest is not a string')
-  }
-  return { tools }
-}
-
-function writePins(file: string, pins: Pins): void {
-  const names = [...pins.tools.keys()].sort()
-  const tools: Record<string, string> = {}
-  for (const name of names) {
-    Object.defineProperty(tools, name, {
-      value: pins.tools.get(name),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
-  }
-  const text = `${JSON.stringify({ version: 1, names: namesDigest(names), tools }, null, 2)}\n`
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-  try {
-    const fd = openSync(temp, 'wx', 0o600)
-    try {
-      writeSync(fd, text)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(temp, file)
-  } catch (error) {
-    try {
-      unlinkSync(temp)
-    } catch {}
-    throw new PinsFileError(`pin file cannot be written (${(error as { code?: unknown }).code})`)
-  }
 }

@@ -90,15 +90,16 @@ export class ToolCatalog {
     // the guard compiles only the approved ones, so a drifted tool is unknown to it as well.
     let served: readonly UpstreamTool[] = tools
     if (this.#pins !== undefined) {
-      let judged: ReturnType<PinStore['judge']>
+      let judged: Awaited<ReturnType<PinStore['judge']>>
       try {
-        judged = this.#pins.judge(served)
+        judged = await this.#pins.judge(served)
       } catch {
         // The pins cannot be written: nothing is approved (fail closed).
         this.#log('pins_failed', { code: 'ERR_PINS_FILE' })
         judged = { approved: [], drifted: [], namesChanged: false, firstSight: false }
       }
       if (judged.error !== undefined) this.#log('pins_failed', { code: judged.error })
+      if (judged.firstSight) this.#log('pins_created', { tools: judged.approved.length })
       for (const d of judged.drifted) this.#log('tool_drifted', { tool: d.name, reason: d.reason })
       served = judged.approved
     }

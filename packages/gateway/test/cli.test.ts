@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { GATEWAY_CLI_OPTIONS } from '../src/cli-options.js'
+import { GATEWAY_CLI_OPTIONS } from '../src/cli-option-table.js'
 import { CLI } from './fixtures/run-gateway.js'
 
 function run(args: readonly string[]) {
