@@ -7,6 +7,7 @@ import {
   oneOfOption,
   option,
 } from '../src/index.js'
+import { messageOf } from './helpers/type-error.js'
 
 const WIDGETS = defineOptions('widgets', {
   maxWidgets: option({ default: 8, check: integerOption(), ceiling: 100, doc: 'most widgets' }),
@@ -25,16 +26,6 @@ const WIDGETS = defineOptions('widgets', {
     doc: 'widget names',
   }),
 })
-
-function messageOf(fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError)
-    return (error as Error).message
-  }
-  throw new Error('expected a TypeError')
-}
 
 describe('defineOptions', () => {
   it('derives frozen defaults from the rows', () => {
