@@ -15,6 +15,15 @@ import {
   type TakeAnswer,
 } from './store.js'
 
+export {
+  type ConnectableRedisClient,
+  connectRedis,
+  REDIS_CONNECTION_OPTIONS,
+  type RedisConnectionOptions,
+  type RedisConnectionSettings,
+  type RedisOutage,
+} from './redis-connection.js'
+
 /** The part of a node-redis client the store uses (`createClient()` from `redis` fits). */
 export interface RedisLimitClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>

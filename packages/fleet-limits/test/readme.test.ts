@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CONCURRENCY_LIMIT_OPTIONS, RATE_LIMIT_OPTIONS } from '../src/index.js'
-import { REDIS_LIMIT_STORE_OPTIONS } from '../src/redis.js'
+import { REDIS_CONNECTION_OPTIONS, REDIS_LIMIT_STORE_OPTIONS } from '../src/redis.js'
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 
@@ -11,6 +11,7 @@ describe('README options tables', () => {
       CONCURRENCY_LIMIT_OPTIONS,
       RATE_LIMIT_OPTIONS,
       REDIS_LIMIT_STORE_OPTIONS,
+      REDIS_CONNECTION_OPTIONS,
     ]) {
       expect(readme).toContain(table.markdown())
     }

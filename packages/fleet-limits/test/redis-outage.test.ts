@@ -3,12 +3,8 @@
 // served by Redis again with no restart. Always a private redis-server (it is killed), never
 // the one CI shares through TOLLGATE_REDIS_URL.
 
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { eventually } from '@tollgate/test-kit/eventually'
-import { freePort, hasRedisServer } from '@tollgate/test-kit/redis-server'
+import { hasRedisServer, startRestartableRedis } from '@tollgate/test-kit/redis-server'
 import { createClient } from 'redis'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
@@ -26,62 +22,24 @@ if (!hasRedisServer) {
   )
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-limits-outage-'))
-const running: ChildProcess[] = []
-const clients: { destroy(): void }[] = []
-afterAll(() => {
-  for (const c of clients) c.destroy()
-  for (const r of running) r.kill('SIGKILL')
-  rmSync(dir, { recursive: true, force: true })
+const cleanup: (() => unknown)[] = []
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step()
 })
-
-async function startRedisOn(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  running.push(child)
-  let out = ''
-  child.stdout!.on('data', (chunk) => {
-    out += chunk
-  })
-  if (!(await eventually(() => out.includes('Ready to accept connections'), 20_000))) {
-    throw new Error('redis-server did not start')
-  }
-  return child
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
-  await exited
-}
 
 const ok = (answers: (LimitLease | LimitRefusal | { ok: boolean })[]) => answers.map((a) => a.ok)
 
 describe.skipIf(!hasRedisServer)('a limit whose Redis stops and comes back', () => {
   it("applies each limit's rule during the outage, reports it once, and recovers without restart", async () => {
-    const port = await freePort()
-    let server = await startRedisOn(port)
+    const redis = await startRestartableRedis()
+    cleanup.push(() => redis.stop())
     const client = createClient({
-      url: `redis://127.0.0.1:${port}`,
+      url: redis.url,
       disableOfflineQueue: true,
       socket: { reconnectStrategy: () => 100 },
     })
     client.on('error', () => {})
-    clients.push(client)
+    cleanup.push(() => client.destroy())
     await client.connect()
     const store = redisLimitStore({ client, prefix: 'outage:', commandTimeoutMs: 5000 })
     const events: OutageEvent[] = []
@@ -120,7 +78,7 @@ describe.skipIf(!hasRedisServer)('a limit whose Redis stops and comes back', () 
     expect((await closedRate.take('k')).ok).toBe(true)
     expect(events).toEqual([])
 
-    await stop(server)
+    await redis.kill()
     const calls = async () => ({
       closedLeases: await Promise.all([1, 2].map(() => closedLeases.acquire('k'))),
       localLeases: await Promise.all([1, 2, 3, 4, 5].map(() => localLeases.acquire('k'))),
@@ -141,7 +99,7 @@ describe.skipIf(!hasRedisServer)('a limit whose Redis stops and comes back', () 
     expect(started.sort()).toEqual(['c-closed', 'c-local', 'r-closed', 'r-local'])
     expect(events).toHaveLength(4)
 
-    server = await startRedisOn(port)
+    await redis.start()
     // Back: the closed limits serve again (a fresh Redis: empty counts) and each limit reports
     // the end of its outage once.
     expect(await eventually(async () => (await closedLeases.acquire('k2')).ok, 20_000)).toBe(true)
@@ -154,6 +112,5 @@ describe.skipIf(!hasRedisServer)('a limit whose Redis stops and comes back', () 
     const again = await Promise.all(Array.from({ length: 10 }, () => localLeases.acquire('k3')))
     expect(again.filter((a) => a.ok)).toHaveLength(9)
     expect(await client.exists('outage:{c-local}:l:k3')).toBe(1)
-    await stop(server)
   })
 })

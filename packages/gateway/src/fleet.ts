@@ -16,9 +16,6 @@ import { sharedLimiter } from './shared-limiter.js'
 /** Prefix of every key the gateway's limits write, so they share a Redis with anything else. */
 export const GATEWAY_LIMIT_KEY_PREFIX = 'tollgate:gateway:limits:'
 
-/** Tries to reach Redis at start before giving up (one try every 200 ms: about 2 seconds). */
-const START_ATTEMPTS = 10
-
 /** An open connection to the fleet's Redis; `close()` it when the gateway stops. */
 export interface FleetConnection {
   readonly controls: GatewayControls
@@ -41,7 +38,7 @@ export interface FleetShape {
  * share during an outage). The URL is
  * never logged; the connection's outage is logged once as `redis_unavailable`, its end once as
  * `redis_recovered`.
- * @throws Error (`--redis-url: Redis cannot be reached`) when Redis does not answer within
+ * @throws TypeError (`--redis-url: Redis cannot be reached`) when Redis does not answer within
  *   about 2 seconds: a gateway that cannot reach its Redis does not start.
  */
 export async function joinFleet(
@@ -50,44 +47,16 @@ export async function joinFleet(
   shape: FleetShape,
   log: GatewayLog,
 ): Promise<FleetConnection> {
-  const [{ createClient }, { redisLimitStore }] = await Promise.all([
+  const [{ createClient }, { connectRedis, redisLimitStore }] = await Promise.all([
     import('redis'),
     import('@tollgate/fleet-limits/redis'),
   ])
-  let connected = false
-  let down = false
-  const client = createClient({
-    url,
-    // A command while Redis is away fails at once, and the limit's rule decides.
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: 2000,
-      reconnectStrategy: (retries: number) => {
-        if (!connected && retries >= START_ATTEMPTS) return new Error('redis unreachable')
-        return connected ? Math.min(100 * (retries + 1), 2000) : 200
-      },
-    },
+  // A command while Redis is away fails at once, and the limit's rule decides.
+  const client = await connectRedis(createClient, url, {
+    name: '--redis-url',
+    onOutage: (outage) =>
+      log(outage.state === 'started' ? 'redis_unavailable' : 'redis_recovered', {}),
   })
-  client.on('error', () => {
-    if (down || !connected) return
-    down = true
-    log('redis_unavailable', {})
-  })
-  client.on('ready', () => {
-    if (down) log('redis_recovered', {})
-    down = false
-  })
-  try {
-    await client.connect()
-  } catch {
-    try {
-      client.destroy()
-    } catch {
-      // already closed by the reconnection strategy
-    }
-    throw new Error('--redis-url: Redis cannot be reached')
-  }
-  connected = true
   const store = redisLimitStore({ client, prefix: GATEWAY_LIMIT_KEY_PREFIX })
   const limits = controls.config.limits
   const onOutage = (event: OutageEvent) =>

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   callBody,
   MISBEHAVING,
@@ -10,14 +10,11 @@ import {
   type RunningCli,
   recorded,
   recordFile,
-  startCli,
+  startCliPerTest,
 } from './fixtures/run-gateway.js'
 
+const startCli = startCliPerTest()
 let running: RunningCli | undefined
-afterEach(async () => {
-  await running?.stop('SIGKILL')
-  running = undefined
-})
 
 const TOKEN = 'test-token-0123456789'
 const sha = (t: string) => createHash('sha256').update(t).digest('hex')

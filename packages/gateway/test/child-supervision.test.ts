@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   alive,
   callBody,
@@ -9,15 +9,12 @@ import {
   recorded,
   recordFile,
   session,
-  startCli,
+  startCliPerTest,
   until,
 } from './fixtures/run-gateway.js'
 
+const startCli = startCliPerTest()
 let running: RunningCli | undefined
-afterEach(async () => {
-  await running?.stop('SIGKILL')
-  running = undefined
-})
 
 describe('childUpstream (through tollgate-gateway)', () => {
   it('answers every call in flight with ERR_UPSTREAM_EXITED when the child exits, then restarts it', async () => {

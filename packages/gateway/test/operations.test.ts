@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   callBody,
   MISBEHAVING,
@@ -7,15 +7,12 @@ import {
   recorded,
   recordFile,
   session,
-  startCli,
+  startCliPerTest,
   until,
 } from './fixtures/run-gateway.js'
 
+const startCli = startCliPerTest()
 let running: RunningCli | undefined
-afterEach(async () => {
-  await running?.stop('SIGKILL')
-  running = undefined
-})
 
 describe('startGateway operations (through tollgate-gateway)', () => {
   it('passes a well-formed W3C traceparent into _meta to the upstream, and drops a malformed one', async () => {

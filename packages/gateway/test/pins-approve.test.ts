@@ -2,21 +2,18 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   CLI,
   callBody,
   MISBEHAVING,
   type RunningCli,
   session,
-  startCli,
+  startCliPerTest,
 } from './fixtures/run-gateway.js'
 
+const startCli = startCliPerTest()
 let running: RunningCli | undefined
-afterEach(async () => {
-  await running?.stop('SIGKILL')
-  running = undefined
-})
 
 async function echoServed(pins: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   running = await startCli(['--pins', pins, '--', process.execPath, MISBEHAVING], env)

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   callBody,
   MISBEHAVING,
@@ -7,15 +7,12 @@ import {
   recorded,
   recordFile,
   session,
-  startCli,
+  startCliPerTest,
   until,
 } from './fixtures/run-gateway.js'
 
+const startCli = startCliPerTest()
 let running: RunningCli | undefined
-afterEach(async () => {
-  await running?.stop('SIGKILL')
-  running = undefined
-})
 
 const calls = (file: string, tool: string) =>
   recorded(file).filter(

@@ -154,7 +154,7 @@ describe('createInFlightBudget', () => {
 })
 
 describe('bodyAdmission (fair admission)', () => {
-  it('validates minBytesPerSecond, minRateGraceMs, principal, maxBodiesPerPrincipal and principalShare', () => {
+  it('validates minBytesPerSecond, minRateGraceMs, principal, maxBodiesPerPrincipal, principalShare and poolMemberShare', () => {
     for (const bad of [
       { minBytesPerSecond: 0 },
       { minBytesPerSecond: 1.5 },
@@ -163,6 +163,11 @@ describe('bodyAdmission (fair admission)', () => {
       { principalShare: 0 },
       { principalShare: 1.5 },
       { principalShare: true },
+      { poolMemberShare: 0 },
+      { poolMemberShare: 1.01 },
+      { poolMemberShare: Number.NaN },
+      { poolMemberShare: '0.5' },
+      { poolMemberShare: false },
     ]) {
       expect(() => bodyAdmission(bad as BodyAdmissionOptions).policy, JSON.stringify(bad)).toThrow(
         TypeError,
@@ -181,6 +186,7 @@ describe('bodyAdmission (fair admission)', () => {
       principalShare: false,
     })
     expect(bodyAdmission({ principalShare: 1 }).policy.principalShare).toBe(1)
+    expect(bodyAdmission({ poolMemberShare: 1 }).policy.poolMemberShare).toBe(1)
   })
 })
 

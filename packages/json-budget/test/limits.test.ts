@@ -11,16 +11,7 @@ import {
   JSON_LIMITS_DEFAULTS,
   resolveJsonLimits,
 } from '../src/index.js'
-
-function messageOf(fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError)
-    return (error as Error).message
-  }
-  throw new Error('expected a TypeError')
-}
+import { messageOf } from './helpers/type-error.js'
 
 describe('resolveJsonLimits', () => {
   it('fills a partial object from JSON_LIMITS_DEFAULTS and freezes it', () => {

@@ -7,6 +7,7 @@ import {
   oneOfOption,
   option,
 } from '../src/index.js'
+import { messageOf } from './helpers/type-error.js'
 
 const WIDGETS = defineOptions('widgets', {
   maxWidgets: option({ default: 8, check: integerOption(), ceiling: 100, doc: 'most widgets' }),
@@ -25,16 +26,6 @@ const WIDGETS = defineOptions('widgets', {
     doc: 'widget names',
   }),
 })
-
-function messageOf(fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError)
-    return (error as Error).message
-  }
-  throw new Error('expected a TypeError')
-}
 
 describe('defineOptions', () => {
   it('derives frozen defaults from the rows', () => {
@@ -80,6 +71,9 @@ describe('defineOptions', () => {
     expect(WIDGETS.pick({ maxWidgets: 2, profile: 'rest' }).maxWidgets).toBe(2)
     expect(WIDGETS.pick({ profile: 'rest' })).toBe(WIDGETS.defaults)
     expect(() => WIDGETS.pick({ maxWidgets: -1, profile: 'rest' })).toThrow(/maxWidgets/)
+    for (const bad of [null, 1, 'x']) {
+      expect(messageOf(() => WIDGETS.pick(bad))).toBe('widgets: options must be an object')
+    }
   })
 
   it('derives a table with a changed default or ceiling, and one without some rows', () => {
@@ -87,6 +81,12 @@ describe('defineOptions', () => {
     expect(small.defaults.maxWidgets).toBe(2)
     expect(() => small.resolve({ maxWidgets: 5 })).toThrow('maxWidgets may not exceed 4, got 5')
     expect(WIDGETS.resolve({ maxWidgets: 5 }).maxWidgets).toBe(5)
+    // The rows not changed are kept as they were.
+    expect(small.names).toEqual(WIDGETS.names)
+    expect(small.defaults).toEqual({ ...WIDGETS.defaults, maxWidgets: 2 })
+    expect(messageOf(() => WIDGETS.with('w', { colour: { default: 1 } } as never))).toBe(
+      'widgets: no option colour',
+    )
     const lean = WIDGETS.without('lean widgets', 'names', 'strict')
     expect(lean.names).toEqual(['maxWidgets', 'mode'])
     expect(messageOf(() => lean.resolve({ strict: true }))).toBe(
@@ -100,6 +100,22 @@ describe('defineOptions', () => {
         n: option({ default: 5, check: integerOption(), ceiling: 4, doc: 'n' }),
       }),
     ).toThrow('n may not exceed 4, got 5')
+  })
+
+  it('writes a default as the README reads it: none, whole MiB, grouped digits', () => {
+    const figures = defineOptions('figures', {
+      unset: option<number | undefined>({ default: undefined, check: integerOption(), doc: 'a' }),
+      endless: option({ default: Number.POSITIVE_INFINITY, check: () => {}, doc: 'b' }),
+      cap: option({ default: 64 * 1024 * 1024, check: integerOption(), doc: 'c' }),
+      odd: option({ default: 1024 * 1024 + 1, check: integerOption(), doc: 'd' }),
+      small: option({ default: 100_000, check: integerOption(), doc: 'e' }),
+    })
+    const shown = figures
+      .markdown()
+      .split('\n')
+      .slice(2)
+      .map((line) => line.split(' | ')[1])
+    expect(shown).toEqual(['none', 'none', '64 MiB', '1,048,577', '100,000'])
   })
 
   it('renders the README options table from the rows', () => {

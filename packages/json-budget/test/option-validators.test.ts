@@ -8,16 +8,7 @@ import {
   integerOption,
   oneOfOption,
 } from '../src/index.js'
-
-function messageOf(fn: () => unknown): string {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError)
-    return (error as Error).message
-  }
-  throw new Error('expected a TypeError')
-}
+import { messageOf } from './helpers/type-error.js'
 
 describe('the validators', () => {
   it('integerOption admits a positive safe integer, and 0 only when allowed', () => {

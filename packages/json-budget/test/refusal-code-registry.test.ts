@@ -14,6 +14,7 @@ import {
   refusalCodeSpec,
   sharedRefusalCodeTable,
 } from '../src/refusal-codes.js'
+import { typeErrorOf } from './helpers/type-error.js'
 
 const OWNER = '@tollgate/registry-unit'
 const SPEC: RefusalCodeSpec = {
@@ -21,16 +22,6 @@ const SPEC: RefusalCodeSpec = {
   title: 'Unprocessable Content',
   option: 'maxWidgets',
   message: 'too many widgets',
-}
-
-function typeErrorOf(fn: () => unknown): TypeError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof TypeError) return error
-    throw error
-  }
-  throw new Error('expected a TypeError')
 }
 
 // A spec of any shape, for the rules a typed caller cannot break.

@@ -12,6 +12,7 @@ import {
   type RefusalCodeSpec,
   refusalCodeSpec,
 } from '../src/index.js'
+import { typeErrorOf } from './helpers/type-error.js'
 
 const cjs = createRequire(import.meta.url)('../dist/index.cjs') as typeof import('../src/index.js')
 
@@ -20,16 +21,6 @@ const SPEC: RefusalCodeSpec = {
   title: 'Unprocessable Content',
   option: 'maxWidgets',
   message: 'too many widgets',
-}
-
-function typeErrorOf(fn: () => unknown): TypeError {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof TypeError) return error
-    throw error
-  }
-  throw new Error('expected a TypeError')
 }
 
 describe('defineRefusalCodes', () => {

@@ -5,7 +5,6 @@
 // the Stryker run recorded in jobs/mutation/records/json-budget.md.
 import { describe, expect, it } from 'vitest'
 import {
-  ADMISSION_DEFAULTS,
   AdmissionError,
   assertLimit,
   chargeJson,
@@ -134,23 +133,6 @@ describe('isAdmissionError', () => {
     expect(isAdmissionError(coerced)).toBe(false)
     expect(isAdmissionError('ERR_JSON_TOO_DEEP')).toBe(false)
     expect(isAdmissionError(undefined)).toBe(false)
-  })
-})
-
-describe('ADMISSION_DEFAULTS', () => {
-  it('holds the byte boundary of every transport', () => {
-    const MiB = 1024 * 1024
-    expect(ADMISSION_DEFAULTS).toMatchObject({
-      restBodyBytes: 64 * MiB,
-      restBodyBytesCeiling: 64 * MiB,
-      mcpHttpBodyBytes: 4 * MiB,
-      mcpHttpBodyBytesCeiling: 64 * MiB,
-      stdioLineBytes: 64 * MiB,
-      stdioLineBytesCeiling: 64 * MiB,
-      toolResultBytes: 64 * MiB,
-      toolResultEnvelopeReserveBytes: 1024,
-      stringChunkCodeUnits: 4096,
-    })
   })
 })
 
