@@ -41,7 +41,7 @@ export {
   ADMISSION_HOST_OPTIONS,
   type AdmissionHost,
   type AdmissionHostOptions,
-  type OnRefusal,
+  type RefusalMode,
   type VerifyBody,
 } from './middleware-options.js'
 export { isBodyAdmission } from './narrow-control.js'

@@ -24,7 +24,7 @@ const BODY_ROWS = BODY_ADMISSION_OPTIONS.without('json', 'types', 'otherTypes', 
  * fair-admission options, the `onRefusal` hook, or `maxBytes` instead of `limit`) and the
  * middleware's `principal`. The options that would change what `express.json()` does with a
  * request it does not parse (`types`, `otherTypes`, `passMethods`, `renderRefusal`, and the
- * middleware's `'respond' | 'next'`) belong to `admission()`.
+ * middleware's `refusals: 'respond' | 'next'`) belong to `admission()`.
  */
 export const JSON_OPTIONS = defineOptions('json', {
   ...BODY_ROWS,
@@ -158,7 +158,7 @@ export function resolveJsonOptions(options: JsonOptions = {}): ResolvedJsonOptio
   const accept = typeof type === 'function' ? type : undefined
   const host = Object.freeze({
     ...ADMISSION_HOST_OPTIONS.defaults,
-    onRefusal: 'next' as const,
+    refusals: 'next' as const,
     verify,
     principal,
     accept,

@@ -10,8 +10,12 @@ import {
 import type { PrincipalOf } from './principal-shares.js'
 import type { RenderRefusal } from './problem.js'
 
-/** What the middleware does with a refusal. */
-export type OnRefusal = 'respond' | 'next'
+/**
+ * What the middleware does with a refusal: `'respond'` answers it, `'next'` hands it to
+ * `next(err)`. (Named apart from the `onRefusal` hook of `bodyAdmission()`, which observes
+ * refusals and never decides them.)
+ */
+export type RefusalMode = 'respond' | 'next'
 
 /** The `verify` hook: throw to refuse the body (see {@link ADMISSION_HOST_OPTIONS}). */
 export type VerifyBody = (
@@ -29,7 +33,7 @@ export type AcceptRequest = (req: IncomingMessage) => unknown
  * options belong to the control it holds.
  */
 export const ADMISSION_HOST_OPTIONS = defineOptions('admission', {
-  onRefusal: option<OnRefusal>({
+  refusals: option<RefusalMode>({
     default: 'respond',
     check: oneOfOption(['respond', 'next']),
     doc: "`'respond'` answers a refusal and closes the connection; `'next'` calls `next(err)` with `status`, `statusCode`, `type` and `expose` set",

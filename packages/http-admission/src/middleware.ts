@@ -39,17 +39,24 @@ export type AdmissionMiddleware = (
  * limits), plus the middleware's own options ({@link ADMISSION_HOST_OPTIONS}). An admitted body
  * lands in `req.body` (and `req._body = true`, so a later body parser skips it); a refusal is
  * answered with its status and a problem+json body and the connection is closed without
- * reading the rest, or, with `onRefusal: 'next'`, handed to `next(err)` with tollgate's status
+ * reading the rest, or, with `refusals: 'next'`, handed to `next(err)` with tollgate's status
  * (422 for a parse or structure refusal) and body-parser's `type`, `statusCode` and `expose`.
  * For `express.json()`'s statuses and defaults, use `json()`. Each refusal is reported once to
  * the control's `onRefusal` hook (a function, an option of `bodyAdmission()`), with the status
  * answered, after the answer is written or handed to `next(err)`.
- * @throws TypeError at construction on bad host options, or a `body` that is not a control.
+ * @throws TypeError at construction on bad host options (`onRefusal` among them: the mode is
+ *   `refusals`), or a `body` that is not a control.
  */
 export function admission(
   body: BodyAdmission,
   options?: AdmissionHostOptions,
 ): AdmissionMiddleware {
+  if (typeof options === 'object' && options !== null && Object.hasOwn(options, 'onRefusal')) {
+    // The mode was called `onRefusal` in earlier releases; the hook of that name only observes.
+    throw new TypeError(
+      "admission: the middleware's mode is `refusals: 'respond' | 'next'`; the `onRefusal` hook is an option of bodyAdmission()",
+    )
+  }
   return createAdmissionMiddleware(body, ADMISSION_HOST_OPTIONS.resolve(options), TOLLGATE_STYLE)
 }
 
@@ -109,7 +116,7 @@ export function createAdmissionMiddleware(
     if (bodyParser) setBodyParserBody(request)
 
     const refuse = (error: AdmissionError): void => {
-      if (host.onRefusal === 'next') {
+      if (host.refusals === 'next') {
         // The unread rest of the body must never be parsed as a next request, whatever the
         // app's error handler does with the headers.
         closeAfterResponse(res)
