@@ -60,6 +60,7 @@ export {
   toProblem,
 } from './problem.js'
 export type { BodySource } from './read-source.js'
+export { refusalPrincipal } from './refusal-principal.js'
 export {
   closeAfterResponse,
   refuseUnread,

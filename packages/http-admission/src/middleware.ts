@@ -115,6 +115,19 @@ export function createAdmissionMiddleware(
     }
     if (bodyParser) setBodyParserBody(request)
 
+    let principal: string | undefined
+    // The event's principal: the one the admission counted, or, for a refusal decided before a
+    // principal was asked for, the host's answer now (a host that throws reports none).
+    const where = () => {
+      if (principal === undefined && host.principal !== undefined) {
+        try {
+          principal = principalKeyOf(host.principal, req)
+        } catch {
+          // The host's own error; the refusal stands without a principal.
+        }
+      }
+      return { principal, route: host.route }
+    }
     const refuse = (error: AdmissionError): void => {
       if (host.refusals === 'next') {
         // The unread rest of the body must never be parsed as a next request, whatever the
@@ -124,10 +137,10 @@ export function createAdmissionMiddleware(
           ? toBodyParserError(error, retryAfterSeconds)
           : toHttpError(error, retryAfterSeconds)
         next(dressed)
-        reportBodyRefusal(body, error, dressed.status)
+        reportBodyRefusal(body, error, dressed.status, where())
       } else {
         sendRefusal(res, error, { render: host.renderRefusal, retryAfterSeconds })
-        reportBodyRefusal(body, error)
+        reportBodyRefusal(body, error, undefined, where())
       }
     }
     const admit = (value: unknown, raw: Buffer): void => {
@@ -139,7 +152,12 @@ export function createAdmissionMiddleware(
             closeAfterResponse(res)
             const dressed = dressThrown(thrown, 403, 'entity.verify.failed')
             next(dressed)
-            reportBodyRefusal(body, admissionError('ERR_BODY_VERIFY_FAILED'), dressed.status)
+            reportBodyRefusal(
+              body,
+              admissionError('ERR_BODY_VERIFY_FAILED'),
+              dressed.status,
+              where(),
+            )
           } else {
             refuse(verifyFailure(thrown))
           }
@@ -171,7 +189,6 @@ export function createAdmissionMiddleware(
     }
 
     const decision = body.classify(accept === undefined ? head : { ...head, typeAccepted: true })
-    let principal: string | undefined
     if (decision.action === 'admit') {
       try {
         principal = principalKeyOf(host.principal, req)
