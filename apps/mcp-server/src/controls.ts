@@ -30,7 +30,13 @@ export type MessageControls = McpMessageControls
  */
 export function messageControls(options: ControlOptions): MessageControls {
   return mcpMessageControls({
-    validation: options.registry === undefined ? undefined : inputValidation(options.registry),
+    // Strict: a tool registered without a published schema refuses the connection (and so the
+    // start) rather than a warning; the one exception is the test-only probe, exempted by name
+    // where the server connects (build-server.ts), and registered only under its --unsafe flag.
+    validation:
+      options.registry === undefined
+        ? undefined
+        : inputValidation(options.registry, { unpublishedTools: 'error' }),
     resultBudget: createResultBudget({ maxResultBytes: options.maxResultBytes }),
   })
 }
