@@ -86,7 +86,7 @@ describe('withInputValidation with the route surface, on the reference server', 
       () =>
         server.audit.events
           .slice(markEvents)
-          .filter((x) => x.reason === 'off_surface')
+          .filter((x) => x.control === 'mcp-tool-surface')
           .reduce((n, x) => n + (typeof x.repeated === 'number' ? x.repeated : 1), 0) >=
         PROBES.length,
     )
