@@ -158,7 +158,7 @@ export function createApp(options: AppOptions = {}): express.Express {
   app.use((_req: Request, res: Response) => refuse(res, 404, 'not_found'))
 
   // The JSON error handler: the app's own errors by code; admission errors (with
-  // onRefusal: 'next') by their code; anything else a generic 500 that says nothing more.
+  // refusals: 'next') by their code; anything else a generic 500 that says nothing more.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
       res.status(err.status).json({ error: err.code })

@@ -7,7 +7,11 @@ import {
   type StandardSchemaWithJSON,
   type Transport,
 } from '@modelcontextprotocol/server'
-import { assertToolPopulation, type SchemaRegistry } from '@tollgate/mcp-validation'
+import {
+  assertToolPopulation,
+  registeredToolNames,
+  type SchemaRegistry,
+} from '@tollgate/mcp-validation'
 import { type MessageControls, sessionCall } from './controls.js'
 import { registerPrompts } from './prompts.js'
 import { registerResources } from './resources.js'
@@ -63,6 +67,7 @@ class ControlledMcpServer extends McpServer {
   readonly #controls: MessageControls
   readonly #session: SessionContext
   readonly #audit: ServerContext['audit']
+  readonly #probe: boolean
 
   constructor(server: ServerContext, session: SessionContext, controls: MessageControls) {
     super(SERVER_INFO, {
@@ -71,9 +76,28 @@ class ControlledMcpServer extends McpServer {
     this.#controls = controls
     this.#session = session
     this.#audit = server.audit
+    this.#probe = server.registerUnpublishedProbe
   }
 
+  /**
+   * Connects through the message controls after the start-up check of every tool this server
+   * registers (`checkTools` of the validation control, strict in this app): a tool without a
+   * published schema rejects with `ERR_TOOL_UNPUBLISHED` naming it, so a stdio server refuses
+   * to start and an HTTP session to open. The test-only probe is exempted by name, and only when
+   * its --unsafe flag registered it.
+   */
   override connect(transport: Transport): Promise<void> {
+    const validation = this.#controls.validation
+    if (validation !== undefined) {
+      const names = registeredToolNames(this) ?? []
+      try {
+        validation.checkTools(
+          this.#probe ? names.filter((name) => name !== UNPUBLISHED_PROBE_TOOL) : names,
+        )
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    }
     return super.connect(
       this.#controls.decorate(
         transport,

@@ -86,7 +86,7 @@ describe('withInputValidation with the route surface, on the reference server', 
       () =>
         server.audit.events
           .slice(markEvents)
-          .filter((x) => x.reason === 'off_surface')
+          .filter((x) => x.control === 'mcp-tool-surface')
           .reduce((n, x) => n + (typeof x.repeated === 'number' ? x.repeated : 1), 0) >=
         PROBES.length,
     )
@@ -96,35 +96,35 @@ describe('withInputValidation with the route surface, on the reference server', 
     expect(lines).not.toContain('atlas')
   })
 
-  it('audits each input-validation refusal with its reason', async () => {
+  it('audits each input-validation refusal with its code and step', async () => {
     const s = await RawSession.open(server.url('/mcp/public'), ALICE)
     const before = server.audit.events.length
     await s.call('knowledge.search', { projectId: 'atlas', query: 'x', sort: 'desc' })
     await s.call('ghost.get', {})
     const refused = await Promise.all([
       server.audit.waitFor(
-        (e) => server.audit.events.indexOf(e) >= before && e.reason === 'schema',
+        (e) => server.audit.events.indexOf(e) >= before && e.control === 'mcp-tool-schema',
       ),
       server.audit.waitFor(
-        (e) => server.audit.events.indexOf(e) >= before && e.reason === 'off_surface',
+        (e) => server.audit.events.indexOf(e) >= before && e.control === 'mcp-tool-surface',
       ),
     ])
     expect(refused[0]).toMatchObject({
       event: 'call_refused',
       layer: 'input_validation',
-      tool: 'knowledge.search',
-      keyword: 'unevaluatedProperties',
-      pointer: '/sort',
+      code: 'ERR_TOOL_ARGUMENTS',
       route: 'public',
       credential: 'alice',
     })
     expect(refused[1]).toMatchObject({
       event: 'call_refused',
       layer: 'input_validation',
-      nameLength: 'ghost.get'.length,
+      code: 'ERR_TOOL_UNKNOWN',
       route: 'public',
     })
-    expect(refused[1].tool).toBeUndefined()
+    // The event names no tool a caller chose, and no key it sent.
+    expect(JSON.stringify(refused)).not.toContain('ghost')
+    expect(JSON.stringify(refused)).not.toContain('sort')
   })
 
   it('lists on /mcp/public exactly the registered tools the route mounts', async () => {

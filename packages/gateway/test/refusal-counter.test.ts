@@ -111,6 +111,23 @@ describe('refusalCounter', () => {
     expect(values.find((v) => v.labels.control === 'other')?.value).toBe(7)
   })
 
+  it('never labels by principal or route: a thousand callers are one series', async () => {
+    const registry = new Registry()
+    const hook = refusalCounter(Counter, registry)
+    for (let i = 0; i < 1000; i++) {
+      hook(
+        refusalEvent({ code: 'ERR_BODY_TOO_LARGE', status: 413 }, 'body-admission', {
+          route: `r${i}`,
+          principal: `anonymous#${i.toString(16).padStart(16, '0')}`,
+        }),
+      )
+    }
+    const values = (await samples(registry))?.values ?? []
+    expect(values).toHaveLength(1)
+    expect(Object.keys(values[0]?.labels ?? {}).sort()).toEqual(['code', 'control'])
+    expect(values[0]?.value).toBe(1000)
+  })
+
   it('registers in prom-client’s global registry when given none, and refuses a second one there', async () => {
     const { register } = await import('prom-client')
     try {

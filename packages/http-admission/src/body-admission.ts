@@ -66,6 +66,11 @@ export interface AdmitCall {
   readonly pool?: string | undefined
   /** Aborting it stops the read with `ERR_BODY_ABORTED` (the client went away). */
   readonly signal?: AbortSignal | undefined
+  /**
+   * The name of the route this body arrived on, as the host configured it (never the request's
+   * path): reported as `route` in the control's refusal events, nothing else.
+   */
+  readonly route?: string | undefined
   /** Hand on the admitted bytes for this call even when the control's `keepRaw` is off. */
   readonly keepRaw?: boolean | undefined
   /**

@@ -119,7 +119,9 @@ export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
               const error = fastifyError(result.error, control.policy.retryAfterSeconds)
               refused.add(error)
               parsed(error)
-              reportBodyRefusal(control, result.error, error.status)
+              reportBodyRefusal(control, result.error, error.status, {
+                principal: typeof principal === 'string' ? principal : undefined,
+              })
             },
             (error: unknown) => parsed(error as Error),
           )

@@ -41,7 +41,7 @@ export {
   ADMISSION_HOST_OPTIONS,
   type AdmissionHost,
   type AdmissionHostOptions,
-  type OnRefusal,
+  type RefusalMode,
   type VerifyBody,
 } from './middleware-options.js'
 export { isBodyAdmission } from './narrow-control.js'
@@ -60,6 +60,7 @@ export {
   toProblem,
 } from './problem.js'
 export type { BodySource } from './read-source.js'
+export { refusalPrincipal } from './refusal-principal.js'
 export {
   closeAfterResponse,
   refuseUnread,

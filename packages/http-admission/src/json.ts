@@ -22,9 +22,9 @@ const BODY_ROWS = BODY_ADMISSION_OPTIONS.without('json', 'types', 'otherTypes', 
  * ({@link JSON_DEFAULTS}), plus tollgate's body options (`maxNodes`, `maxDepth`, the preflight
  * policies, `maxInflationRatio`, the deadlines, `budget`, `retryAfterSeconds`, `keepRaw`, the
  * fair-admission options, the `onRefusal` hook, or `maxBytes` instead of `limit`) and the
- * middleware's `principal`. The options that would change what `express.json()` does with a
+ * middleware's `principal` and `route`. The options that would change what `express.json()` does with a
  * request it does not parse (`types`, `otherTypes`, `passMethods`, `renderRefusal`, and the
- * middleware's `'respond' | 'next'`) belong to `admission()`.
+ * middleware's `refusals: 'respond' | 'next'`) belong to `admission()`.
  */
 export const JSON_OPTIONS = defineOptions('json', {
   ...BODY_ROWS,
@@ -54,6 +54,7 @@ export const JSON_OPTIONS = defineOptions('json', {
   }),
   verify: ADMISSION_HOST_OPTIONS.rows.verify,
   principal: ADMISSION_HOST_OPTIONS.rows.principal,
+  route: ADMISSION_HOST_OPTIONS.rows.route,
   defaultCharset: option<string | undefined>({
     default: undefined,
     check: (value, name) => {
@@ -140,6 +141,7 @@ export function resolveJsonOptions(options: JsonOptions = {}): ResolvedJsonOptio
     type,
     verify,
     principal,
+    route,
     defaultCharset: _charset,
     experimentalZstd: _zstd,
     ...rest
@@ -158,9 +160,10 @@ export function resolveJsonOptions(options: JsonOptions = {}): ResolvedJsonOptio
   const accept = typeof type === 'function' ? type : undefined
   const host = Object.freeze({
     ...ADMISSION_HOST_OPTIONS.defaults,
-    onRefusal: 'next' as const,
+    refusals: 'next' as const,
     verify,
     principal,
+    route,
     accept,
   })
   return Object.freeze({ body, host })

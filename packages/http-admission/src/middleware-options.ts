@@ -10,8 +10,12 @@ import {
 import type { PrincipalOf } from './principal-shares.js'
 import type { RenderRefusal } from './problem.js'
 
-/** What the middleware does with a refusal. */
-export type OnRefusal = 'respond' | 'next'
+/**
+ * What the middleware does with a refusal: `'respond'` answers it, `'next'` hands it to
+ * `next(err)`. (Named apart from the `onRefusal` hook of `bodyAdmission()`, which observes
+ * refusals and never decides them.)
+ */
+export type RefusalMode = 'respond' | 'next'
 
 /** The `verify` hook: throw to refuse the body (see {@link ADMISSION_HOST_OPTIONS}). */
 export type VerifyBody = (
@@ -24,12 +28,19 @@ export type VerifyBody = (
 /** A request filter deciding the media type per request, as body-parser's `type` function. */
 export type AcceptRequest = (req: IncomingMessage) => unknown
 
+/** A route name: 1–200 characters, no control characters (it goes to logs as it is). */
+export function routeName(value: unknown, name: string): void {
+  if (typeof value !== 'string' || !/^[^\u0000-\u001f\u007f]{1,200}$/.test(value)) {
+    throw new TypeError(`${name} must be a route name of 1–200 printable characters`)
+  }
+}
+
 /**
  * The middleware's own options (`admission(body, options)`), declared once; the body's
  * options belong to the control it holds.
  */
 export const ADMISSION_HOST_OPTIONS = defineOptions('admission', {
-  onRefusal: option<OnRefusal>({
+  refusals: option<RefusalMode>({
     default: 'respond',
     check: oneOfOption(['respond', 'next']),
     doc: "`'respond'` answers a refusal and closes the connection; `'next'` calls `next(err)` with `status`, `statusCode`, `type` and `expose` set",
@@ -52,6 +63,12 @@ export const ADMISSION_HOST_OPTIONS = defineOptions('admission', {
     default: undefined,
     check: functionOption,
     doc: "`(req) => boolean` deciding the media type per request (body-parser's `type` function); a body it accepts is read whatever its type",
+  }),
+  route: option<string | undefined>({
+    default: undefined,
+    check: routeName,
+    shown: 'none',
+    doc: "the name of the route the middleware guards (`'notes'`, or the path pattern it is mounted on), reported as `route` in refusal events; never taken from the request",
   }),
   principal: option<PrincipalOf | undefined>({
     default: undefined,

@@ -39,17 +39,24 @@ export type AdmissionMiddleware = (
  * limits), plus the middleware's own options ({@link ADMISSION_HOST_OPTIONS}). An admitted body
  * lands in `req.body` (and `req._body = true`, so a later body parser skips it); a refusal is
  * answered with its status and a problem+json body and the connection is closed without
- * reading the rest, or, with `onRefusal: 'next'`, handed to `next(err)` with tollgate's status
+ * reading the rest, or, with `refusals: 'next'`, handed to `next(err)` with tollgate's status
  * (422 for a parse or structure refusal) and body-parser's `type`, `statusCode` and `expose`.
  * For `express.json()`'s statuses and defaults, use `json()`. Each refusal is reported once to
  * the control's `onRefusal` hook (a function, an option of `bodyAdmission()`), with the status
  * answered, after the answer is written or handed to `next(err)`.
- * @throws TypeError at construction on bad host options, or a `body` that is not a control.
+ * @throws TypeError at construction on bad host options (`onRefusal` among them: the mode is
+ *   `refusals`), or a `body` that is not a control.
  */
 export function admission(
   body: BodyAdmission,
   options?: AdmissionHostOptions,
 ): AdmissionMiddleware {
+  if (typeof options === 'object' && options !== null && Object.hasOwn(options, 'onRefusal')) {
+    // The mode was called `onRefusal` in earlier releases; the hook of that name only observes.
+    throw new TypeError(
+      "admission: the middleware's mode is `refusals: 'respond' | 'next'`; the `onRefusal` hook is an option of bodyAdmission()",
+    )
+  }
   return createAdmissionMiddleware(body, ADMISSION_HOST_OPTIONS.resolve(options), TOLLGATE_STYLE)
 }
 
@@ -108,8 +115,21 @@ export function createAdmissionMiddleware(
     }
     if (bodyParser) setBodyParserBody(request)
 
+    let principal: string | undefined
+    // The event's principal: the one the admission counted, or, for a refusal decided before a
+    // principal was asked for, the host's answer now (a host that throws reports none).
+    const where = () => {
+      if (principal === undefined && host.principal !== undefined) {
+        try {
+          principal = principalKeyOf(host.principal, req)
+        } catch {
+          // The host's own error; the refusal stands without a principal.
+        }
+      }
+      return { principal, route: host.route }
+    }
     const refuse = (error: AdmissionError): void => {
-      if (host.onRefusal === 'next') {
+      if (host.refusals === 'next') {
         // The unread rest of the body must never be parsed as a next request, whatever the
         // app's error handler does with the headers.
         closeAfterResponse(res)
@@ -117,10 +137,10 @@ export function createAdmissionMiddleware(
           ? toBodyParserError(error, retryAfterSeconds)
           : toHttpError(error, retryAfterSeconds)
         next(dressed)
-        reportBodyRefusal(body, error, dressed.status)
+        reportBodyRefusal(body, error, dressed.status, where())
       } else {
         sendRefusal(res, error, { render: host.renderRefusal, retryAfterSeconds })
-        reportBodyRefusal(body, error)
+        reportBodyRefusal(body, error, undefined, where())
       }
     }
     const admit = (value: unknown, raw: Buffer): void => {
@@ -132,7 +152,12 @@ export function createAdmissionMiddleware(
             closeAfterResponse(res)
             const dressed = dressThrown(thrown, 403, 'entity.verify.failed')
             next(dressed)
-            reportBodyRefusal(body, admissionError('ERR_BODY_VERIFY_FAILED'), dressed.status)
+            reportBodyRefusal(
+              body,
+              admissionError('ERR_BODY_VERIFY_FAILED'),
+              dressed.status,
+              where(),
+            )
           } else {
             refuse(verifyFailure(thrown))
           }
@@ -164,7 +189,6 @@ export function createAdmissionMiddleware(
     }
 
     const decision = body.classify(accept === undefined ? head : { ...head, typeAccepted: true })
-    let principal: string | undefined
     if (decision.action === 'admit') {
       try {
         principal = principalKeyOf(host.principal, req)

@@ -21,7 +21,8 @@ export function nodeRequestHead(req: IncomingMessage): RequestHead {
  * `passMethods`, requests without a body and (with `otherTypes: 'pass'`) other media types come
  * back `{ ok: true, skipped }` with the body unread. A refusal leaves the request paused, not
  * drained: answer it with `sendRefusal(res, result.error)`, which closes the connection. A
- * refusal is reported to the control's `onRefusal` hook once, as it is returned.
+ * refusal is reported to the control's `onRefusal` hook once, as it is returned, with
+ * `call.route` and the key of `call.principal` (see `refusalPrincipal`).
  */
 export function admitNodeRequest(
   req: IncomingMessage,
@@ -34,7 +35,7 @@ export function admitNodeRequest(
     const admitted = body.admit(req, body.classify(nodeRequestHead(req)), call)
     if (body.policy.onRefusal === undefined) return admitted
     return admitted.then((result) => {
-      if (!result.ok) reportBodyRefusal(body, result.error)
+      if (!result.ok) reportBodyRefusal(body, result.error, undefined, call)
       return result
     })
   } catch (error) {

@@ -25,6 +25,8 @@ export interface WebAdmitCall {
   readonly renderRefusal?: RenderRefusal | undefined
   /** Hand on the admitted bytes (`raw`) for this call even when the control's `keepRaw` is off. */
   readonly keepRaw?: boolean | undefined
+  /** The route's name as the host configured it, for refusal events (see `AdmitCall.route`). */
+  readonly route?: string | undefined
 }
 
 /**
@@ -49,7 +51,7 @@ export async function admitWebRequest(
       render: call.renderRefusal,
       retryAfterSeconds: body.policy.retryAfterSeconds,
     })
-    reportBodyRefusal(body, error, response.status)
+    reportBodyRefusal(body, error, response.status, call)
     return { ok: false, error, response }
   }
   const headers = request.headers

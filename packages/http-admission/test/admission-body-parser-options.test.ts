@@ -192,8 +192,8 @@ describe('admission(): verify', () => {
     expect(raws).toEqual([undefined, '{"a":1}'])
   })
 
-  it("routes a verify refusal to next(err) with onRefusal: 'next', the thrown error as its cause", async () => {
-    const { app, errors } = appWith({}, { verify: signed, onRefusal: 'next' })
+  it("routes a verify refusal to next(err) with refusals: 'next', the thrown error as its cause", async () => {
+    const { app, errors } = appWith({}, { verify: signed, refusals: 'next' })
     const res = await request(app).post('/').type('application/json').send('{"user":"u"}')
     expect(res.status).toBe(403)
     expect(res.body).toEqual({ code: 'ERR_BODY_VERIFY_FAILED', type: 'entity.verify.failed' })
@@ -263,7 +263,7 @@ describe('admission(): type and limit', () => {
 
 describe("admission() in 'next' mode keeps tollgate's statuses", () => {
   it('hands a parse refusal to next(err) as 422 with type entity.parse.failed (json() gives 400)', async () => {
-    const { app } = appWith({}, { onRefusal: 'next' })
+    const { app } = appWith({}, { refusals: 'next' })
     const res = await request(app).post('/').type('application/json').send('{"user"')
     expect(res.status).toBe(422)
     expect(res.body).toEqual({ code: 'ERR_JSON_SYNTAX', type: 'entity.parse.failed' })

@@ -132,7 +132,7 @@ describe('admission', () => {
 
   it('routes a refusal to the app error handler with status, statusCode, type and expose when onRefusal is next', async () => {
     const { app, reached } = appWith(
-      admission(bodyAdmission({ maxBytes: 50 }), { onRefusal: 'next' }),
+      admission(bodyAdmission({ maxBytes: 50 }), { refusals: 'next' }),
       true,
     )
     const large = await request(app)
@@ -168,7 +168,7 @@ describe('admission', () => {
 
   it("sets Connection: close on Express's default error handler too", async () => {
     const app = express()
-    app.post('/', admission(bodyAdmission({ maxBytes: 10 }), { onRefusal: 'next' }), (_req, res) =>
+    app.post('/', admission(bodyAdmission({ maxBytes: 10 }), { refusals: 'next' }), (_req, res) =>
       res.end(),
     )
     const response = await request(app)

@@ -90,10 +90,10 @@ const PATHS: readonly { name: string; depthStatus: number; serve: Serve }[] = [
     serve: (onRefusal) => expressApp(admission(control(onRefusal)) as express.RequestHandler),
   },
   {
-    name: "admission() with onRefusal: 'next' (Express 5)",
+    name: "admission() with refusals: 'next' (Express 5)",
     depthStatus: 422,
     serve: (onRefusal) =>
-      expressApp(admission(control(onRefusal), { onRefusal: 'next' }) as express.RequestHandler),
+      expressApp(admission(control(onRefusal), { refusals: 'next' }) as express.RequestHandler),
   },
   {
     name: 'json() (Express 5)',

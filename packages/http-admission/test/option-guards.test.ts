@@ -41,12 +41,12 @@ describe('bodyAdmission guards', () => {
     ])
   })
 
-  it('takes every documented value of otherTypes and onRefusal', () => {
+  it('takes every documented value of otherTypes and refusals', () => {
     for (const otherTypes of ['refuse', 'pass'] as const) {
       expect(bodyAdmission({ otherTypes }).policy.otherTypes).toBe(otherTypes)
     }
-    for (const onRefusal of ['respond', 'next'] as const) {
-      expect(ADMISSION_HOST_OPTIONS.resolve({ onRefusal }).onRefusal).toBe(onRefusal)
+    for (const refusals of ['respond', 'next'] as const) {
+      expect(ADMISSION_HOST_OPTIONS.resolve({ refusals }).refusals).toBe(refusals)
     }
   })
 

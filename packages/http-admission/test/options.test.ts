@@ -104,7 +104,7 @@ describe('bodyAdmission', () => {
 
 describe('ADMISSION_HOST_OPTIONS', () => {
   it.each([
-    [{ onRefusal: 'throw' }],
+    [{ refusals: 'throw' }],
     [{ renderRefusal: 'problem' }],
     [{ principal: 'ip' }],
     [{ accept: true }],
@@ -114,9 +114,16 @@ describe('ADMISSION_HOST_OPTIONS', () => {
     expect(() => admission(bodyAdmission(), options as never)).toThrow(TypeError)
   })
 
+  it.each([['next'], ['respond']])(
+    "refuses the mode's former name onRefusal: '%s', naming refusals",
+    (mode) => {
+      expect(() => admission(bodyAdmission(), { onRefusal: mode } as never)).toThrow(/refusals/)
+    },
+  )
+
   it("resolves to the middleware's defaults", () => {
     expect(ADMISSION_HOST_OPTIONS.resolve(undefined)).toEqual({
-      onRefusal: 'respond',
+      refusals: 'respond',
       renderRefusal: undefined,
       verify: undefined,
       accept: undefined,
@@ -217,7 +224,7 @@ describe('bodyAdmission (one scheme)', () => {
     expect(() => admission(body.policy as never)).toThrow(TypeError)
     const dropIn = resolveJsonOptions({ limit: '1kb' })
     expect(dropIn.body.policy).toMatchObject({ maxBytes: 1024, otherTypes: 'pass' })
-    expect(dropIn.host).toMatchObject({ onRefusal: 'next' })
+    expect(dropIn.host).toMatchObject({ refusals: 'next' })
     expect(() => resolveJsonOptions(dropIn as never)).toThrow(TypeError)
   })
 

@@ -66,6 +66,7 @@ export {
   type RefusalEvent,
   type RefusalFacts,
   type RefusalHook,
+  type RefusalWhere,
   refusalEvent,
   reportRefusal,
 } from './refusal-event.js'

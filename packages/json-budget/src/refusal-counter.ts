@@ -2,9 +2,10 @@ import { refusalCodeSpec } from './refusal-codes.js'
 import type { RefusalEvent, RefusalHook } from './refusal-event.js'
 
 // A Prometheus series lives for ever per distinct label set, so both labels come from closed
-// sets: a code a loaded package registered, or one of the few wire codes the steps name
-// without registering (`ERR_MCP_QUOTA`...: past 64 distinct ones, `other`); and the controls,
-// the few fixed names the packages report (past 64 distinct ones, `other`).
+// sets: a code a loaded package registered, or a code no loaded package registered (past 64
+// distinct ones, `other`); and the controls, the few fixed names the packages report (past 64
+// distinct ones, `other`). The event's `principal` (one value per caller) and `route` are never
+// labels: a caller minting keys would mint series without end.
 // prom-client is not a dependency: its `Counter` constructor is passed in and typed by the
 // little used of it, so the packages that report refusals stay free of it.
 

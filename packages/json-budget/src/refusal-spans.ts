@@ -17,8 +17,8 @@ export interface TraceLike {
 /**
  * An `onRefusal` hook that adds a `tollgate.refusal` event to the active span, with the
  * attributes `tollgate.refusal.code`, `.control`, and where the event has them `.status`,
- * `.limit`, `.option` and `.route` (the event's bounded, server-chosen fields: never the
- * caller's bytes). Pass `trace` from `@opentelemetry/api`: `refusalSpanEvents(trace)`. Outside
+ * `.limit`, `.option`, `.route` and `.principal` (the event's bounded fields: never the
+ * caller's bytes, a credential or an address). Pass `trace` from `@opentelemetry/api`: `refusalSpanEvents(trace)`. Outside
  * a span it does nothing.
  * @throws TypeError when `trace.getActiveSpan` is not a function.
  */
@@ -37,6 +37,7 @@ export function refusalSpanEvents(trace: TraceLike): RefusalHook {
     if (event.limit !== undefined) attributes['tollgate.refusal.limit'] = event.limit
     if (event.option !== undefined) attributes['tollgate.refusal.option'] = event.option
     if (event.route !== undefined) attributes['tollgate.refusal.route'] = event.route
+    if (event.principal !== undefined) attributes['tollgate.refusal.principal'] = event.principal
     span.addEvent(REFUSAL_SPAN_EVENT, attributes)
   }
   return Object.freeze(hook)

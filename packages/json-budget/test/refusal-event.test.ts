@@ -16,31 +16,34 @@ describe('refusalEvent', () => {
       path: '/a/b',
       offset: 9,
     })
-    const event = refusalEvent(error, 'body-admission', '/api')
+    const event = refusalEvent(error, 'body-admission', { route: 'notes', principal: 'cred:ada' })
     expect(event).toStrictEqual({
       code: 'ERR_JSON_TOO_DEEP',
       status: JSON_BUDGET_CODES.ERR_JSON_TOO_DEEP.status,
       limit: 64,
       option: 'maxDepth',
       control: 'body-admission',
-      route: '/api',
+      route: 'notes',
+      principal: 'cred:ada',
     })
     expect(Object.isFrozen(event)).toBe(true)
   })
 
-  it('leaves out limit, option and route when they do not apply, and keeps status present', () => {
+  it('leaves out limit, option, route and principal when they do not apply, and keeps status present', () => {
     const event = refusalEvent({ code: 'ERR_JSON_UNSUPPORTED_VALUE' }, 'stdio')
     expect(Object.keys(event).sort()).toEqual(['code', 'control', 'status'])
     expect(event.status).toBeUndefined()
+    const empty = refusalEvent({ code: 'ERR_JSON_SYNTAX' }, 'json', { route: '', principal: '' })
+    expect(Object.keys(empty).sort()).toEqual(['code', 'control', 'status'])
   })
 
-  it('cuts a route to 200 characters', () => {
-    const event = refusalEvent(
-      { code: 'ERR_JSON_TOO_LARGE', status: 413 },
-      'json',
-      'r'.repeat(5_000),
-    )
+  it('cuts a route to 200 characters and a principal to 128', () => {
+    const event = refusalEvent({ code: 'ERR_JSON_TOO_LARGE', status: 413 }, 'json', {
+      route: 'r'.repeat(5_000),
+      principal: 'p'.repeat(5_000),
+    })
     expect(event.route).toHaveLength(200)
+    expect(event.principal).toHaveLength(128)
   })
 
   it('refuses a control name outside a–z 0–9 - of at most 40 characters', () => {

@@ -22,6 +22,7 @@ function tracer() {
 const TOO_LARGE = refusalEvent(
   { code: 'ERR_BODY_TOO_LARGE', status: 413, limit: 1024, option: 'maxBytes' },
   'body-admission',
+  { route: 'notes', principal: 'anonymous#00ff' },
 )
 
 describe('refusalSpanEvents', () => {
@@ -37,6 +38,8 @@ describe('refusalSpanEvents', () => {
           'tollgate.refusal.status': 413,
           'tollgate.refusal.limit': 1024,
           'tollgate.refusal.option': 'maxBytes',
+          'tollgate.refusal.route': 'notes',
+          'tollgate.refusal.principal': 'anonymous#00ff',
         },
       },
     ])

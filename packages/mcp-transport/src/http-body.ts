@@ -3,7 +3,7 @@
 // misrouted body is never read.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type AdmitCall, admitNodeRequest } from '@tollgate/http-admission'
-import type { AdmissionError } from '@tollgate/json-budget'
+import type { AdmissionError, RefusalWhere } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { assertBodyUnread } from './consumed-body.js'
 import { headBodyCapOf } from './head-body-cap.js'
@@ -43,7 +43,8 @@ export async function admitMcpBody(
   req: IncomingMessage,
   res: ServerResponse,
   policy: McpHttpPolicy,
-  call?: Pick<AdmitCall, 'principal' | 'pool' | 'signal'>,
+  call?: Pick<AdmitCall, 'principal' | 'pool' | 'signal' | 'route'>,
+  where?: RefusalWhere,
 ): Promise<AdmittedMcpBody> {
   assertBodyUnread(req)
   // The cap the head step found for the tool this request names (`guardMcpHead`), if any.
@@ -72,10 +73,11 @@ export async function admitMcpBody(
       policy.onRefusal,
       code === VERSION_FACTS.code ? VERSION_FACTS : { code, status: 400 },
       'mcp-protocol-version',
+      where,
     )
     return { ok: false, error: admissionError('ERR_MCP_PROTOCOL_VERSION') }
   }
   refuseMcpRequest(res, error, policy)
-  reportStepRefusal(policy.onRefusal, error, 'mcp-body')
+  reportStepRefusal(policy.onRefusal, error, 'mcp-body', where)
   return { ok: false, error }
 }

@@ -4,7 +4,8 @@
 // or keeps sessions calls the steps itself, its own checks between them; the per-call facts
 // (the principal, its pool, a signal, the route the request arrived on) are call arguments.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ANONYMOUS_POOL } from '@tollgate/http-admission'
+import { ANONYMOUS_POOL, refusalPrincipal } from '@tollgate/http-admission'
+import type { RefusalWhere } from '@tollgate/json-budget'
 import { type AdmittedMcpBody, admitMcpBody } from './http-body.js'
 import { guardBodylessMethod, type HandlesHttpRequest, handleMcpRequest } from './http-handover.js'
 import { guardHostAndOrigin } from './http-host-origin.js'
@@ -28,7 +29,11 @@ export type McpHttpTarget =
   | HandlesHttpRequest
   | ((req: IncomingMessage) => HandlesHttpRequest | Promise<HandlesHttpRequest>)
 
-/** The per-call facts of one request: never options of the control. */
+/**
+ * The per-call facts of one request: never options of the control. Each step reports its
+ * refusal with the route's `name` and the principal's reportable key (`refusalPrincipal` of
+ * `@tollgate/http-admission`: an anonymous caller as `anonymous#<hash>`, never its address).
+ */
 export interface McpHttpCall {
   /**
    * The caller's key (a credential, tenant or client address, at most 1,024 characters): what
@@ -64,7 +69,7 @@ export interface McpHttpAdmission {
    * loopback `host`); 403 `ERR_HOST_NOT_ALLOWED` / `ERR_ORIGIN_NOT_ALLOWED`, the sent name never
    * echoed. A request without `Origin` passes the Origin check.
    */
-  guardHostAndOrigin(req: IncomingMessage, res: ServerResponse): boolean
+  guardHostAndOrigin(req: IncomingMessage, res: ServerResponse, call?: McpHttpWhere): boolean
   /**
    * Step 2, from the head: `MCP-Protocol-Version`. No header, a supported 2025-era version or a
    * 2026-07-28-era one the `eras` control admits goes on. An unsupported one on a POST goes on
@@ -72,20 +77,20 @@ export interface McpHttpAdmission {
    * (with the request's `id`: 400 `-32000` `ERR_MCP_PROTOCOL_VERSION`, or `-32022`, or `-32020`
    * when header and `_meta` disagree); on another method it is refused here, `id: null`.
    */
-  guardProtocolVersion(req: IncomingMessage, res: ServerResponse): boolean
+  guardProtocolVersion(req: IncomingMessage, res: ServerResponse, call?: McpHttpWhere): boolean
   /** The MCP facts of a request's head (era, method, name, declared length), by the `eras` control. */
   readMcpHead(req: IncomingMessage): McpHead
   /**
    * A GET, DELETE, … on the 2026-07-28 path (no GET stream, no session): 405 with
    * `Allow: POST`. A POST or a 2025-era request goes on.
    */
-  guardModernHttpMethod(res: ServerResponse, head: McpHead): boolean
+  guardModernHttpMethod(res: ServerResponse, head: McpHead, call?: McpHttpWhere): boolean
   /**
    * A method other than POST that declares a body (`Transfer-Encoding`, or `Content-Length`
    * above 0): 413 `ERR_BODY_TOO_LARGE` with `limit` 0, unread, so nothing drains an endless
    * body behind a GET, HEAD, DELETE or PUT.
    */
-  guardBodylessMethod(req: IncomingMessage, res: ServerResponse): boolean
+  guardBodylessMethod(req: IncomingMessage, res: ServerResponse, call?: McpHttpWhere): boolean
   /**
    * The route's head admission (`call.route`, else the control's): an unserved `Mcp-Method`
    * (404 `-32601`), an `Mcp-Name` off the surface (400 `-32602`), a declared length over the
@@ -93,16 +98,17 @@ export interface McpHttpAdmission {
    * release to call once the request is answered, or `undefined` after refusing. A tool cap it
    * finds holds the body step on the same `res` to that cap as the body arrives.
    */
-  guardMcpHead(
-    res: ServerResponse,
-    head: McpHead,
-    call?: Pick<McpHttpCall, 'principal' | 'route'>,
-  ): (() => void) | undefined
+  guardMcpHead(res: ServerResponse, head: McpHead, call?: McpHttpWhere): (() => void) | undefined
   /**
    * The first body byte of a 2026-07-28 POST: a JSON array (a batch) is refused 400 `-32600`
    * there, the rest never read. Waits at most the body control's `idleTimeoutMs` for it.
    */
-  guardModernFirstByte(req: IncomingMessage, res: ServerResponse, head: McpHead): Promise<boolean>
+  guardModernFirstByte(
+    req: IncomingMessage,
+    res: ServerResponse,
+    head: McpHead,
+    call?: McpHttpWhere,
+  ): Promise<boolean>
   /**
    * The body of a POST, under the body control (the MCP cap, 4 MiB by default, never above
    * 64 MiB; bytes actually received counted, the preflight as chunks arrive, deadlines, the
@@ -114,7 +120,7 @@ export interface McpHttpAdmission {
   admitMcpBody(
     req: IncomingMessage,
     res: ServerResponse,
-    call?: Pick<McpHttpCall, 'principal' | 'pool' | 'signal'>,
+    call?: Pick<McpHttpCall, 'principal' | 'pool' | 'signal' | 'route'>,
   ): Promise<AdmittedMcpBody>
   /**
    * After the body: every header a 2026-07-28 request mirrors (`Mcp-Method`, `Mcp-Name`,
@@ -126,7 +132,7 @@ export interface McpHttpAdmission {
     res: ServerResponse,
     head: McpHead,
     body: unknown,
-    call?: Pick<McpHttpCall, 'route'>,
+    call?: McpHttpWhere,
   ): boolean
   /**
    * The hand-over: `transport.handleRequest(req, res, body)` (`body` `undefined` for GET and
@@ -158,6 +164,9 @@ export interface McpHttpAdmission {
   ): Promise<void>
 }
 
+/** The facts a step reports its refusal with (and the route the head step judges by). */
+export type McpHttpWhere = Pick<McpHttpCall, 'principal' | 'pool' | 'route'>
+
 const NO_CALL: McpHttpCall = Object.freeze({})
 
 /** Whether `target` is a transport or a function returning one. @internal */
@@ -185,21 +194,30 @@ export function createMcpHttpAdmission(options?: McpHttpOptions): McpHttpAdmissi
   const { eras, callers, onRefusal } = policy
   const waitMs = policy.body.policy.idleTimeoutMs
   const routeOf = (call: Pick<McpHttpCall, 'route'>): McpRouteHead => call.route ?? policy.route
+  const whereOf = (call: McpHttpWhere): RefusalWhere => ({
+    route: routeOf(call).name,
+    principal: refusalPrincipal(call.principal, call.pool),
+  })
 
   const control: McpHttpAdmission = {
     policy,
-    guardHostAndOrigin: (req, res) => guardHostAndOrigin(req, res, policy),
-    guardProtocolVersion: (req, res) => guardProtocolVersion(req, res, policy),
+    guardHostAndOrigin: (req, res, call = NO_CALL) =>
+      guardHostAndOrigin(req, res, policy, whereOf(call)),
+    guardProtocolVersion: (req, res, call = NO_CALL) =>
+      guardProtocolVersion(req, res, policy, whereOf(call)),
     readMcpHead: (req) => readMcpHead(req, eras),
-    guardModernHttpMethod: (res, head) => guardModernHttpMethod(res, head, onRefusal),
-    guardBodylessMethod: (req, res) => guardBodylessMethod(req, res, policy),
+    guardModernHttpMethod: (res, head, call = NO_CALL) =>
+      guardModernHttpMethod(res, head, onRefusal, whereOf(call)),
+    guardBodylessMethod: (req, res, call = NO_CALL) =>
+      guardBodylessMethod(req, res, policy, whereOf(call)),
     guardMcpHead: (res, head, call = NO_CALL) =>
-      guardMcpHead(res, head, routeOf(call), call.principal, onRefusal),
-    guardModernFirstByte: (req, res, head) =>
-      guardModernFirstByte(req, res, head, waitMs, onRefusal),
-    admitMcpBody: (req, res, call = NO_CALL) => admitMcpBody(req, res, policy, call),
+      guardMcpHead(res, head, routeOf(call), call.principal, onRefusal, whereOf(call)),
+    guardModernFirstByte: (req, res, head, call = NO_CALL) =>
+      guardModernFirstByte(req, res, head, waitMs, onRefusal, whereOf(call)),
+    admitMcpBody: (req, res, call = NO_CALL) =>
+      admitMcpBody(req, res, policy, bodyCall(call, routeOf(call)), whereOf(call)),
     guardHeaderAgreement: (req, res, head, body, call = NO_CALL) =>
-      guardHeaderAgreement(req, res, head, body, eras, routeOf(call), onRefusal),
+      guardHeaderAgreement(req, res, head, body, eras, routeOf(call), onRefusal, whereOf(call)),
     handleMcpRequest: (transport, req, res, body) =>
       handleMcpRequest(transport, req, res, body, policy),
     async handle(req, res, target, call = NO_CALL) {
@@ -208,29 +226,35 @@ export function createMcpHttpAdmission(options?: McpHttpOptions): McpHttpAdmissi
           'target must be a StreamableHTTPServerTransport or a function returning one',
         )
       }
-      if (!guardHostAndOrigin(req, res, policy)) return
-      if (!guardProtocolVersion(req, res, policy)) return
-      const head = readMcpHead(req, eras)
-      if (!guardModernHttpMethod(res, head, onRefusal)) return
-      if (!guardBodylessMethod(req, res, policy)) return
+      // The caller's key is known from the head: every step's refusal reports it.
       const principal = call.principal ?? callers.keyOf(req)
       const pool = call.principal === undefined ? ANONYMOUS_POOL : call.pool
       const route = routeOf(call)
-      const release = guardMcpHead(res, head, route, principal, onRefusal)
+      const where = whereOf({ principal, pool, route })
+      if (!guardHostAndOrigin(req, res, policy, where)) return
+      if (!guardProtocolVersion(req, res, policy, where)) return
+      const head = readMcpHead(req, eras)
+      if (!guardModernHttpMethod(res, head, onRefusal, where)) return
+      if (!guardBodylessMethod(req, res, policy, where)) return
+      const release = guardMcpHead(res, head, route, principal, onRefusal, where)
       if (release === undefined) return
       const transportFor = async () => (typeof target === 'function' ? await target(req) : target)
       try {
         if (head.httpMethod !== 'POST') {
           return await handleMcpRequest(await transportFor(), req, res, undefined, policy)
         }
-        if (!(await guardModernFirstByte(req, res, head, waitMs, onRefusal))) return
-        const body = await admitMcpBody(req, res, policy, {
-          principal,
-          pool,
-          signal: call.signal,
-        })
+        if (!(await guardModernFirstByte(req, res, head, waitMs, onRefusal, where))) return
+        const body = await admitMcpBody(
+          req,
+          res,
+          policy,
+          { principal, pool, signal: call.signal, route: route.name },
+          where,
+        )
         if (!body.ok) return
-        if (!guardHeaderAgreement(req, res, head, body.value, eras, route, onRefusal)) return
+        if (!guardHeaderAgreement(req, res, head, body.value, eras, route, onRefusal, where)) {
+          return
+        }
         await handleMcpRequest(await transportFor(), req, res, body.value, policy)
       } finally {
         release()
@@ -238,4 +262,12 @@ export function createMcpHttpAdmission(options?: McpHttpOptions): McpHttpAdmissi
     },
   }
   return Object.freeze(control)
+}
+
+/** The body step's call: the route as its name (the body control's events name it so). */
+function bodyCall(
+  call: Pick<McpHttpCall, 'principal' | 'pool' | 'signal'>,
+  route: McpRouteHead,
+): { principal?: string; pool?: string; signal?: AbortSignal; route?: string } {
+  return { principal: call.principal, pool: call.pool, signal: call.signal, route: route.name }
 }

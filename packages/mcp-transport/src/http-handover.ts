@@ -11,7 +11,7 @@
 // error answer, ends in the same bounded lingering close as a refusal (1 MiB / 2 s).
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { closeAfterResponse, HTTP_ADMISSION_CODES } from '@tollgate/http-admission'
-import { AdmissionError } from '@tollgate/json-budget'
+import { AdmissionError, type RefusalWhere } from '@tollgate/json-budget'
 import type { McpHttpPolicy } from './http-options.js'
 import { refuseMcpRequest, reportStepRefusal } from './http-refusal.js'
 import { releaseFinishedJsonResponses } from './sdk-json-retention.js'
@@ -43,6 +43,7 @@ export function guardBodylessMethod(
   req: IncomingMessage,
   res: ServerResponse,
   policy: McpHttpPolicy,
+  where?: RefusalWhere,
 ): boolean {
   if (req.method === 'POST' || !declaresBody(req)) return true
   const error = new AdmissionError(
@@ -51,7 +52,7 @@ export function guardBodylessMethod(
     HTTP_ADMISSION_CODES.ERR_BODY_TOO_LARGE,
   )
   refuseMcpRequest(res, error, policy)
-  reportStepRefusal(policy.onRefusal, error, 'mcp-method')
+  reportStepRefusal(policy.onRefusal, error, 'mcp-method', where)
   return false
 }
 

@@ -2,7 +2,7 @@
 // `evil.example` that resolves to 127.0.0.1 reaches a loopback server with its own name in
 // `Host` and `Origin`; a valid credential in the request does not make it the user's page.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AdmissionError } from '@tollgate/json-budget'
+import type { AdmissionError, RefusalWhere } from '@tollgate/json-budget'
 import { admissionError } from './codes.js'
 import { isLoopbackHost, type McpHttpPolicy } from './http-options.js'
 import { refuseMcpRequest, reportStepRefusal } from './http-refusal.js'
@@ -59,10 +59,11 @@ export function guardHostAndOrigin(
   req: IncomingMessage,
   res: ServerResponse,
   policy: McpHttpPolicy,
+  where?: RefusalWhere,
 ): boolean {
   const denied = checkHostAndOrigin(req, policy)
   if (denied === undefined) return true
   refuseMcpRequest(res, denied, policy)
-  reportStepRefusal(policy.onRefusal, denied, 'mcp-host-origin')
+  reportStepRefusal(policy.onRefusal, denied, 'mcp-host-origin', where)
   return false
 }

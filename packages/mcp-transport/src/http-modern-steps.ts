@@ -3,7 +3,7 @@
 // is never drained). The composed `mcpHttpHandler` runs them in their one order; a server that
 // routes or authenticates itself calls them the same way, its own checks between them.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RefusalHook } from '@tollgate/json-budget'
+import type { RefusalHook, RefusalWhere } from '@tollgate/json-budget'
 import { recordHeadBodyCap } from './head-body-cap.js'
 import { checkHeaderAgreement } from './header-agreement.js'
 import {
@@ -41,6 +41,7 @@ export function guardModernHttpMethod(
   res: ServerResponse,
   head: McpHead,
   onRefusal?: RefusalHook,
+  where?: RefusalWhere,
 ): boolean {
   if (head.era !== 'modern' || head.httpMethod === 'POST') return true
   refuseJsonRpcUnread(
@@ -53,7 +54,12 @@ export function guardModernHttpMethod(
     },
     { Allow: 'POST' },
   )
-  reportStepRefusal(onRefusal, { code: MODERN_METHOD_NOT_ALLOWED_CODE, status: 405 }, 'mcp-method')
+  reportStepRefusal(
+    onRefusal,
+    { code: MODERN_METHOD_NOT_ALLOWED_CODE, status: 405 },
+    'mcp-method',
+    where,
+  )
   return false
 }
 
@@ -71,6 +77,7 @@ export function guardMcpHead(
   route: McpRouteHead,
   principal: string | undefined,
   onRefusal?: RefusalHook,
+  where?: RefusalWhere,
 ): (() => void) | undefined {
   const decision = route.admit(head, { principal })
   if (decision.ok) {
@@ -89,6 +96,7 @@ export function guardMcpHead(
         limit: typeof limit === 'number' ? limit : undefined,
       },
       'mcp-head',
+      where,
     )
   }
   return undefined
@@ -111,12 +119,13 @@ export async function guardModernFirstByte(
   head: McpHead,
   waitMs = 10_000,
   onRefusal?: RefusalHook,
+  where?: RefusalWhere,
 ): Promise<boolean> {
   if (head.era !== 'modern' || req.headers['content-encoding'] !== undefined) return true
   const first = await peekFirstByte(req, waitMs)
   if (first !== 0x5b) return true
   refuseJsonRpcUnread(res, 400, MODERN_BATCH_ERROR)
-  reportStepRefusal(onRefusal, { code: BATCH_CODE, status: 400 }, 'mcp-first-byte')
+  reportStepRefusal(onRefusal, { code: BATCH_CODE, status: 400 }, 'mcp-first-byte', where)
   return false
 }
 
@@ -170,6 +179,7 @@ export function guardHeaderAgreement(
   eras: McpProtocolEras,
   route: McpRouteHead,
   onRefusal?: RefusalHook,
+  where?: RefusalWhere,
 ): boolean {
   const refused = checkHeaderAgreement(head, body, req.headers, eras, route)
   if (refused === undefined) return true
@@ -181,6 +191,7 @@ export function guardHeaderAgreement(
     onRefusal,
     { code: codeOfRpcError(refused.error, fallback), status: refused.status },
     'mcp-header-agreement',
+    where,
   )
   return false
 }

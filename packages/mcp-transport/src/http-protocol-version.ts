@@ -11,6 +11,7 @@
 // its id, before anything else sees the body. A request without a body (GET, DELETE) has no id to wait for: it is
 // refused here, unread.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RefusalWhere } from '@tollgate/json-budget'
 import type { McpHttpPolicy } from './http-options.js'
 import { refuseJsonRpcUnread, reportStepRefusal } from './http-refusal.js'
 import { JSON_RPC_ERRORS } from './json-rpc.js'
@@ -74,6 +75,7 @@ export function guardProtocolVersion(
   req: IncomingMessage,
   res: ServerResponse,
   policy: McpHttpPolicy,
+  where?: RefusalWhere,
 ): boolean {
   const eras = policy.eras
   const verdict = eras.judgeHeader(req.headers['mcp-protocol-version'])
@@ -88,7 +90,7 @@ export function guardProtocolVersion(
     return true
   }
   refuseJsonRpcUnread(res, 400, versionRefusal(pending))
-  reportStepRefusal(policy.onRefusal, VERSION_FACTS, 'mcp-protocol-version')
+  reportStepRefusal(policy.onRefusal, VERSION_FACTS, 'mcp-protocol-version', where)
   return false
 }
 

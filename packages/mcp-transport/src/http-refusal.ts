@@ -4,6 +4,7 @@ import {
   type AdmissionError,
   type RefusalFacts,
   type RefusalHook,
+  type RefusalWhere,
   refusalEvent,
   reportRefusal,
 } from '@tollgate/json-budget'
@@ -59,15 +60,17 @@ export type McpHttpStep =
 
 /**
  * Reports one refusal of `step` to `hook`, if set: the code, the status answered, the limit and
- * the option of `facts` (an `AdmissionError`, or the fixed facts of a JSON-RPC refusal), never
- * the caller's bytes. A hook that throws or rejects is caught. Internal to the HTTP steps.
+ * the option of `facts` (an `AdmissionError`, or the fixed facts of a JSON-RPC refusal), and
+ * the route's name and the caller's reportable key of `where`; never the caller's bytes. A hook
+ * that throws or rejects is caught. Internal to the HTTP steps.
  */
 export function reportStepRefusal(
   hook: RefusalHook | undefined,
   facts: RefusalFacts,
   step: McpHttpStep,
+  where?: RefusalWhere,
 ): void {
-  if (hook !== undefined) reportRefusal(hook, refusalEvent(facts, step))
+  if (hook !== undefined) reportRefusal(hook, refusalEvent(facts, step, where))
 }
 
 /**

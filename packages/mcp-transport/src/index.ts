@@ -10,6 +10,7 @@ export {
   type McpHttpAdmission,
   type McpHttpCall,
   type McpHttpTarget,
+  type McpHttpWhere,
 } from './http-control.js'
 export { closeEarlyAnswers, type HandlesHttpRequest } from './http-handover.js'
 export {

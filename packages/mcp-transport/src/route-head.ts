@@ -62,6 +62,16 @@ function positiveInteger(value: unknown, name: string): void {
  * the control is built.
  */
 export const ROUTE_HEAD_OPTIONS = defineOptions('mcpRouteHead', {
+  name: option<string | undefined>({
+    default: undefined,
+    check: (value, name) => {
+      if (typeof value !== 'string' || !/^[^\u0000-\u001f\u007f]{1,200}$/.test(value)) {
+        throw new TypeError(`${name} must be a route name of 1–200 printable characters`)
+      }
+    },
+    shown: 'none',
+    doc: "the route's name (`'mcp'`, `'/mcp/read'`: the host's, never the request path), reported as `route` in the refusal events of the steps that judge a request on this route",
+  }),
   tools: option<Readonly<Record<string, McpRouteTool>> | undefined>({
     default: undefined,
     check: (value, name) => {
@@ -132,6 +142,8 @@ export type McpHeadDecision =
 
 /** The route's head-admission control (frozen). */
 export interface McpRouteHead {
+  /** The route's name (the `name` option), reported as `route` in refusal events. */
+  readonly name: string | undefined
   /**
    * Judges a request from its head: on the 2026-07-28 path the method, the tool name and the
    * declared length; on both eras the quota. Call `release` once the request is answered, and
@@ -187,6 +199,7 @@ export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
     return { ok: false, status, error, headers }
   }
   return Object.freeze({
+    name: o.name,
     admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision {
       const era = head.era
       let maxBodyBytes: number | undefined

@@ -11,7 +11,13 @@
 //   - a refused request keeping someone else's session alive: `peek` reads a session without
 //     touching its clocks, `use` (which stops the idle clock) only once the caller is known.
 
-import { type RefusalHook, refusalEvent, reportRefusal } from '@tollgate/json-budget'
+import { refusalPrincipal } from '@tollgate/http-admission'
+import {
+  type RefusalHook,
+  type RefusalWhere,
+  refusalEvent,
+  reportRefusal,
+} from '@tollgate/json-budget'
 import {
   mintSessionId,
   newInstanceTag,
@@ -116,9 +122,13 @@ export class SessionPool<T> {
     this.#onRefusal = resolved.onRefusal
   }
 
-  /** Reports a refused reservation to the `onRefusal` hook (caught: it never decides). */
-  #report(error: SessionRefusal, option: string): void {
-    reportRefusal(this.#onRefusal, refusalEvent({ ...error, option }, 'mcp-session-pool'))
+  /**
+   * Reports a refused reservation to the `onRefusal` hook (caught: it never decides), with the
+   * key as `refusalPrincipal` reports it (a pool member by a keyed hash, never its address).
+   */
+  #report(error: SessionRefusal, option: string, where: RefusalWhere): void {
+    if (this.#onRefusal === undefined) return
+    reportRefusal(this.#onRefusal, refusalEvent({ ...error, option }, 'mcp-session-pool', where))
   }
 
   /** A new session id carrying this pool's {@link instanceTag} (pass it as the SDK's `sessionIdGenerator`). */
@@ -156,21 +166,24 @@ export class SessionPool<T> {
   /**
    * Reserves a slot for `key` (a member of `pool`, when given: every anonymous caller, say)
    * before an `initialize` body is read, or says which limit is reached. The slot counts at
-   * once, against every limit.
+   * once, against every limit. A refusal's event names `route` (the route's name, as the host
+   * configured it) and the key's reportable form.
    */
   reserve(
     key: string,
     pool?: string,
+    route?: string,
   ): { ok: true; slot: SessionSlot<T> } | { ok: false; error: SessionRefusal } {
+    const where = (): RefusalWhere => ({ route, principal: refusalPrincipal(key, pool) })
     if (this.#slots >= this.maxSessions) {
       const error = { code: 'ERR_SESSION_LIMIT', status: 503, limit: this.maxSessions } as const
-      this.#report(error, 'maxSessions')
+      this.#report(error, 'maxSessions', where())
       return { ok: false, error }
     }
     const own = pool === undefined ? this.maxSessionsPerKey : this.maxSessionsPerPoolMember
     const quota = (limit: number, option: string) => {
       const error = { code: 'ERR_SESSION_QUOTA', status: 429, limit } as const
-      this.#report(error, option)
+      this.#report(error, option, where())
       return { ok: false, error } as const
     }
     if (this.countOf(key) >= own) {

@@ -49,6 +49,20 @@ export const BOUNDED_STDIO_OPTIONS = defineOptions('BoundedStdioServerTransport'
     doc: "most nested containers in one line, the envelope's own object included",
   }),
   ...PREFLIGHT_POLICIES.rows,
+  // Refused by default, as on the MCP HTTP path: no drop-in contract binds a JSON-RPC line, a
+  // repeated key is read last-wins by `JSON.parse` where another reader may take the first (so
+  // a validator and a handler can disagree on one argument), and a `__proto__` key is
+  // prototype pollution for code that merges arguments. An honest MCP client sends neither.
+  duplicateKeys: option<'allow' | 'refuse'>({
+    ...PREFLIGHT_POLICIES.rows.duplicateKeys,
+    default: 'refuse',
+    doc: "an object repeating a key, compared after unescaping: `'refuse'` answers the line `-32700` `ERR_JSON_DUPLICATE_KEY` under its id; `'allow'` lets `JSON.parse` keep the last",
+  }),
+  protoKeys: option<'allow' | 'refuse'>({
+    ...PREFLIGHT_POLICIES.rows.protoKeys,
+    default: 'refuse',
+    doc: "a `__proto__` key anywhere, or `prototype` in the object value of a `constructor` key: `'refuse'` answers the line `-32700` `ERR_JSON_PROTO_KEY` under its id; `'allow'` admits it",
+  }),
   refusalWindowMs: option({
     ...REPEAT_WINDOW_OPTIONS.rows.windowMs,
     doc: 'ms during which repeats of a refusal reported to `onerror` (same `code`) are counted: the first is reported at once, one closing `StdioRefusalError` carries `repeated`; `0` reports every refused line',
@@ -80,9 +94,9 @@ export interface ResolvedBoundedStdioOptions
 }
 
 /**
- * The defaults: 64 MiB lines, 100,000 nodes, depth 64, the preflight's policies (duplicate and
- * `__proto__` keys allowed, a BOM refused; no string or number length cap), an over-cap line
- * ending the input.
+ * The defaults: 64 MiB lines, 100,000 nodes, depth 64, duplicate keys and `__proto__` keys
+ * refused, the preflight's other policies (a BOM refused; no string or number length cap), an
+ * over-cap line ending the input.
  */
 export const BOUNDED_STDIO_DEFAULTS = BOUNDED_STDIO_OPTIONS.defaults
 

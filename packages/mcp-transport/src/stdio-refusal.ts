@@ -102,8 +102,10 @@ export class StdioRefusalError extends Error {
 }
 
 /**
- * The `RefusalEvent` of a refused stdio line: its code and limit, `control` `'mcp-stdio'`, and
- * no `status` (stdio answers with a JSON-RPC error only). Never the line's bytes.
+ * The `RefusalEvent` of a refused stdio line: its code and limit, `control` `'mcp-stdio'`, no
+ * `status` (stdio answers with a JSON-RPC error only), no `principal` (a stdio server's one
+ * caller is the process that spawned it, which the transport cannot name) and no `route`.
+ * Never the line's bytes.
  */
 export function stdioRefusalEvent(error: StdioRefusalError): RefusalEvent {
   return refusalEvent({ code: error.code as AdmissionCode, limit: error.limit }, 'mcp-stdio')

@@ -1,3 +1,4 @@
+import { refusalPrincipal } from '@tollgate/http-admission'
 import type { RefusalEvent } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import { SessionPool } from '../src/index.js'
@@ -24,6 +25,7 @@ describe('SessionPool onRefusal', () => {
         limit: 2,
         option: 'maxSessionsPerKey',
         control: 'mcp-session-pool',
+        principal: 'alice',
       },
       {
         code: 'ERR_SESSION_LIMIT',
@@ -31,6 +33,7 @@ describe('SessionPool onRefusal', () => {
         limit: 3,
         option: 'maxSessions',
         control: 'mcp-session-pool',
+        principal: 'bob',
       },
     ])
     expect(Object.isFrozen(events[0])).toBe(true)
@@ -59,5 +62,25 @@ describe('SessionPool onRefusal', () => {
 
   it('refuses a hook that is not a function at construction', () => {
     expect(() => new SessionPool({ onRefusal: 'log' as never })).toThrow(TypeError)
+  })
+})
+
+describe('SessionPool onRefusal (principal and route)', () => {
+  it('reports a pool member by its pool and a keyed hash, never its address, with the route given', () => {
+    const events: RefusalEvent[] = []
+    const pool = new SessionPool<string>({
+      maxSessionsPerKey: 4,
+      poolMemberShare: 0.25,
+      onRefusal: (event) => {
+        events.push(event)
+      },
+    })
+    expect(pool.reserve('ip:198.51.100.4', 'anonymous', 'mcp').ok).toBe(true)
+    expect(pool.reserve('ip:198.51.100.4', 'anonymous', 'mcp').ok).toBe(false)
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({ code: 'ERR_SESSION_QUOTA', route: 'mcp' })
+    expect(events[0]?.principal).toBe(refusalPrincipal('ip:198.51.100.4', 'anonymous'))
+    expect(events[0]?.principal).toMatch(/^anonymous#[0-9a-f]{16}$/)
+    expect(JSON.stringify(events)).not.toContain('198.51.100')
   })
 })

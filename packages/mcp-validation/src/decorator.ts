@@ -1,7 +1,12 @@
 // Structural types (mcp-transport's), not the SDK's: the package's declarations must not need
 // either SDK line installed, and the decorator wraps a transport of either.
 
-import { createRepeatWindow, type RepeatWindow } from '@tollgate/json-budget'
+import {
+  type RefusalFacts,
+  type RefusalWhere,
+  refusalEvent,
+  reportRefusal,
+} from '@tollgate/json-budget'
 import {
   isJsonRpcRequest,
   type JsonRpcMessage,
@@ -11,7 +16,6 @@ import {
   TransportDecorator,
   type TransportSendOptionsLike,
 } from '@tollgate/mcp-transport/decorator'
-import { boundedName } from './bounded-text.js'
 import { checkToolCall, type ToolArgumentsError, type UnknownToolError } from './check-call.js'
 import { isModernParams } from './era.js'
 import {
@@ -21,7 +25,6 @@ import {
   resolveInputValidationOptions,
 } from './options.js'
 import { REUSED_ID_ERROR, renderArgumentsRefusal, UNKNOWN_TOOL_ERROR } from './refusal.js'
-import type { RefusalEvent, RefusalReason } from './refusal-event.js'
 import type { SchemaRegistry } from './registry.js'
 import { rewriteToolsListResult } from './tools-list.js'
 
@@ -35,8 +38,8 @@ export class InputValidationTransport<
 > extends TransportDecorator<T> {
   readonly #registry: SchemaRegistry
   readonly #options: ResolvedInputValidationOptions
-  // Refusals reach onRefusal through a repeat window: a burst costs a bounded number of events.
-  readonly #refusals: RepeatWindow<RefusalEvent>
+  // The connection's route name and principal key, for its refusal events.
+  readonly #where: RefusalWhere
   // Every request delivered to the server and not yet answered, by id, with its method. A
   // response is matched to its request by id alone, so two requests in flight under one id
   // would make "which answer is the tools/list" ambiguous (the reused-id bypass of the
@@ -54,31 +57,13 @@ export class InputValidationTransport<
     inner: T,
     registry: SchemaRegistry,
     options: InputValidationOptions | ResolvedInputValidationOptions = {},
+    where: RefusalWhere = {},
   ) {
     super(inner)
     assertSchemaRegistry(registry)
     this.#registry = registry
     this.#options = resolveInputValidationOptions(options)
-    this.#refusals = createRepeatWindow<RefusalEvent>(
-      (r) =>
-        this.#deliver(
-          r.repeated === undefined
-            ? r.event
-            : Object.freeze({
-                ...r.event,
-                pointer: undefined,
-                nameLength: undefined,
-                repeated: r.repeated,
-              }),
-        ),
-      { windowMs: this.#options.refusalWindowMs },
-    )
-    // Counts still open when the connection ends are reported before anyone hears of the close.
-    const closing = inner.onclose
-    inner.onclose = () => {
-      this.#refusals.flush()
-      closing?.()
-    }
+    this.#where = Object.freeze({ route: where.route, principal: where.principal })
   }
 
   protected override handleInbound(
@@ -90,7 +75,7 @@ export class InputValidationTransport<
     const request = isJsonRpcRequest(message)
     if (request && this.#inFlight.has(message.id)) {
       // Any method may reuse an id, so the method named is the caller's: bounded as a name is.
-      this.#audit({ reason: 'reused_id', method: boundedName(method) })
+      this.#report({ code: REUSED_ID_CODE }, 'mcp-request-id')
       return this.#answer({ jsonrpc: '2.0', id: message.id, error: REUSED_ID_ERROR })
     }
     if (method === 'tools/call') {
@@ -100,7 +85,7 @@ export class InputValidationTransport<
       const verdict = checkToolCall(this.#registry, message.params, this.#options)
       if (!verdict.ok) {
         const refusal = verdict.error
-        this.#audit(eventOf(refusal))
+        this.#report(...factsOf(refusal))
         if (refusal.code === 'ERR_TOOL_UNKNOWN') {
           return this.#answer({ jsonrpc: '2.0', id: message.id, error: UNKNOWN_TOOL_ERROR })
         }
@@ -170,43 +155,45 @@ export class InputValidationTransport<
     return this.inner.send(message, { relatedRequestId: id })
   }
 
-  #audit(event: Partial<RefusalEvent> & { reason: RefusalReason; method?: string }): void {
+  // Every refusal is reported, once, as it is answered (the one contract of every control's
+  // `onRefusal`): a counter needs every one; an audit sink aggregates bursts itself.
+  #report(facts: RefusalFacts, step: ValidationStep): void {
     if (this.#options.onRefusal === undefined) return
-    const full: RefusalEvent = Object.freeze({
-      reason: event.reason,
-      method: event.method ?? 'tools/call',
-      tool: event.tool,
-      nameLength: event.nameLength,
-      code: event.code,
-      keyword: event.keyword,
-      pointer: event.pointer,
-      repeated: undefined,
-    })
-    // The kind: bounded facts only (the pointer and name length vary with what the caller
-    // sends and are left out; a `reused_id` method is bounded to 64 characters).
-    const kind = [full.reason, full.method, full.tool, full.code, full.keyword].join('\u0000')
-    this.#refusals.note(kind, full)
-  }
-
-  #deliver(event: RefusalEvent): void {
-    try {
-      this.#options.onRefusal?.(event)
-    } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error('onRefusal failed'))
-    }
+    reportRefusal(this.#options.onRefusal, refusalEvent(facts, step, this.#where))
   }
 }
 
-function eventOf(
-  error: UnknownToolError | ToolArgumentsError,
-): Partial<RefusalEvent> & { reason: RefusalReason } {
-  if (error.code === 'ERR_TOOL_UNKNOWN') {
-    return { reason: error.reason, nameLength: error.nameLength }
-  }
+/**
+ * The `code` a refused request that reuses the id of one still in flight is reported with
+ * (answered JSON-RPC `-32600`, which carries no code on the wire).
+ */
+export const REUSED_ID_CODE = 'ERR_MCP_REUSED_ID'
+
+/**
+ * The `control` of each refusal event of the validation decorator: the step that refused. A
+ * closed set, safe as a metric label.
+ */
+export type ValidationStep =
+  | 'mcp-tool-surface'
+  | 'mcp-tool-published'
+  | 'mcp-tool-params'
+  | 'mcp-tool-bounds'
+  | 'mcp-tool-schema'
+  | 'mcp-request-id'
+
+const UNKNOWN_STEP = {
+  off_surface: 'mcp-tool-surface',
+  unpublished: 'mcp-tool-published',
+  malformed: 'mcp-tool-params',
+} as const
+
+// No status: the answer is a JSON-RPC error or an `isError` result, whatever carries it.
+function factsOf(error: UnknownToolError | ToolArgumentsError): [RefusalFacts, ValidationStep] {
+  if (error.code === 'ERR_TOOL_UNKNOWN') return [{ code: error.code }, UNKNOWN_STEP[error.reason]]
   const r = error.refusal
   return r.kind === 'bounds'
-    ? { reason: 'bounds', tool: error.tool, code: r.code, pointer: r.pointer }
-    : { reason: 'schema', tool: error.tool, keyword: r.keyword, pointer: r.pointer }
+    ? [{ code: r.code, limit: r.limit, option: r.option }, 'mcp-tool-bounds']
+    : [{ code: error.code }, 'mcp-tool-schema']
 }
 
 /**
@@ -217,8 +204,9 @@ function eventOf(
  * consulted), and arguments are bounded, then validated against the published schema, and
  * refused with an `isError` tool result naming the pointer and the constraint, never the
  * value. A request reusing the id of one still in flight is refused with `-32600`. Each
- * refusal is reported to `onRefusal`, repeats of a kind within `refusalWindowMs` (10 s by
- * default) as one closing event that counts them. Connect the server to the returned transport; over HTTP
+ * refusal is reported once to `onRefusal` with json-budget's `RefusalEvent` (`code`, `control`
+ * the step that refused, see {@link ValidationStep}; the connection's `route` and `principal`
+ * when given; never the caller's bytes). Connect the server to the returned transport; over HTTP
  * keep calling `decorated.inner.handleRequest(...)`.
  * @throws TypeError at construction on a bad registry or bad options.
  */

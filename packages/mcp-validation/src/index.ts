@@ -12,7 +12,12 @@ export {
   type ToolCallVerdict,
   type UnknownToolError,
 } from './check-call.js'
-export { InputValidationTransport, withInputValidation } from './decorator.js'
+export {
+  InputValidationTransport,
+  REUSED_ID_CODE,
+  type ValidationStep,
+  withInputValidation,
+} from './decorator.js'
 export { isModernParams, PROTOCOL_VERSION_META_KEY } from './era.js'
 export {
   type McpMessageControls,
@@ -35,7 +40,6 @@ export {
   type ToolErrorResult,
   UNKNOWN_TOOL_ERROR,
 } from './refusal.js'
-export type { RefusalEvent, RefusalHook, RefusalReason } from './refusal-event.js'
 export {
   createSchemaRegistry,
   DRAFT_2020_12,

@@ -1,3 +1,4 @@
+import type { RefusalHook } from '@tollgate/json-budget'
 import {
   booleanOption,
   defineOptions,
@@ -7,12 +8,10 @@ import {
   type OptionsOf,
   oneOfOption,
   option,
-  REPEAT_WINDOW_OPTIONS,
   type ResolvedJsonLimits,
   type ResolvedOf,
   resolveJsonLimits,
 } from '@tollgate/json-budget'
-import type { RefusalHook } from './refusal-event.js'
 import type { SchemaRegistry } from './registry.js'
 import type { UnpublishedToolPolicy } from './unpublished-tools.js'
 
@@ -73,17 +72,12 @@ export const INPUT_VALIDATION_OPTIONS = defineOptions('withInputValidation', {
   onRefusal: option<RefusalHook | undefined>({
     default: undefined,
     check: functionOption,
-    doc: 'called with a `RefusalEvent` (reason, method, bounded names; no caller bytes): the first of a kind at once, its repeats within `refusalWindowMs` as one closing event with `repeated`',
+    doc: "called once per refused request with json-budget's frozen `RefusalEvent`: `code` (`ERR_TOOL_UNKNOWN`, `ERR_TOOL_ARGUMENTS`, a bound's `ERR_JSON_…` with its limit, `ERR_MCP_REUSED_ID`), `control` the step (`mcp-tool-surface`, `mcp-tool-published`, `mcp-tool-params`, `mcp-tool-bounds`, `mcp-tool-schema`, `mcp-request-id`), the connection's `route` and `principal`; never the caller's bytes; a throwing hook is caught",
   }),
   unpublishedTools: option<UnpublishedToolPolicy>({
     default: 'warn',
     check: oneOfOption<UnpublishedToolPolicy>(['error', 'warn']),
     doc: "what `connect` (of the control, or of a server it guards) does when the server registers a tool with no published schema: `'warn'` connects and writes one process warning (`ERR_TOOL_UNPUBLISHED`) per tool name, the tool still refused as unknown; `'error'` rejects with `ERR_TOOL_UNPUBLISHED` naming the tools",
-  }),
-  refusalWindowMs: option({
-    default: REPEAT_WINDOW_OPTIONS.defaults.windowMs,
-    check: integerOption(true),
-    doc: 'ms during which repeats of one refusal kind (reason, method, tool, code, keyword; never the caller-chosen pointer) are counted, not reported; `0` reports every refusal',
   }),
 })
 

@@ -3,6 +3,7 @@
 // refusal hook that knows the caller) given per call rather than as options re-listed by the
 // host.
 
+import type { RefusalHook } from '@tollgate/json-budget'
 import type { McpTransport } from '@tollgate/mcp-transport/decorator'
 import { InputValidationTransport } from './decorator.js'
 import {
@@ -11,7 +12,6 @@ import {
   type ResolvedInputValidationOptions,
   resolveInputValidationOptions,
 } from './options.js'
-import type { RefusalHook } from './refusal-event.js'
 import type { SchemaRegistry } from './registry.js'
 import {
   applyUnpublishedPolicy,
@@ -33,6 +33,17 @@ export interface ValidationCall {
   readonly surface?: Iterable<string> | undefined
   /** Called for every request refused on this connection; `undefined` keeps the control's own. */
   readonly onRefusal?: RefusalHook | undefined
+  /**
+   * The name of the route the connection arrived on, as the host configured it (never a
+   * request path): `route` of this connection's refusal events.
+   */
+  readonly route?: string | undefined
+  /**
+   * The connection's principal as a report may hold it (a credential's id, never a secret; an
+   * anonymous caller as `refusalPrincipal` of `@tollgate/http-admission` derives it, never its
+   * address): `principal` of this connection's refusal events, cut to 128 characters.
+   */
+  readonly principal?: string | undefined
 }
 
 /**
@@ -76,7 +87,10 @@ export class InputValidation {
             surface: call.surface ?? this.options.surface,
             onRefusal: call.onRefusal ?? this.options.onRefusal,
           })
-    return new InputValidationTransport(transport, this.registry, options)
+    return new InputValidationTransport(transport, this.registry, options, {
+      route: call?.route,
+      principal: call?.principal,
+    })
   }
 
   /**

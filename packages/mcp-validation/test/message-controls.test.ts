@@ -1,14 +1,10 @@
 // The MCP message controls composed in one place: validation next to the wire, the result
 // budget next to the server. Over the SDK's in-memory pair with a raw JSON-RPC client that
 // ignores the published schemas; `calls` is the handler sentinel.
+import type { RefusalEvent } from '@tollgate/json-budget'
 import { createResultBudget } from '@tollgate/mcp-transport'
 import { describe, expect, it } from 'vitest'
-import {
-  inputValidation,
-  mcpMessageControls,
-  type RefusalEvent,
-  UNKNOWN_TOOL_ERROR,
-} from '../src/index.js'
+import { inputValidation, mcpMessageControls, UNKNOWN_TOOL_ERROR } from '../src/index.js'
 import {
   fixtureRegistry,
   inMemorySessionWith,
@@ -126,7 +122,7 @@ describe('mcpMessageControls', () => {
           toolCall(1, 'notes.search', { ...CONTEXT, query: 'a' }),
         )
         expect((parsed[0] as Json).error).toEqual({ ...UNKNOWN_TOOL_ERROR })
-        expect(events).toMatchObject([{ reason: 'off_surface' }])
+        expect(events).toMatchObject([{ code: 'ERR_TOOL_UNKNOWN', control: 'mcp-tool-surface' }])
         expect(
           resultOf((await session.request(toolCall(2, 'system.ping', {}))).parsed).isError,
         ).toBeUndefined()

@@ -1,11 +1,13 @@
-// The onRefusal hook: every refusal the decorator answers reaches it once, with its precise
-// reason and no caller bytes. Through the SDK's in-memory pair with raw JSON-RPC messages.
+// The onRefusal hook: every refusal the decorator answers reaches it once, as json-budget's
+// RefusalEvent: the code, the step that refused as `control`, the connection's route and
+// principal, and no caller bytes. Through the SDK's in-memory pair with raw JSON-RPC messages.
 
+import type { RefusalEvent } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import {
   type InputValidationOptions,
+  inputValidation,
   REUSED_ID_ERROR,
-  type RefusalEvent,
   resolveInputValidationOptions,
   UNKNOWN_TOOL_ERROR,
   withInputValidation,
@@ -28,13 +30,11 @@ function deep(levels: number): unknown {
 }
 
 describe('withInputValidation onRefusal', () => {
-  it('reports each refusal once with its reason, and never a caller byte', async () => {
+  it('reports each refusal once with its code and step, and never a caller byte', async () => {
     const events: RefusalEvent[] = []
     const session = await inMemorySession(true, {
       surface: ['notes.search', 'notes.batch', 'notes.unpublished'],
       onRefusal: (e) => events.push(e),
-      // Every refusal as it happens (the repeat window is tested below).
-      refusalWindowMs: 0,
     })
     try {
       await session.request([
@@ -48,35 +48,23 @@ describe('withInputValidation onRefusal', () => {
         toolCall(8, 'notes.search', VALID),
       ])
       expect(events).toEqual([
-        ev({ reason: 'off_surface', nameLength: `${MARKER}.tool`.length }),
-        ev({ reason: 'off_surface', nameLength: 'notes.get'.length }),
-        ev({ reason: 'unpublished', nameLength: 'notes.unpublished'.length }),
-        ev({ reason: 'malformed' }),
-        ev({
-          reason: 'schema',
-          tool: 'notes.search',
-          keyword: 'unevaluatedProperties',
-          pointer: `/${MARKER}`,
-        }),
-        ev({
-          reason: 'bounds',
-          tool: 'notes.batch',
-          code: 'ERR_JSON_TOO_DEEP',
-          pointer: expect.stringMatching(/^\/items/) as unknown as string,
-        }),
-        ev({ reason: 'schema', tool: 'notes.search', keyword: 'maxLength', pointer: '/query' }),
+        ev('ERR_TOOL_UNKNOWN', 'mcp-tool-surface'),
+        ev('ERR_TOOL_UNKNOWN', 'mcp-tool-surface'),
+        ev('ERR_TOOL_UNKNOWN', 'mcp-tool-published'),
+        ev('ERR_TOOL_UNKNOWN', 'mcp-tool-params'),
+        ev('ERR_TOOL_ARGUMENTS', 'mcp-tool-schema'),
+        { ...ev('ERR_JSON_TOO_DEEP', 'mcp-tool-bounds'), limit: 32, option: 'maxDepth' },
+        ev('ERR_TOOL_ARGUMENTS', 'mcp-tool-schema'),
       ])
-      // A key may be named in the pointer, bounded, as the refusal itself names it; a value
-      // never: the marker appears only as the key of event 5.
-      const withoutKey = JSON.stringify(events.filter((_, i) => i !== 4))
-      expect(withoutKey).not.toContain(MARKER)
+      for (const event of events) expect(Object.isFrozen(event)).toBe(true)
+      expect(JSON.stringify(events)).not.toContain(MARKER)
       expect(session.calls.map((c) => c.tool)).toEqual(['notes.search'])
     } finally {
       await session.close()
     }
   })
 
-  it('reports a reused in-flight id with its method', async () => {
+  it('reports a reused in-flight id as ERR_MCP_REUSED_ID from the request-id step', async () => {
     // A stub transport (no SDK server behind it, so nothing answers the first request): the
     // second request under the same id is refused and reported.
     const { stub, sent } = stubTransport()
@@ -92,7 +80,7 @@ describe('withInputValidation onRefusal', () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(delivered).toEqual([list])
     expect(sent).toEqual([{ jsonrpc: '2.0', id: 11, error: REUSED_ID_ERROR }])
-    expect(events).toEqual([ev({ reason: 'reused_id', method: 'ping' })])
+    expect(events).toEqual([ev('ERR_MCP_REUSED_ID', 'mcp-request-id')])
     // Cancelling the first frees its id on the next turn (the SDK aborts it a microtask after
     // the cancellation is delivered); until then the id is still refused as reused.
     stub.onmessage?.({
@@ -108,7 +96,7 @@ describe('withInputValidation onRefusal', () => {
     expect(delivered).toHaveLength(3)
   })
 
-  it('answers the refusal even when the hook throws, and the error goes to onerror', async () => {
+  it('answers the refusal even when the hook throws', async () => {
     const session = await inMemorySession(true, {
       onRefusal: () => {
         throw new Error('audit sink down')
@@ -130,17 +118,34 @@ describe('withInputValidation onRefusal', () => {
     expect(errors).toEqual([])
   })
 
-  it('hands the error a throwing hook raised to onerror, and still answers the refusal', async () => {
-    const failure = new Error('audit sink down')
+  it('catches a throwing hook, as every control does, and still answers the refusal', async () => {
     const { stub, sent, errors } = stubbed({
       onRefusal: () => {
-        throw failure
+        throw new Error('audit sink down')
       },
     })
     stub.onmessage?.(toolCall(1, 'nope', {}) as never)
     await settle()
     expect(sent).toEqual([{ jsonrpc: '2.0', id: 1, error: UNKNOWN_TOOL_ERROR }])
-    expect(errors).toEqual([failure])
+    expect(errors).toEqual([])
+  })
+
+  it('reports the route and principal the connection was decorated with', async () => {
+    const events: RefusalEvent[] = []
+    const { stub, sent } = stubTransport()
+    const control = inputValidation(fixtureRegistry())
+    const decorated = control.decorate(stub, {
+      onRefusal: (e) => events.push(e),
+      route: 'public',
+      principal: 'cred:ada',
+    })
+    decorated.onmessage = () => {}
+    stub.onmessage?.(toolCall(1, 'nope', {}) as never)
+    await settle()
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 1, error: UNKNOWN_TOOL_ERROR }])
+    expect(events).toEqual([
+      { ...ev('ERR_TOOL_UNKNOWN', 'mcp-tool-published'), route: 'public', principal: 'cred:ada' },
+    ])
   })
 
   it('answers the refusal when the hook throws and nothing listens on onerror', async () => {
@@ -175,67 +180,29 @@ function stubbed(options: InputValidationOptions) {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
-function ev(fields: Partial<RefusalEvent>): RefusalEvent {
-  return {
-    method: 'tools/call',
-    tool: undefined,
-    nameLength: undefined,
-    code: undefined,
-    keyword: undefined,
-    pointer: undefined,
-    ...fields,
-  } as RefusalEvent
+function ev(code: string, control: string): RefusalEvent {
+  return { code: code as RefusalEvent['code'], status: undefined, control }
 }
 
-describe('withInputValidation refusalWindowMs', () => {
+describe('withInputValidation onRefusal (bursts)', () => {
   const REFUSALS = 5_000
   const burst = () =>
     Array.from({ length: REFUSALS }, (_, i) =>
       toolCall(i + 1, 'notes.search', { ...VALID, [`k${i}`]: MARKER }),
     )
 
-  it(`reports ${REFUSALS.toLocaleString('en-US')} refusals of one kind as one event, then one counting the repeats at close`, async () => {
+  it(`reports every one of ${REFUSALS.toLocaleString('en-US')} refusals, so a counter counts them all`, async () => {
     const events: RefusalEvent[] = []
     const session = await inMemorySession(true, { onRefusal: (e) => events.push(e) })
     try {
       const { parsed } = await session.request(burst())
-      // Every caller still gets its own refusal; only the reports are aggregated.
       expect(parsed.filter((m) => (m.result as Json | undefined)?.isError === true)).toHaveLength(
         REFUSALS,
       )
-      expect(events).toHaveLength(1)
-    } finally {
-      await session.close()
-    }
-    expect(events).toEqual([
-      expect.objectContaining({
-        reason: 'schema',
-        keyword: 'unevaluatedProperties',
-        repeated: undefined,
-        pointer: '/k0',
-      }),
-      expect.objectContaining({
-        reason: 'schema',
-        tool: 'notes.search',
-        keyword: 'unevaluatedProperties',
-        repeated: REFUSALS - 1,
-        pointer: undefined,
-      }),
-    ])
-    expect(session.calls).toEqual([])
-  })
-
-  it('reports every refusal with refusalWindowMs 0 (the control)', async () => {
-    const events: RefusalEvent[] = []
-    const session = await inMemorySession(true, {
-      onRefusal: (e) => events.push(e),
-      refusalWindowMs: 0,
-    })
-    try {
-      await session.request(burst())
     } finally {
       await session.close()
     }
     expect(events).toHaveLength(REFUSALS)
+    expect(session.calls).toEqual([])
   })
 })

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
+import type { RefusalEvent } from '@tollgate/json-budget'
 import { describe, expect, it } from 'vitest'
 import {
   checkToolCall,
   INPUT_VALIDATION_OPTIONS,
-  type RefusalEvent,
   resolveInputValidationOptions,
   withInputValidation,
 } from '../src/index.js'
@@ -23,7 +23,6 @@ describe('resolveInputValidationOptions', () => {
       surface: undefined,
       onRefusal: undefined,
       unpublishedTools: 'warn',
-      refusalWindowMs: 10_000,
     })
   })
 
@@ -94,7 +93,9 @@ describe('maxDepth 0, a deny-all route', () => {
       const result = (parsed[0] as Json).result as { isError?: boolean; content: Json[] }
       expect(result.isError).toBe(true)
       expect(result.content[0]?.text).toMatch(/ exceeds maxDepth 0 \(ERR_JSON_TOO_DEEP\)$/)
-      expect(events).toMatchObject([{ reason: 'bounds', code: 'ERR_JSON_TOO_DEEP' }])
+      expect(events).toMatchObject([
+        { code: 'ERR_JSON_TOO_DEEP', control: 'mcp-tool-bounds', limit: 0 },
+      ])
       expect(session.calls).toEqual([])
     } finally {
       await session.close()
