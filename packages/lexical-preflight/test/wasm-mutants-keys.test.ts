@@ -80,4 +80,21 @@ describe('createPreflight (duplicateKeys refused, the WebAssembly key kernel)', 
     // Every code point was also met as its own duplicate, in both orders.
     expect(refused).toBeGreaterThanOrEqual(2 * points.length)
   })
+
+  it('refuses a repeat of any early key after thousands of distinct keys have filled the table', () => {
+    // Key records are kept on a stack above the hash buckets; a stack laid over the buckets (its
+    // base one bucket table too low, a mutant of STACK_BASE) overwrites chain heads as keys
+    // arrive, and a repeat of an early key is then missed. 6,000 keys write about 200 KB of
+    // records, where the differential test's objects hold a few keys.
+    const keys = Array.from({ length: 6000 }, (_, k) => `"key-${k}-${'x'.repeat(k % 17)}"`)
+    const head = `{${keys.map((key) => `${key}:0`).join(',')},`
+    const wrong: number[] = []
+    for (let j = 0; j < keys.length; j += 97) {
+      const got = verdict(utf8(`${head}${keys[j]}:1}`))
+      const want = { ok: false, code: 'ERR_JSON_DUPLICATE_KEY', offset: utf8(head).length }
+      if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(j)
+    }
+    expect(wrong).toEqual([])
+    expect(verdict(utf8(`${head}"key-new":1}`))).toEqual({ ok: true })
+  })
 })
