@@ -29,6 +29,8 @@ function escaped(cp: number, upper: boolean): string {
 /** Code points of each UTF-8 length, covering every value of each byte's low six bits. */
 function codePoints(): number[] {
   const out: number[] = []
+  // Printable ASCII (a raw quote or backslash would end or escape the key).
+  for (let cp = 0x20; cp < 0x80; cp++) if (cp !== 0x22 && cp !== 0x5c) out.push(cp)
   for (let cp = 0x80; cp <= 0x7ff; cp++) out.push(cp)
   for (let cp = 0x800; cp <= 0xffff; cp += 0x41) if (cp < 0xd800 || cp > 0xdfff) out.push(cp)
   for (let k = 0; k < 0x1000; k += 0x41) out.push(0xe000 + k, 0xf000 + k)
