@@ -99,4 +99,43 @@ describe('createPreflight (duplicateKeys refused, the WebAssembly key kernel)', 
     expect(wrong).toEqual([])
     expect(verdict(utf8(`${head}"key-new":1}`))).toEqual({ ok: true })
   })
+
+  it('compares the one-letter escapes by what they decode to, against every other spelling', () => {
+    // A survivor decoded `\r` as the letter r: `"a\r"` and `"a\u000d"` then differ, and
+    // `"a\r"` and `"ar"` collide.
+    const spellings = (c: string): string[] => {
+      const code = c.charCodeAt(0)
+      const hex = code.toString(16).padStart(4, '0')
+      const short: Record<string, string> = {
+        '"': '\\"',
+        '\\': '\\\\',
+        '/': '\\/',
+        '\b': '\\b',
+        '\f': '\\f',
+        '\n': '\\n',
+        '\r': '\\r',
+        '\t': '\\t',
+      }
+      const out = [`\\u${hex}`, `\\u${hex.toUpperCase()}`]
+      if (short[c] !== undefined) out.push(short[c]!)
+      if (code >= 0x20 && c !== '"' && c !== '\\') out.push(c)
+      return out
+    }
+    const chars = ['"', '\\', '/', '\b', '\f', '\n', '\r', '\t', 'b', 'f', 'n', 'r', 't', 'u']
+    const all = chars.flatMap(spellings)
+    const wrong: string[] = []
+    for (const x of all) {
+      for (const y of all) {
+        const first = `"a${x}"`
+        const text = `{${first}:1,"a${y}":2}`
+        const duplicate = Object.keys(JSON.parse(text)).length === 1
+        const want: Verdict = duplicate
+          ? { ok: false, code: 'ERR_JSON_DUPLICATE_KEY', offset: utf8(`{${first}:1,`).length }
+          : { ok: true }
+        if (JSON.stringify(verdict(utf8(text))) !== JSON.stringify(want)) wrong.push(`${x} ${y}`)
+      }
+    }
+    expect(wrong).toEqual([])
+    expect(all.length).toBeGreaterThan(40)
+  })
 })
