@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// pnpm mutants:wasm [--sample N] [--seed S] [--minutes m] [--tests a.test.ts,b.test.ts]
-//                   [--ids id,...] [--retry | --retry-timeouts] [--list]
+// pnpm mutants:wasm [--files f,...] [--sample N] [--seed S] [--minutes m]
+//                   [--tests a.test.ts,b.test.ts] [--ids id,...] [--retry | --retry-timeouts] [--list]
 //
 // Mutation evidence for the WebAssembly scanner of @tollgate/lexical-preflight, which Stryker
 // cannot give: Stryker mutates the TypeScript under `src/`, while the scanner that runs in
-// production is compiled from `assembly/scanner.ts` and `assembly/bytes.ts` (AssemblyScript)
-// into the committed `src/wasm-bytes.ts`.
+// production is compiled from `assembly/scanner.ts`, `assembly/bytes.ts` and `assembly/keys.ts`
+// (AssemblyScript) into the committed `src/wasm-bytes.ts`. `--files` takes some of them
+// (default: `assembly/scanner.ts,assembly/bytes.ts`, the set earlier samples were drawn from, so
+// a seed names the same sample as before; the key kernel is `--files assembly/keys.ts`).
 //
 // Sites are found on a token scan of each file that skips `//` and `/* */` comments and quoted
 // strings. Every mutant is ONE change at ONE site; the operator set:
@@ -30,9 +32,9 @@
 // are never written), the copy's `src/wasm-bytes.ts` is rebuilt by the package's own
 // `scripts/build-wasm.mjs` (a mutant the compiler refuses is CompileError, not counted; one whose
 // module is byte-identical to the unmutated build is Equivalent, by construction, and runs no
-// test), and the tests that judge the WebAssembly scanner run there with `--bail 1` (default:
-// DEFAULT_TESTS below, the differential test against the JS scanner first; `--tests` names
-// others). Killed = a test failed; a run longer
+// test), and the tests that judge the mutated file run there with `--bail 1` (default: the
+// file's set in TESTS_BY_FILE below, the differential test against the JS scanner first;
+// `--tests` names others for every file). Killed = a test failed; a run longer
 // than 3× the clean run + 60 s, in CPU seconds of the test run's process group (the machine is
 // shared: wall-clock time would call a starved run hung), is Timeout (counted as killed, as
 // Stryker does). Two mutants
@@ -66,7 +68,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 /** The package whose WebAssembly sources are mutated. */
 export const PACKAGE_DIR = join(ROOT, 'packages', 'lexical-preflight')
 /** The mutated sources, relative to the package. */
-export const FILES = ['assembly/scanner.ts', 'assembly/bytes.ts']
+export const FILES = ['assembly/scanner.ts', 'assembly/bytes.ts', 'assembly/keys.ts']
+/** The files mutated when `--files` is not given: the set of the runs recorded before keys.ts. */
+export const DEFAULT_FILES = ['assembly/scanner.ts', 'assembly/bytes.ts']
 /**
  * The tests that judge the WebAssembly scanner, by default: the differential test against the
  * JS scanner, and the package's tests that run `createPreflight` (the WebAssembly scanner unless
@@ -82,6 +86,25 @@ export const DEFAULT_TESTS = [
   'test/preflight.property.test.ts',
   'test/wasm-mutants',
 ]
+/**
+ * The tests that judge the key kernel (assembly/keys.ts): it runs only with a key policy on,
+ * which none of DEFAULT_TESTS' WebAssembly runs turn on. The differential test of the key
+ * policies against the JS scanner and JSON.parse first, then the tests that run `createPreflight`
+ * with `duplicateKeys` or `protoKeys` refused (the WebAssembly scanner on a module of its own).
+ */
+export const KEY_TESTS = [
+  'test/wasm-keys.differential.test.ts',
+  'test/policies.test.ts',
+  'test/key-capture.test.ts',
+  'test/scanner-key-policy-tokens.test.ts',
+  'test/wasm-mutants',
+]
+/** The default test set of each mutated file. */
+export const TESTS_BY_FILE = {
+  'assembly/scanner.ts': DEFAULT_TESTS,
+  'assembly/bytes.ts': DEFAULT_TESTS,
+  'assembly/keys.ts': KEY_TESTS,
+}
 const REPORT = join(PACKAGE_DIR, 'reports', 'mutation', 'assembly.json')
 
 const PUNCTUATORS = [
@@ -338,7 +361,8 @@ function parseArgs(argv) {
     sample: undefined,
     seed: 1,
     minutes: Number.POSITIVE_INFINITY,
-    tests: DEFAULT_TESTS,
+    files: DEFAULT_FILES,
+    tests: undefined,
     ids: undefined,
     retry: new Set(),
     list: false,
@@ -349,6 +373,7 @@ function parseArgs(argv) {
     else if (a === '--seed') out.seed = Number(argv[++i])
     else if (a === '--minutes') out.minutes = Number(argv[++i])
     else if (a === '--tests') out.tests = (argv[++i] ?? '').split(',').filter(Boolean)
+    else if (a === '--files') out.files = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--ids') out.ids = (argv[++i] ?? '').split(',').filter(Boolean)
     else if (a === '--retry') out.retry = new Set(['Survived', 'Timeout'])
     else if (a === '--retry-timeouts') out.retry = new Set(['Timeout'])
@@ -359,6 +384,8 @@ function parseArgs(argv) {
     throw new TypeError('--sample takes an integer > 0')
   if (!Number.isInteger(out.seed)) throw new TypeError('--seed takes an integer')
   if (!(out.minutes > 0)) throw new TypeError('--minutes takes a number > 0')
+  if (out.files.length === 0 || out.files.some((f) => !FILES.includes(f)))
+    throw new TypeError(`--files takes some of ${FILES.join(',')}`)
   return out
 }
 
@@ -503,7 +530,8 @@ async function main() {
   const sources = Object.fromEntries(
     FILES.map((f) => [f, readFileSync(join(PACKAGE_DIR, f), 'utf8')]),
   )
-  const all = FILES.flatMap((f) => mutantsOf(f, sources[f]))
+  const all = args.files.flatMap((f) => mutantsOf(f, sources[f]))
+  const testsOf = (file) => args.tests ?? TESTS_BY_FILE[file]
   if (args.list) {
     for (const m of all)
       console.log(`${m.id}\t${JSON.stringify(m.original)} → ${JSON.stringify(m.replacement)}`)
@@ -542,13 +570,13 @@ async function main() {
       `${JSON.stringify(
         {
           package: '@tollgate/lexical-preflight',
-          files: FILES,
+          files: args.files,
           sourceHashes: hashes,
           commit,
           seed: args.seed,
           generated: all.length,
           sampled: chosen.length,
-          tests: args.tests,
+          tests: Object.fromEntries(args.files.map((f) => [f, testsOf(f)])),
           summary: summarize(rows),
           verdicts,
         },
@@ -571,17 +599,23 @@ async function main() {
       const committed = readFileSync(join(PACKAGE_DIR, 'src', 'wasm-bytes.ts'), 'utf8')
       if (clean.text !== committed)
         throw new Error('the unmutated build differs from the committed src/wasm-bytes.ts')
-      const baseline = await runTests(copy, args.tests, Number.POSITIVE_INFINITY, 30 * 60_000)
-      if (baseline.outcome !== 'passed')
-        throw new Error(`the unmutated copy fails (${baseline.test ?? baseline.outcome})`)
-      const baseMs = Date.now() - started
-      // Three times the clean run plus a minute, as Stryker's own Timeout, in CPU seconds (the
-      // wall-clock cap is only a backstop: a starved run is slow, not hung).
-      const cpuLimit = baseline.cpu * 3 + 60
-      const wallLimitMs = Math.max(baseMs * 10, 20 * 60_000)
-      console.log(
-        `assembly-mutants: clean build and run passed in ${(baseMs / 1000).toFixed(0)} s, ${baseline.cpu.toFixed(0)} CPU s (${baseline.tests} tests); time-out ${cpuLimit.toFixed(0)} CPU s`,
-      )
+      // Each test set the mutants to run use passes on the unmutated copy first; its CPU time
+      // sets the time-out of the mutants it judges.
+      const limits = new Map()
+      for (const tests of new Set(todo.map((m) => testsOf(m.file)))) {
+        const t0 = Date.now()
+        const baseline = await runTests(copy, tests, Number.POSITIVE_INFINITY, 30 * 60_000)
+        if (baseline.outcome !== 'passed')
+          throw new Error(`the unmutated copy fails (${baseline.test ?? baseline.outcome})`)
+        const baseMs = Date.now() - t0
+        // Three times the clean run plus a minute, as Stryker's own Timeout, in CPU seconds (the
+        // wall-clock cap is only a backstop: a starved run is slow, not hung).
+        const cpuLimit = baseline.cpu * 3 + 60
+        limits.set(tests, { cpuLimit, wallLimitMs: Math.max(baseMs * 10, 20 * 60_000) })
+        console.log(
+          `assembly-mutants: clean run of ${tests.join(',')} passed in ${(baseMs / 1000).toFixed(0)} s, ${baseline.cpu.toFixed(0)} CPU s (${baseline.tests} tests); time-out ${cpuLimit.toFixed(0)} CPU s`,
+        )
+      }
       // Verdicts by the hash of the module a mutant compiles to: the same module, the same verdict.
       const cleanHash = sha256(clean.text)
       const byModule = new Map()
@@ -627,7 +661,9 @@ async function main() {
             else if (known !== undefined && args.ids === undefined && !args.retry.has(known.status))
               verdict = { ...known, moduleHash, shared: true }
             else {
-              const r = await runTests(copy, args.tests, cpuLimit, wallLimitMs)
+              const tests = testsOf(m.file)
+              const { cpuLimit, wallLimitMs } = limits.get(tests)
+              const r = await runTests(copy, tests, cpuLimit, wallLimitMs)
               verdict = {
                 status:
                   r.outcome === 'failed'
@@ -653,7 +689,7 @@ async function main() {
           ...where,
           sourceHash: hashes[m.file],
           ...verdict,
-          tests: args.tests,
+          tests: testsOf(m.file),
           seconds: Math.round((Date.now() - t0) / 1000),
           date: new Date().toISOString(),
         }

@@ -3,11 +3,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   applyMutant,
+  DEFAULT_FILES,
   FILES,
+  KEY_TESTS,
   mutantsOf,
   PACKAGE_DIR,
   permutation,
   summarize,
+  TESTS_BY_FILE,
   wilson,
 } from '../assembly-mutants.mjs'
 
@@ -36,6 +39,16 @@ describe('the AssemblyScript mutant generator', () => {
         expect(next.slice(m.from + m.replacement.length)).toBe(text.slice(m.to))
       }
     }
+  })
+
+  it('judges every mutated file by a test set of its own, the key kernel by the key-policy tests', () => {
+    expect(Object.keys(TESTS_BY_FILE).sort()).toEqual([...FILES].sort())
+    for (const file of FILES)
+      expect(TESTS_BY_FILE[file as keyof typeof TESTS_BY_FILE].length).toBeGreaterThan(0)
+    expect(TESTS_BY_FILE['assembly/keys.ts']).toBe(KEY_TESTS)
+    expect(KEY_TESTS[0]).toBe('test/wasm-keys.differential.test.ts')
+    // The default set is the one earlier samples were drawn from, so a seed names the same sample.
+    expect(DEFAULT_FILES).toEqual(['assembly/scanner.ts', 'assembly/bytes.ts'])
   })
 
   it('skips comments and strings, casts and type arguments, and the named constants', () => {

@@ -62,6 +62,23 @@ export function skipAscii(i: i32, e: i32): i32 {
   return i
 }
 
+/**
+ * The bits of the 32 bytes from `i` that are not plain ASCII string interior (a quote, a
+ * backslash, a control byte or a byte ≥ 0x80): bit k for byte i + k. The caller keeps
+ * `i + 32` within the piece.
+ */
+export function specialMask(i: i32): u32 {
+  const quote = i8x16.splat(0x22)
+  const backslash = i8x16.splat(0x5c)
+  const space = i8x16.splat(0x20)
+  const v = v128.load(IN + <usize>i)
+  const u = v128.load(IN + <usize>i, 16)
+  // Signed: a byte ≥ 0x80 is below 0x20 too.
+  const a = v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_s(v, space))
+  const b = v128.or(v128.or(i8x16.eq(u, quote), i8x16.eq(u, backslash)), i8x16.lt_s(u, space))
+  return <u32>i8x16.bitmask(a) | ((<u32>i8x16.bitmask(b)) << 16)
+}
+
 /** As {@link skipAscii}, but bytes ≥ 0x80 pass: for the region isUtf8 vouched for. */
 export function skipVouched(i: i32, e: i32): i32 {
   const quote = i8x16.splat(0x22)

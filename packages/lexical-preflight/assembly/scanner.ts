@@ -20,6 +20,7 @@ import {
   skipAscii,
   skipSpace,
   skipVouched,
+  specialMask,
 } from './bytes'
 import { keysBegin, keysClose, keysEnd, keysOpen, keysSave } from './keys'
 
@@ -328,6 +329,10 @@ export function run(start: i32, n: i32): i32 {
         if (c === 0x5c) {
           // Escapes back to back (escape-dense text) stay in this loop.
           let whole = true
+          // The bits of the 32 bytes from `mb` that are not plain ASCII interior (specialMask),
+          // kept across escapes in the block: the next backslash is the next bit.
+          let mb = i - 32
+          let mask: u32 = 0
           for (;;) {
             if (i + 1 >= lim) {
               whole = false
@@ -347,6 +352,21 @@ export function run(start: i32, n: i32): i32 {
             } else {
               whole = false
               break
+            }
+            // The next byte that is not plain ASCII interior, 32 bytes a compare: in
+            // escape-dense text the next backslash, found without leaving this loop.
+            for (;;) {
+              if (i - mb >= 32) {
+                if (i + 32 > lim) break
+                mb = i
+                mask = specialMask(i)
+              }
+              const m = mask & ((<u32>0xffffffff) << (<u32>(i - mb)))
+              if (m !== 0) {
+                i = mb + ctz(m)
+                break
+              }
+              i = mb + 32
             }
             if (i >= lim || at(i) !== 0x5c) break
           }

@@ -57,6 +57,12 @@ export interface WasmScannerModule {
   readonly memory: { buffer: ArrayBuffer }
   bytes: Uint8Array
   words: Int32Array
+  /**
+   * The scanner whose state the module's state block and container bits hold, `null` for none:
+   * it keeps its state there between its pushes and takes it out (`leave`) when another
+   * scanner needs the module.
+   */
+  owner: { leave(): void } | null
 }
 
 /** Renews the views of `m` when its memory grew; returns the word view. */
@@ -97,6 +103,7 @@ export function instantiateScanner(source: Uint8Array | object): WasmScannerModu
       memory,
       bytes: new Uint8Array(memory.buffer),
       words,
+      owner: null,
     }
   } catch {
     return null
@@ -116,9 +123,10 @@ const pool: WasmScannerModule[] = []
 
 /**
  * The process's scanner module (one per thread), instantiated on first use from the bytes
- * built from assembly/scanner.ts; `null` when it cannot run here. Every scanner shares it:
- * each `push` loads that scanner's state into the module, runs it to the end of the piece and
- * stores the state back, so interleaved requests never see each other's state.
+ * built from assembly/scanner.ts; `null` when it cannot run here. Every scanner shares it: the
+ * module holds the state of the scanner that pushed last, and a push of another scanner has
+ * that one take its state out before loading its own, so interleaved requests never see each
+ * other's state.
  */
 export function scannerModule(): WasmScannerModule | null {
   if (shared === undefined) shared = instantiateScanner(decodeBase64(SCANNER_WASM))

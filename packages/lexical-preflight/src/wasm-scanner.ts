@@ -43,10 +43,13 @@ const BUDGET_CAP = 1 << 30
 /**
  * The scanner of src/scanner.ts with its byte loop in WebAssembly (assembly/scanner.ts): the
  * same states, checks and refusals (code, offset, limit, observed) for every input and every
- * chunking. Each `push` copies the chunk into the module's memory 64 KiB at a time, loads this
- * scanner's state, runs, and stores the state back, so many scanners share one module. Of the
- * container bits it loads and stores only the words a piece of n bytes can touch (levels
- * depth - n - 1 to depth + n), so a push costs O(n), never O(depth). With a key policy on
+ * chunking. Each `push` copies the chunk into the module's memory 64 KiB at a time and runs it,
+ * so many scanners share one module: the module keeps the state of the scanner that ran last
+ * (its `owner`), and another scanner's push first has that one take its state out (`leave`)
+ * and loads its own. Pushes of one scanner in a row so cost only the per-piece slots, not the
+ * whole state: the fixed cost of a tiny push. Of the container bits a scanner loads only the
+ * words a piece of n bytes can touch (levels depth - n - 1 up) and takes out only the words
+ * its pieces wrote, so a push costs O(n), never O(depth). With a key policy on
  * (assembly/keys.ts) the module must be one of its own (`acquireKeyModule`): the policies keep
  * their frames and keys in its memory between pushes, and the scanner gives it back when it
  * ends or fails.
@@ -73,6 +76,11 @@ export class WasmPreflightScanner extends ScannerContract {
   private high: Int32Array | null = null
   /** Container-bit words copied into and out of the module so far (what the cost tests count). */
   copiedWords = 0
+  /** While the module holds this scanner's state: the first container word it holds. */
+  private heldFrom = 0
+  /** While the module holds this scanner's state: the container words its pieces wrote. */
+  private dirtyFrom = Number.POSITIVE_INFINITY
+  private dirtyTo = -1
 
   /**
    * `options.maxDepth` must be at most `WASM_MAX_DEPTH`; with a key policy on, `wasm` must be
@@ -92,6 +100,8 @@ export class WasmPreflightScanner extends ScannerContract {
   }
 
   protected override settled(): void {
+    // Nothing of a settled scanner's state is needed again.
+    if (this.wasm.owner === this) this.wasm.owner = null
     if (this.keys !== 0) releaseKeyModule(this.wasm)
   }
 
@@ -117,49 +127,45 @@ export class WasmPreflightScanner extends ScannerContract {
 
   /** Runs the module over the `n` bytes at WASM_IN, the input offset of the first being `base`. */
   private run(n: number, base: number): void {
-    let w = this.wasm.words
+    const m = this.wasm
+    let w = m.words
     const depth = this.depth
+    // The piece reads the bit of a level only after closing down to it: at most n + 1 levels
+    // below `depth`. Deeper levels it sets before it reads them; the module's other words hold
+    // another scanner's bits and are never read.
+    const below = this.reach(depth, n)
+    if (m.owner !== this) this.enter(depth, below)
+    else if (depth > 0) {
+      // The module still holds this scanner's state: only words below those it holds are loaded.
+      const need = Math.max(0, (depth - below - 1) >> 5)
+      if (need < this.heldFrom) {
+        this.loadWords(need, this.heldFrom - 1)
+        this.heldFrom = need
+      }
+    }
     // Limits relative to this piece, clamped to n + 1 when beyond it (as src/scanner.ts).
-    const strStart = this.strStartAbs - base
-    const numStart = this.numStartAbs - base
-    const strEnd = strStart + 1 + this.maxStr
-    const numEnd = numStart + this.maxNum
+    const strEnd = this.strStartAbs - base + 1 + this.maxStr
+    const numEnd = this.numStartAbs - base + this.maxNum
     const left = Math.min(this.maxNodes - this.nodes, BUDGET_CAP)
-    w[K_STATE] = this.state
-    w[K_DEPTH] = depth
-    w[K_MAX_SEEN] = this.maxSeen
     w[K_NODES_LEFT] = left
-    w[K_IN_OBJ] = this.inObj
-    w[K_STR_KEY] = this.strKey
     // Only stored back; a start before the piece is kept here when the module leaves it alone.
     w[K_STR_START] = -1
     w[K_NUM_START] = -1
     w[K_STR_LIM] = strEnd <= n ? strEnd : n + 1
     w[K_NUM_LIM] = numEnd <= n ? numEnd : n + 1
-    w[K_AUX] = this.aux
-    w[K_LO] = this.lo
-    w[K_HI] = this.hi
-    w[K_MAX_DEPTH] = this.maxDepth
-    w[K_STRIP_BOM] = this.stripBom
     w[K_STR_STEP] = this.maxStr > n ? n + 1 : this.maxStr
     w[K_NUM_STEP] = this.maxNum > n ? n + 1 : this.maxNum
     w[K_PEAK] = depth
     w[K_CLEAN_END] = -1
-    w[K_KEYS] = this.keys
-    // The piece reads the bit of a level only after closing down to it: at most n + 1 levels
-    // below `depth`. Deeper levels it sets before it reads them; the module's other words hold
-    // another scanner's bits and are never read.
-    const below = this.reach(depth, n)
-    if (depth > 0) this.loadWords((depth - below - 1) >> 5, (depth - 1) >> 5)
-    let code = this.wasm.run(0, n)
+    let code = m.run(0, n)
     // Only the key policies grow the memory (detaching the views).
-    if (this.keys !== 0) w = refreshViews(this.wasm)
+    if (this.keys !== 0) w = refreshViews(m)
     while (code === E_NEED_UTF8) {
       // The first non-ASCII byte in a string: how far isUtf8 vouches for the piece from there.
       const at = w[K_ERR_OFFSET]!
-      w[K_CLEAN_END] = cleanUtf8End(this.wasm.bytes.subarray(WASM_IN, WASM_IN + n), at, n)
-      code = this.wasm.run(at, n)
-      if (this.keys !== 0) w = refreshViews(this.wasm)
+      w[K_CLEAN_END] = cleanUtf8End(m.bytes.subarray(WASM_IN, WASM_IN + n), at, n)
+      code = m.run(at, n)
+      if (this.keys !== 0) w = refreshViews(m)
     }
     if (code !== 0) {
       if (code === E_KEY_MEMORY) throw new Error('preflight: WebAssembly memory cannot grow')
@@ -171,18 +177,61 @@ export class WasmPreflightScanner extends ScannerContract {
     this.depth = w[K_DEPTH]!
     this.maxSeen = w[K_MAX_SEEN]!
     this.nodes += left - w[K_NODES_LEFT]!
-    this.inObj = w[K_IN_OBJ]!
-    this.strKey = w[K_STR_KEY]!
     const s = w[K_STR_START]!
     if (s !== -1) this.strStartAbs = base + s
-    const m = w[K_NUM_START]!
-    if (m !== -1) this.numStartAbs = base + m
+    const e = w[K_NUM_START]!
+    if (e !== -1) this.numStartAbs = base + e
+    // Bits are set only at levels the piece reached: from depth - n up to its peak. They stay
+    // in the module until `leave` copies them out.
+    const peak = w[K_PEAK]!
+    if (peak > 0) {
+      const from = Math.max(0, depth - below) >> 5
+      const to = (peak - 1) >> 5
+      if (from < this.dirtyFrom) this.dirtyFrom = from
+      if (to > this.dirtyTo) this.dirtyTo = to
+    }
+  }
+
+  /**
+   * Loads this scanner's state into the module, whose owner first takes its own out: the
+   * state block, and the container words a piece of `below` closes can read.
+   */
+  private enter(depth: number, below: number): void {
+    const m = this.wasm
+    m.owner?.leave()
+    m.owner = this
+    const w = m.words
+    w[K_STATE] = this.state
+    w[K_DEPTH] = depth
+    w[K_MAX_SEEN] = this.maxSeen
+    w[K_IN_OBJ] = this.inObj
+    w[K_STR_KEY] = this.strKey
+    w[K_AUX] = this.aux
+    w[K_LO] = this.lo
+    w[K_HI] = this.hi
+    w[K_MAX_DEPTH] = this.maxDepth
+    w[K_STRIP_BOM] = this.stripBom
+    w[K_KEYS] = this.keys
+    this.heldFrom = depth > 0 ? Math.max(0, (depth - below - 1) >> 5) : 0
+    if (depth > 0) this.loadWords(this.heldFrom, (depth - 1) >> 5)
+    this.dirtyFrom = Number.POSITIVE_INFINITY
+    this.dirtyTo = -1
+  }
+
+  /**
+   * Takes this scanner's state out of the module (another scanner needs it): the slots only the
+   * module keeps between pushes, and the container words its pieces wrote. Bounded by the bytes
+   * pushed since {@link enter}, as a byte moves the depth by one level at most.
+   */
+  leave(): void {
+    const w = this.wasm.words
+    this.inObj = w[K_IN_OBJ]!
+    this.strKey = w[K_STR_KEY]!
     this.aux = w[K_AUX]!
     this.lo = w[K_LO]!
     this.hi = w[K_HI]!
-    // Bits are set only at levels the piece reached: from depth - n up to its peak.
-    const peak = w[K_PEAK]!
-    if (peak > 0) this.storeWords(Math.max(0, depth - below) >> 5, (peak - 1) >> 5)
+    if (this.dirtyTo >= 0) this.storeWords(this.dirtyFrom, this.dirtyTo)
+    this.wasm.owner = null
   }
 
   /**
