@@ -317,7 +317,12 @@ export function parseCli(argv: readonly string[]): CliOptions | 'help' {
     fleetLeaseMs: limit('--fleet-lease-ms', values['fleet-lease-ms'], 30_000),
     // Past ten minutes a stuck request would hold the pod for longer than any orchestrator waits.
     sealingKeysFile: values['sealing-keys-file'],
-    drainTimeoutMs: bounded('--drain-timeout-ms', values['drain-timeout-ms'], DEFAULT_DRAIN_MS, 600_000),
+    drainTimeoutMs: bounded(
+      '--drain-timeout-ms',
+      values['drain-timeout-ms'],
+      DEFAULT_DRAIN_MS,
+      600_000,
+    ),
     ...parseContinuationCli(values),
     unsafeDisableInputValidation: values['unsafe-disable-input-validation'] ?? false,
     unsafeRegisterUnpublishedTool: values['unsafe-register-unpublished-tool'] ?? false,

@@ -6,7 +6,7 @@
 // only when its --unsafe flag registered it.
 import { fileURLToPath } from 'node:url'
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
-import { createContinuations } from '@tollgate/continuation'
+import { createContinuations, sealedHandles } from '@tollgate/continuation'
 import { loadSchemaRegistry } from '@tollgate/mcp-validation'
 import { describe, expect, it } from 'vitest'
 import { buildMcpServer, publishTools, UNPUBLISHED_PROBE_TOOL } from '../src/build-server.js'
@@ -34,6 +34,7 @@ function context(registerUnpublishedProbe: boolean): ServerContext {
     audit: () => {},
     registerUnpublishedProbe,
     anonymousRoutes: new Set(),
+    handles: sealedHandles({ keys: [{ id: 'test', secret: new Uint8Array(32).fill(7) }] }),
   }
 }
 
