@@ -95,6 +95,8 @@ export function bodyRefusalAudit(
     const fields: Record<string, unknown> = { code: event.code, control: event.control }
     if (event.status !== undefined) fields.status = event.status
     if (event.limit !== undefined) fields.limit = event.limit
+    // The route's configured name (never the request path); 2026-07-28 requests carry it.
+    if (event.route !== undefined) fields.route = event.route
     audit('body_refused', fields)
   }
 }

@@ -35,7 +35,8 @@ export function routeHead(
       ...(row.maxRequestBytes === undefined ? {} : { maxBodyBytes: row.maxRequestBytes }),
     }
   }
-  return mcpRouteHead({ tools, audit })
+  // Named, so every refusal event of this route's steps reports `route` (never the request path).
+  return mcpRouteHead({ name: route.name, tools, audit })
 }
 
 // The principal travels to the server factory as the SDK's pass-through `authInfo` (the

@@ -203,11 +203,9 @@ export async function startHttpServer(
       )
     }
     try {
-      if (!(await http.guardModernFirstByte(req, res, head))) return
-      const body = await http.admitMcpBody(req, res, {
-        principal: principal.quotaKey,
-        pool: principal.pool,
-      })
+      const where = { route: routeHead, principal: principal.quotaKey, pool: principal.pool }
+      if (!(await http.guardModernFirstByte(req, res, head, where))) return
+      const body = await http.admitMcpBody(req, res, where)
       if (!body.ok) return
       if (!http.guardHeaderAgreement(req, res, head, body.value, { route: routeHead })) return
       await modern.serve(req, res, body.value, route, principal)

@@ -6,6 +6,7 @@
 import { eventually } from '@tollgate/test-kit/eventually'
 import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterEach, describe, expect, it } from 'vitest'
+import { send2026 } from './helpers/modern-client.js'
 import { post, RawSession } from './helpers/raw-client.js'
 import { ALICE, type LiveServer, startServer } from './helpers/server.js'
 
@@ -73,6 +74,26 @@ describe('body_refused audit lines', () => {
       { code: 'ERR_JSON_SYNTAX', status: 422, control: 'mcp-body', limit: undefined },
     ])
     expect(server.audit.raw.some((line) => line.includes(MARKER))).toBe(false)
+  })
+
+  it('names the route a refused 2026-07-28 body arrived on, by its configured name, never the path', async () => {
+    const server = await start('0')
+    // A repeated key, under every byte cap: refused by the body step itself.
+    const call = `{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"project.list","arguments":{"q":"${MARKER}"}}}`
+    const res = await send2026(
+      server.url('/mcp/team'),
+      call,
+      { 'mcp-method': 'tools/call', 'mcp-name': 'project.list' },
+      { token: ALICE },
+    )
+    expect(res.status).toBe(422)
+    await eventually(() => server.audit.named('body_refused').length > 0, 30_000, 50)
+    expect(server.audit.named('body_refused')[0]).toMatchObject({
+      code: 'ERR_JSON_DUPLICATE_KEY',
+      control: 'mcp-body',
+      route: 'team',
+    })
+    expect(server.audit.raw.some((l) => l.includes(MARKER))).toBe(false)
   })
 
   it('aggregates a burst of refused bodies into a bounded number of lines that count them all', async () => {
