@@ -1,6 +1,6 @@
 import type { ResolvedJsonLimits } from './limits.js'
 import { int32Digits } from './number-cost.js'
-import { chargeString, plainShortCost } from './string-cost.js'
+import { chargeString, shortStringCost } from './string-cost.js'
 import {
   ARRAY,
   CONTAINER,
@@ -40,8 +40,8 @@ export interface FastWalkResult {
  * array. An array is walked depth first instead: at a member that is a container the walk
  * leaves a slot to resume the array after it, so an array of 76,000 records keeps two slots,
  * not 76,000 (growing that stack was a tenth of the records shape). No recursion: nesting of
- * any depth costs stack slots, not frames. Keys and strings of plain printable ASCII up to 32
- * units are recognised by {@link plainShortCost} in the loop, and a key met at the same
+ * any depth costs stack slots, not frames. Keys and strings of up to 32 units are costed by
+ * {@link shortStringCost} in the loop (one pass, a table load a unit), and a key met at the same
  * position as in the previous object is charged from {@link KEY_MEMO} without reading it.
  */
 export function fastWalk(
@@ -101,7 +101,7 @@ export function fastWalk(
           if (slot < KEY_MEMO_SLOTS && KEY_MEMO.keys[slot] === key) {
             keyCost = KEY_MEMO.costs[slot]!
           } else {
-            keyCost = plainShortCost(key)
+            keyCost = shortStringCost(key)
             if (keyCost < 0) keyCost = chargeString(key, maxBytes - bytes)
             if (keyCost < 0) return null
             if (slot < KEY_MEMO_SLOTS && key.length <= KEY_MEMO_UNITS) {
@@ -126,7 +126,7 @@ export function fastWalk(
               }
             }
           } else if (typeof member === 'string') {
-            let cost = plainShortCost(member)
+            let cost = shortStringCost(member)
             if (cost < 0) cost = chargeString(member, maxBytes - bytes)
             if (cost < 0) return null
             bytes += cost
@@ -184,7 +184,7 @@ export function fastWalk(
           }
         }
       } else if (typeof member === 'string') {
-        let cost = plainShortCost(member)
+        let cost = shortStringCost(member)
         if (cost < 0) cost = chargeString(member, maxBytes - bytes)
         if (cost < 0) return null
         bytes += cost
