@@ -54,15 +54,13 @@ export function shortStringCost(s: string): number {
 }
 
 /**
- * Exact cost of `s` in compact JSON, quotes included, by one loop over its code units and a
- * table load per unit below U+0800 (escapes, Latin and other two-byte UTF-8 alike). A surrogate
- * is counted as 2 bytes (a pair is 4 bytes of UTF-8, so pairs come out right); only when the
- * loop met one does the native `isWellFormed` tell whether a lone surrogate is there, and each
- * lone one is then counted again: 6 bytes (`\uDXXX`) in all.
+ * Exact cost of `s` in compact JSON, quotes included, by one loop over its code units: a table
+ * load per unit below U+0800 (escapes, Latin and other two-byte UTF-8 alike), 3 bytes for the
+ * rest of the BMP, and at a surrogate a look at the next unit: a pair is 4 bytes, a lone
+ * surrogate 6 (`\uDXXX`).
  */
 function unitLoopCost(s: string): number {
   let cost = 2
-  let surrogates = 0
   const n = s.length
   for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i)
@@ -70,13 +68,14 @@ function unitLoopCost(s: string): number {
       cost += UNIT_BYTES[c]!
     } else if ((c & 0xf800) !== 0xd800) {
       cost += 3
+    } else if (c < 0xdc00 && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      cost += 4
+      i++
     } else {
-      cost += 2
-      surrogates = 1
+      cost += 6
     }
   }
-  if (surrogates === 0 || (s as unknown as WellFormed).isWellFormed()) return cost
-  return cost + 4 * loneSurrogates(s)
+  return cost
 }
 
 /**
