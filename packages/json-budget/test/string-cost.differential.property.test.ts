@@ -86,6 +86,22 @@ describe('jsonStringByteLength', () => {
     },
   )
 
+  it('counts several lone surrogates in long text without escapes, measured by native passes', () => {
+    for (const text of ['a', 'é', '中', '\ud83d\ude00']) {
+      for (const lone of ['\ud800', '\udfff']) {
+        for (const count of [1, 2, 5]) {
+          const s = Array.from({ length: count }, () => text.repeat(150) + lone).join('')
+          expect([text, lone, count, jsonStringByteLength(s)]).toEqual([
+            text,
+            lone,
+            count,
+            anchor(s),
+          ])
+        }
+      }
+    }
+  })
+
   it('counts every byte value below 0x80 as stringify escapes it', () => {
     for (let c = 0; c < 0x80; c++) {
       const s = String.fromCharCode(c).repeat(40)
