@@ -9,7 +9,10 @@
 // the worst ratio over the family with the shape it was worst on: goals are judged on the worst.
 // A short run by default (40 shapes up to 1 MiB); the full range (64 B … 64 MiB, 80 shapes):
 //   node bench/family.bench.mjs --full      (or BENCH_FAMILY_FULL=1)
-// Other flags: --shapes <n>, --seed <n>.
+// Other flags: --shapes <n>, --seed <n>; --baseline <file> also times the chargeJson exported by
+// <file> (a copy of an earlier packages/json-budget/dist/index.js) beside the current one, shape
+// by shape in the same process, and reports its median and worst too (an A/B of a change).
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { chargeJson } from '@tollgate/json-budget'
 import { createPreflight, preflight, resolvePreflightOptions } from '@tollgate/lexical-preflight'
@@ -21,8 +24,12 @@ const { values: flags } = parseArgs({
     full: { type: 'boolean', default: process.env.BENCH_FAMILY_FULL === '1' },
     shapes: { type: 'string' },
     seed: { type: 'string', default: '2026' },
+    baseline: { type: 'string' },
   },
 })
+const baseline = flags.baseline
+  ? (await import(pathToFileURL(flags.baseline).href)).chargeJson
+  : null
 const full = flags.full
 const count = Number(flags.shapes ?? (full ? 80 : 40))
 const seed = Number(flags.seed)
@@ -82,6 +89,7 @@ for (const { shape, value, bytes } of shapes) {
   warm(() => preflight(bytes, wide), 10)
   warm(() => pushed(bytes, shape.chunk), 10)
   warm(() => chargeJson(value, limits), 10)
+  if (baseline !== null) warm(() => baseline(value, limits), 10)
 }
 
 const rows = []
@@ -96,6 +104,7 @@ for (const { shape, value, bytes } of shapes) {
   const chunked = cpuNs(() => pushed(bytes, shape.chunk))
   const stringify = cpuNs(() => Buffer.byteLength(JSON.stringify(value)))
   const charge = cpuNs(() => chargeJson(value, limits))
+  const before = baseline === null ? null : cpuNs(() => baseline(value, limits))
   rows.push({
     instance: shape.name,
     bytes: bytes.length,
@@ -106,6 +115,7 @@ for (const { shape, value, bytes } of shapes) {
     chunkedRatio: chunked / parse,
     stringifyNs: stringify,
     chargeRatio: charge / stringify,
+    ...(before === null ? {} : { baselineChargeRatio: before / stringify }),
   })
   process.stdout.write('.')
 }
@@ -117,6 +127,9 @@ const figures = [
   ['preflight ÷ JSON.parse (one-shot)', 'preflightRatio', '<= 0.25'],
   ['preflight in the chunk size ÷ JSON.parse', 'chunkedRatio', '-'],
   ['chargeJson ÷ byteLength(JSON.stringify)', 'chargeRatio', '<= 0.5'],
+  ...(baseline === null
+    ? []
+    : [['baseline chargeJson ÷ byteLength(JSON.stringify)', 'baselineChargeRatio', '-']]),
 ]
 // Each summary row names its instance: the shape the worst ratio was measured on, the one the
 // goal is judged on (the median is over the whole family).
@@ -136,13 +149,14 @@ printTable(
 )
 console.log('')
 printTable(
-  ['shape', 'bytes', 'preflight', 'chunked', 'chargeJson'],
+  ['shape', 'bytes', 'preflight', 'chunked', 'chargeJson', ...(baseline ? ['baseline'] : [])],
   rows.map((r) => [
     r.instance,
     r.bytes.toLocaleString('en-US'),
     r.preflightRatio.toFixed(3),
     r.chunkedRatio.toFixed(3),
     r.chargeRatio.toFixed(3),
+    ...(baseline ? [r.baselineChargeRatio.toFixed(3)] : []),
   ]),
 )
 writeResults('family', rows, { summary, seed, count, maxBytes })

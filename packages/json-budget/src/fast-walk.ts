@@ -1,6 +1,6 @@
 import type { ResolvedJsonLimits } from './limits.js'
-import { int32Digits } from './number-cost.js'
-import { chargeString, plainShortCost } from './string-cost.js'
+import { int32Digits, integerLength } from './number-cost.js'
+import { chargeString, shortStringCost } from './string-cost.js'
 import {
   ARRAY,
   CONTAINER,
@@ -40,8 +40,8 @@ export interface FastWalkResult {
  * array. An array is walked depth first instead: at a member that is a container the walk
  * leaves a slot to resume the array after it, so an array of 76,000 records keeps two slots,
  * not 76,000 (growing that stack was a tenth of the records shape). No recursion: nesting of
- * any depth costs stack slots, not frames. Keys and strings of plain printable ASCII up to 32
- * units are recognised by {@link plainShortCost} in the loop, and a key met at the same
+ * any depth costs stack slots, not frames. Keys and strings of up to 32 units are costed by
+ * {@link shortStringCost} in the loop (one pass, a table load a unit), and a key met at the same
  * position as in the previous object is charged from {@link KEY_MEMO} without reading it.
  */
 export function fastWalk(
@@ -65,11 +65,14 @@ export function fastWalk(
   let bytes = 0
   let depth = 0
   let sawSet = false
-  // Numbers that are not int32 (fractions, large integers) wait here, each charged one byte
-  // for now, and are measured a batch at a time with one JSON.stringify of the batch; see
-  // batchBytes. Allocated on the first such number; per call, so a re-entrant call is safe.
+  // Numbers that are not integers below 10^21 (fractions, exponents) wait here, each charged
+  // one byte for now, and are measured a batch at a time with one JSON.stringify of the batch;
+  // see batchBytes. Allocated on the first such number; per call, so a re-entrant call is safe.
   let batch: number[] | null = null
   let batched = 0
+  // Integers past int32 and below 10^21 are counted by comparisons, not batched: a single large
+  // integer in a small document cost a stringify of its batch (a third of a 64 B document).
+  let digits = 0
 
   while (top >= 0) {
     const target = pending[top] as Record<string, unknown>
@@ -101,7 +104,7 @@ export function fastWalk(
           if (slot < KEY_MEMO_SLOTS && KEY_MEMO.keys[slot] === key) {
             keyCost = KEY_MEMO.costs[slot]!
           } else {
-            keyCost = plainShortCost(key)
+            keyCost = shortStringCost(key)
             if (keyCost < 0) keyCost = chargeString(key, maxBytes - bytes)
             if (keyCost < 0) return null
             if (slot < KEY_MEMO_SLOTS && key.length <= KEY_MEMO_UNITS) {
@@ -115,6 +118,8 @@ export function fastWalk(
           if (typeof member === 'number') {
             if ((member | 0) === member) {
               bytes += member >= 0 ? int32Digits(member) : int32Digits(-member) + 1
+            } else if ((digits = integerLength(member)) > 0) {
+              bytes += digits
             } else {
               if (!Number.isFinite(member)) return null
               if (batch === null) batch = []
@@ -126,7 +131,7 @@ export function fastWalk(
               }
             }
           } else if (typeof member === 'string') {
-            let cost = plainShortCost(member)
+            let cost = shortStringCost(member)
             if (cost < 0) cost = chargeString(member, maxBytes - bytes)
             if (cost < 0) return null
             bytes += cost
@@ -173,6 +178,8 @@ export function fastWalk(
       if (typeof member === 'number') {
         if ((member | 0) === member) {
           bytes += member >= 0 ? int32Digits(member) : int32Digits(-member) + 1
+        } else if ((digits = integerLength(member)) > 0) {
+          bytes += digits
         } else {
           if (!Number.isFinite(member)) return null
           if (batch === null) batch = []
@@ -184,7 +191,7 @@ export function fastWalk(
           }
         }
       } else if (typeof member === 'string') {
-        let cost = plainShortCost(member)
+        let cost = shortStringCost(member)
         if (cost < 0) cost = chargeString(member, maxBytes - bytes)
         if (cost < 0) return null
         bytes += cost

@@ -45,10 +45,17 @@ export const OBJECT = 2
 /** {@link containerKind}: a `Set`, walked as an array in the `rest` profile. */
 export const SET = 3
 
-/** What kind of container an object is for the walk, or {@link NOT_JSON}. */
+/**
+ * What kind of container an object is for the walk, or {@link NOT_JSON}. An array's `toJSON` is
+ * read with a property load (arrays come in a handful of shapes, so its cache holds); any other
+ * object's with `Reflect.get`, the same [[Get]] (getters and proxy traps run alike) without the
+ * cache: on records of thousands of distinct key sets that cache missed on nearly every object,
+ * about 140 ns each, as much as the anchor spends on a whole record, where `Reflect.get` costs
+ * about 11 ns (19,878 records of 2,601 key sets, Node 20).
+ */
 export function containerKind(target: Record<string, unknown>, mode: WalkMode): number {
-  if (typeof target.toJSON === 'function') return NOT_JSON
-  if (Array.isArray(target)) return ARRAY
+  if (Array.isArray(target)) return typeof target.toJSON === 'function' ? NOT_JSON : ARRAY
+  if (typeof Reflect.get(target, 'toJSON') === 'function') return NOT_JSON
   const proto = Object.getPrototypeOf(target)
   if (proto === Object.prototype || proto === null) {
     if (mode.refuseSymbolKeys && Object.getOwnPropertySymbols(target).length > 0) return NOT_JSON
