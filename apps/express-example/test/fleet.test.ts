@@ -34,6 +34,9 @@ const APP_DIR = fileURLToPath(new URL('../', import.meta.url))
 const INSTANCES = 3
 const ALICE = '127.0.0.5'
 const BOB = '127.0.0.6'
+const CAROL = '127.0.0.7'
+
+const countOf = (log: string[], part: string) => log.filter((l) => l.includes(part)).length
 
 let redis: RestartableRedis | undefined
 beforeAll(async () => {
@@ -207,6 +210,48 @@ describe.skipIf(!hasRedisServer)('createApp fleetBodies (three instances on one 
     // Every lease went back when its body ended: ALICE is served again on every instance.
     for (const i of instances) expect((await quickPost(i.running.port, ALICE)).status).toBe(201)
     expect(log).toEqual([])
+  })
+
+  it('falls back to 2 bodies per instance while Redis is down, logs each edge once, and counts on Redis again once it is back', async () => {
+    const log: string[] = []
+    const instances = await fleetOfThree(log)
+    await redis!.kill()
+    try {
+      expect(await eventually(() => countOf(log, 'connection lost') === INSTANCES, 20_000)).toBe(
+        true,
+      )
+      const share = Math.floor(FLEET_BODIES_PER_PRINCIPAL / INSTANCES)
+      const down = await aliceHolds(instances, 9 * INSTANCES - share * INSTANCES, share * INSTANCES)
+      for (const r of down.early) {
+        expect(r.status).toBe(503)
+        expect(JSON.parse(r.body)).toMatchObject({
+          code: 'ERR_ADMISSION_PRINCIPAL_BUSY',
+          limit: share,
+        })
+      }
+      expect(down.bob).toEqual([201, 201, 201])
+      expect(down.notes).toBe(share * INSTANCES)
+      expect(countOf(log, 'Redis unreachable')).toBe(INSTANCES)
+    } finally {
+      await redis!.start()
+    }
+    // Back without a restart: a request on each instance ends its outage (asked once a second).
+    const back = await eventually(
+      async () => {
+        for (const i of instances) await quickPost(i.running.port, CAROL)
+        return countOf(log, 'Redis answers again') === INSTANCES
+      },
+      20_000,
+      500,
+    )
+    expect(back).toBe(true)
+    const up = await aliceHolds(
+      instances,
+      9 * INSTANCES - FLEET_BODIES_PER_PRINCIPAL,
+      FLEET_BODIES_PER_PRINCIPAL,
+    )
+    expect(up.late).toHaveLength(FLEET_BODIES_PER_PRINCIPAL)
+    expect(log.join('\n')).not.toContain(redis!.url)
   })
 
   it('control: with a memory store per instance the address holds 8 bodies on each, 24 in all', async () => {
