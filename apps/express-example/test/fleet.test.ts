@@ -271,6 +271,14 @@ describe.skipIf(!hasRedisServer)('createApp fleetBodies (three instances on one 
   })
 })
 
+describe('createApp', () => {
+  it('refuses fleetBodies at construction when the per-address principal is off', () => {
+    const fleetBodies = createFleetBodies({ store: memoryLimitStore(), instances: 1 })
+    expect(() => createApp({ principal: false, fleetBodies })).toThrow(TypeError)
+    expect(() => createApp({ fleetBodies })).not.toThrow()
+  })
+})
+
 describe('fleetSettingsFromEnv', () => {
   it('answers undefined without REDIS_URL, and the instance count with it (default 1)', () => {
     expect(fleetSettingsFromEnv({})).toBeUndefined()
