@@ -3,6 +3,7 @@ import {
   admission,
   bodyAdmission,
   defaultInFlightBudget,
+  type FleetBodies,
   type InFlightBudget,
   nodeRequestHead,
   type PrincipalOf,
@@ -27,6 +28,13 @@ export interface AppOptions {
    * Default: `'address'`.
    */
   readonly principal?: 'address' | false
+  /**
+   * A fleet-wide count of each principal's concurrent bodies, shared by every instance of the
+   * app (`createFleetBodies()` on a Redis store; main builds it from `REDIS_URL`): a body past
+   * it is answered 503 `ERR_ADMISSION_PRINCIPAL_BUSY` before a byte of it is read. Byte shares
+   * stay per instance. Needs `principal`. Default: none (each instance counts alone).
+   */
+  readonly fleetBodies?: FleetBodies
 }
 
 /** The per-principal key: the peer address of the connection. */
@@ -103,9 +111,24 @@ export function createApp(options: AppOptions = {}): express.Express {
   const budget = options.budget ?? defaultInFlightBudget
   // The middleware's own option: whose share a body counts against, per request.
   const host = (options.principal ?? 'address') === 'address' ? { principal: byAddress } : {}
+  // Both body routes draw on the same fleet-wide count, as they draw on the same budget: a
+  // principal's bodies in flight are counted whichever route they go to.
+  const fleet = options.fleetBodies === undefined ? {} : { fleetBodies: options.fleetBodies }
+  if (options.fleetBodies !== undefined && !('principal' in host)) {
+    throw new TypeError("fleetBodies counts per principal: it needs principal: 'address'")
+  }
   // One body control per route, built once here: bad figures fail at start-up.
-  const notesBody = bodyAdmission({ budget, maxBytes: options.notesMaxBytes ?? 1024 * 1024 })
-  const tagsBody = bodyAdmission({ budget, maxBytes: options.tagsMaxBytes ?? 1024, maxDepth: 4 })
+  const notesBody = bodyAdmission({
+    budget,
+    ...fleet,
+    maxBytes: options.notesMaxBytes ?? 1024 * 1024,
+  })
+  const tagsBody = bodyAdmission({
+    budget,
+    ...fleet,
+    maxBytes: options.tagsMaxBytes ?? 1024,
+    maxDepth: 4,
+  })
   // Whether a request carries a body, decided as the body routes decide it (chunked, a
   // non-zero or malformed Content-Length), for the routes that take none.
   const anyBody = bodyAdmission({ passMethods: [], types: ['*/*'] })
