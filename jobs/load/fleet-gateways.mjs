@@ -116,8 +116,8 @@ export async function driveGateways({ redis, load }) {
       },
       redisDown: figures(down, OUTAGE_S),
       firstServedAfterRedisStartMs: firstServedMs ?? null,
-      limiterStoreUnavailableLinesPerGateway: lines('limiter_store_unavailable'),
-      limiterStoreRecoveredLinesPerGateway: lines('limiter_store_recovered'),
+      limiterStoreUnavailableLinesPerGateway: lines('limit_store_unavailable'),
+      limiterStoreRecoveredLinesPerGateway: lines('limit_store_recovered'),
       rssMiB: gateways.map((g) => Number(procMemory(g.child.pid).rssMiB.toFixed(1))),
       upstreamRssMiB: Number(procMemory(upstream.child.pid).rssMiB.toFixed(1)),
       refusalsByCode: tally(

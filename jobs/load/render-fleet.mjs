@@ -87,7 +87,7 @@ export function fleetSection(run, machineLine) {
     `| rate, ${g.settings.driveSeconds} s round robin | ${g.rate.requests} calls, ${g.rate.reqPerS} req/s: **${g.rate.admitted} admitted** (${g.rate.admittedPerGateway.join(' / ')} per gateway) against an allowance of ${g.rate.allowance} (burst + refill; within ×1.05: ${g.rate.withinAllowanceTimes105 ? 'yes' : '**no**'}); served ${latency(g.rate)} |`,
     `| Redis down ${g.settings.outageSeconds} s | ${g.redisDown.requests} calls: ${codes(g.redisDown.outcomes)} |`,
     `| Redis started again | first call served ${g.firstServedAfterRedisStartMs} ms later, nothing restarted |`,
-    `| audit lines per gateway | \`limiter_store_unavailable\` ${g.limiterStoreUnavailableLinesPerGateway.join(' / ')}; \`limiter_store_recovered\` ${g.limiterStoreRecoveredLinesPerGateway.join(' / ')} (written by a gateway on its first call after Redis is back) |`,
+    `| audit lines per gateway | \`limit_store_unavailable\` ${g.limiterStoreUnavailableLinesPerGateway.join(' / ')}; \`limit_store_recovered\` ${g.limiterStoreRecoveredLinesPerGateway.join(' / ')} (written by a gateway on its first call after Redis is back) |`,
     `| refusals by code | ${codes(g.refusalsByCode)} |`,
     `| RSS per gateway; upstream | ${g.rssMiB.join(' / ')} MiB; ${g.upstreamRssMiB} MiB |`,
   )

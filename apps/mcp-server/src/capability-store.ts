@@ -182,7 +182,7 @@ export async function openCapabilityStore(
   audit: Audit,
 ): Promise<CapabilityStore> {
   if (redisUrl === undefined) return memoryCapabilityStore()
-  const client = await connectRedis(redisUrl, audit, 'capability_store')
+  const client = await connectRedis(redisUrl, audit, 'capability')
   const hashes = client as unknown as HashClient
   let epoch: string | undefined
   try {

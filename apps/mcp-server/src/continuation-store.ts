@@ -94,7 +94,7 @@ export async function openContinuationStore(
   if (redisUrl === undefined) {
     return { kind: 'memory', store: createMemoryStore(quota), close: async () => {} }
   }
-  const client = await connectRedis(redisUrl, audit, 'continuation_store')
+  const client = await connectRedis(redisUrl, audit, 'continuation')
   audit('continuation_store', { store: 'redis' })
   return {
     kind: 'redis',

@@ -62,7 +62,7 @@ export async function openSharedLimits(
   figures: Omit<SharedLimitsOptions, 'store' | 'audit'>,
 ): Promise<OpenedSharedLimits | undefined> {
   if (redisUrl === undefined) return undefined
-  const client = await connectRedis(redisUrl, audit, 'limit_store')
+  const client = await connectRedis(redisUrl, audit, 'limit')
   const { store, settle } = settlingStore(redisLimitStore({ client, prefix: LIMIT_KEY_PREFIX }))
   return Object.freeze({
     shared: sharedLimits({ ...figures, store, audit }),

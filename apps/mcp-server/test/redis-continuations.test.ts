@@ -121,8 +121,10 @@ describe.runIf(hasRedisServer)('--redis-url when Redis stops', () => {
       expect(one.child.exitCode).toBeNull()
       expect(two.child.exitCode).toBeNull()
       // The outage is audited once per instance, and the URL (it may carry a password) never.
-      await two.audit.waitFor((e) => e.event === 'continuation_store_error')
-      expect(two.audit.named('continuation_store_error')).toHaveLength(1)
+      await two.audit.waitFor((e) => e.event === 'redis_unavailable' && e.store === 'continuation')
+      expect(
+        two.audit.named('redis_unavailable').filter((e) => e.store === 'continuation'),
+      ).toHaveLength(1)
       expect(two.audit.raw.join('\n')).not.toContain(redis.url)
     } finally {
       await Promise.all([one.stop(), two.stop()])

@@ -145,7 +145,7 @@ describe.runIf(hasRedisServer)('two instances on one Redis, behind a session-rou
       expect(one.audit.named('capability_revoked')).toHaveLength(revokedBefore)
       expect(one.child.exitCode).toBeNull()
       expect(two.child.exitCode).toBeNull()
-      await one.audit.waitFor((e) => e.event === 'capability_store_error')
+      await one.audit.waitFor((e) => e.event === 'redis_unavailable' && e.store === 'capability')
 
       await control.sendCommand(['ACL', 'SETUSER', 'default', 'on'])
       expect(await eventually(async () => served(await getHandbook(bobOne)), 15_000, 200)).toBe(
@@ -154,7 +154,7 @@ describe.runIf(hasRedisServer)('two instances on one Redis, behind a session-rou
       expect(
         await eventually(async () => served(await fetchToken(bobTwo, token)), 15_000, 200),
       ).toBe(true)
-      await one.audit.waitFor((e) => e.event === 'capability_store_recovered')
+      await one.audit.waitFor((e) => e.event === 'redis_recovered' && e.store === 'capability')
     } finally {
       await control.sendCommand(['ACL', 'SETUSER', 'default', 'on']).catch(() => {})
       control.destroy()

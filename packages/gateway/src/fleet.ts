@@ -61,7 +61,7 @@ export async function joinFleet(
   const limits = controls.config.limits
   const onOutage = (event: OutageEvent) =>
     controls.audit.event(
-      event.state === 'started' ? 'limiter_store_unavailable' : 'limiter_store_recovered',
+      event.state === 'started' ? 'limit_store_unavailable' : 'limit_store_recovered',
       { limit: event.name },
     )
   const limiter = sharedLimiter({

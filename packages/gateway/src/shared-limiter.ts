@@ -1,7 +1,7 @@
 // The gateway's per-principal limits on `@tollgate/fleet-limits`, for a fleet: with
 // `--redis-url` every instance decides on one Redis, so N gateways no longer give a caller N
 // times its calls in flight and N times its rate. The rule of each limit while Redis cannot
-// answer (each outage logged once as `limiter_store_unavailable`, once `limiter_store_recovered`):
+// answer (each outage logged once as `limit_store_unavailable`, once `limit_store_recovered`):
 //   - calls in flight per principal: a local share, `limit ÷ --fleet-instances` per instance,
 //     since the limit also keeps one caller from taking every upstream slot of this process;
 //   - calls per minute per principal × tool: closed (503 `ERR_LIMITER_UNAVAILABLE`), since a

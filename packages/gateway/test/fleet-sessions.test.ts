@@ -206,7 +206,7 @@ describe.runIf(hasRedisServer)('httpSessions: three gateways on one Redis', () =
     expect(
       g
         .logs()
-        .filter((l) => l.event === 'limiter_store_unavailable' && l.limit === 'gateway.sessions')
+        .filter((l) => l.event === 'limit_store_unavailable' && l.limit === 'gateway.sessions')
         .length,
     ).toBe(1)
     // Recovered without a restart: the fleet's count again (the fresh Redis holds none of them).
@@ -215,7 +215,7 @@ describe.runIf(hasRedisServer)('httpSessions: three gateways on one Redis', () =
       await eventually(async () => (await open(g, OUTAGE_T)).id !== undefined, 30_000, 250),
     ).toBe(true)
     expect(
-      g.logs().some((l) => l.event === 'limiter_store_recovered' && l.limit === 'gateway.sessions'),
+      g.logs().some((l) => l.event === 'limit_store_recovered' && l.limit === 'gateway.sessions'),
     ).toBe(true)
   }, 60_000)
 })

@@ -115,14 +115,14 @@ describe.runIf(hasRedisServer)('sharedLimiter: three gateways on one Redis', () 
       g
         .logs()
         .filter(
-          (l) => l.event === 'limiter_store_unavailable' && l.limit === 'gateway.calls-per-minute',
+          (l) => l.event === 'limit_store_unavailable' && l.limit === 'gateway.calls-per-minute',
         ).length
     expect(outages()).toBe(1)
     await redis.start()
     expect(await eventually(async () => (await drive([g], 1)).admitted === 1, 30_000, 250)).toBe(
       true,
     )
-    expect(g.logs().some((l) => l.event === 'limiter_store_recovered')).toBe(true)
+    expect(g.logs().some((l) => l.event === 'limit_store_recovered')).toBe(true)
     expect(outages()).toBe(1)
     expect(fleet.flatMap((f) => f.logs()).some((l) => JSON.stringify(l).includes(redis.url))).toBe(
       false,
