@@ -19,12 +19,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PROTOCOL_VERSION } from '../../tools/test-kit/src/mcp-initialize.mjs'
+import { startRestartableRedis } from '../../tools/test-kit/src/redis-server.mjs'
 import { startBalancer } from './balancer.mjs'
 import { call2026, codeOf, figures, holdPost, tally, toolCall } from './fleet-client.mjs'
 import { driveGateways } from './fleet-gateways.mjs'
 import { redisPhases } from './fleet-redis.mjs'
 import { machine, openMcpSession, procMemory, ROOT, record, sleep, startApp } from './lib.mjs'
-import { startPersistentRedis } from './redis-aof.mjs'
 
 const RATE = 240 // requests per minute per principal
 const IN_FLIGHT = 6 // requests in flight per principal
@@ -40,7 +40,7 @@ const atStart = machine()
 const token = (id) => `${id}-token-0123456789abcdef`
 const ids = ['hot', 'holder', 'sessions', 'admin', 'revoked', 'roamer']
 ids.push(...Array.from({ length: OTHERS }, (_, i) => `other-${i + 1}`))
-const redis = await startPersistentRedis()
+const redis = await startRestartableRedis({ appendOnly: true })
 const config = join(mkdtempSync(join(tmpdir(), 'tollgate-fleet-')), 'config.json')
 writeFileSync(
   config,

@@ -24,12 +24,22 @@ export declare function startRedis(): Promise<RedisProcess>
 export interface RestartableRedis extends RedisProcess {
   /** Kills the server (SIGKILL): clients see the connection drop. */
   kill(): Promise<void>
-  /** Starts a fresh, empty server on the same port. */
+  /** Starts the server again on the same port: empty, or from its append-only file. */
   start(): Promise<void>
+  /** Deletes the append-only file, so the next `start()` is an empty Redis. */
+  wipe(): void
+}
+
+/** Options of {@link startRestartableRedis}. */
+export interface RestartableRedisOptions {
+  /** Persistence on (AOF, fsync every second), so a restart keeps the data. Default false. */
+  readonly appendOnly?: boolean
 }
 
 /**
  * Like {@link startRedis}, on a port that stays the server's: `kill()` ends it and `start()`
- * brings a fresh, empty one up on the same port.
+ * brings it up again on the same port (fresh and empty unless `appendOnly`).
  */
-export declare function startRestartableRedis(): Promise<RestartableRedis>
+export declare function startRestartableRedis(
+  options?: RestartableRedisOptions,
+): Promise<RestartableRedis>

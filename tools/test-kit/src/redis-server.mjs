@@ -43,10 +43,15 @@ export async function startRedis() {
  * Like {@link startRedis}, on a port that stays the server's: `kill()` ends it (SIGKILL, so
  * clients see the connection drop) and `start()` brings a fresh, empty one up on the same port,
  * so the clients pointed at it see an outage and then the same URL answering again.
+ * With `appendOnly: true`, persistence is on as a production Redis has it (AOF, fsync every
+ * second): `start()` then brings it back from its own append-only file, with its data, and
+ * `wipe()` deletes that file so the next start is an empty Redis.
  *
+ * @param {{ appendOnly?: boolean }} [options]
  * @returns {Promise<import('./redis-server.d.mts').RestartableRedis>}
  */
-export async function startRestartableRedis() {
+export async function startRestartableRedis(options = {}) {
+  const appendOnly = options.appendOnly === true
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-redis-'))
   /** @type {import('node:child_process').ChildProcess | undefined} */
@@ -62,7 +67,8 @@ export async function startRestartableRedis() {
         '--save',
         '',
         '--appendonly',
-        'no',
+        appendOnly ? 'yes' : 'no',
+        ...(appendOnly ? ['--appendfsync', 'everysec'] : []),
         '--dir',
         dir,
       ],
@@ -97,6 +103,7 @@ export async function startRestartableRedis() {
     url: `redis://127.0.0.1:${port}`,
     kill,
     start,
+    wipe: () => rmSync(join(dir, 'appendonlydir'), { recursive: true, force: true }),
     async stop() {
       if (stopped) return
       stopped = true
