@@ -200,4 +200,22 @@ export const GATEWAY_CLI_OPTIONS: readonly GatewayCliOptionSpec[] = Object.freez
     max: 10_000,
     doc: 'session-era sessions one principal holds, across the fleet with --redis-url; one more is ERR_SESSION_QUOTA',
   },
+  {
+    flag: '--max-sessions',
+    key: 'maxSessions',
+    kind: 'integer',
+    value: 10_000,
+    min: 1,
+    max: 1_000_000,
+    doc: 'session-era sessions this process holds, every principal together; one more is ERR_SESSION_LIMIT (503)',
+  },
+  {
+    flag: '--max-anonymous-sessions',
+    key: 'maxAnonymousSessions',
+    kind: 'integer',
+    value: 2500,
+    min: 1,
+    max: 1_000_000,
+    doc: 'of those, the sessions every anonymous caller together holds, one address at most a quarter of it; one more is ERR_SESSION_QUOTA',
+  },
 ] satisfies GatewayCliOptionSpec[])

@@ -29,6 +29,10 @@ export interface GatewayCliOptions {
   readonly fleetLeaseMs: number
   /** Session-era sessions one principal holds (across the fleet with a Redis). */
   readonly maxSessionsPerPrincipal: number
+  /** Session-era sessions this process holds, every principal together. */
+  readonly maxSessions: number
+  /** Of those, the sessions every anonymous caller together holds (each a quarter at most). */
+  readonly maxAnonymousSessions: number
   /** The child's command and arguments (everything after `--`); empty with `--upstream`. */
   readonly command: readonly string[]
 }

@@ -79,6 +79,7 @@ export async function joinFleet(
   const sessions = httpSessions({
     maxSessions: local.maxSessions,
     maxSessionsPerPrincipal: local.maxSessionsPerPrincipal,
+    maxAnonymousSessions: local.maxAnonymousSessions,
     idleMs: local.idleMs,
     instanceTag: local.instanceTag,
     leases: createConcurrencyLimit({

@@ -57,7 +57,9 @@ export interface GatewayControls {
  */
 export function gatewayControls(
   cli: Pick<GatewayCliOptions, 'config' | 'pins'> &
-    Partial<Pick<GatewayCliOptions, 'maxSessionsPerPrincipal'>>,
+    Partial<
+      Pick<GatewayCliOptions, 'maxSessionsPerPrincipal' | 'maxSessions' | 'maxAnonymousSessions'>
+    >,
 ): GatewayControls {
   const config = cli.config === undefined ? defaultGatewayConfig() : loadGatewayConfig(cli.config)
   return Object.freeze({
@@ -70,7 +72,11 @@ export function gatewayControls(
         : pinStore(cli.pins === undefined ? {} : { file: cli.pins }),
     access: access(config),
     limiter: limiter(config.limits),
-    sessions: httpSessions({ maxSessionsPerPrincipal: cli.maxSessionsPerPrincipal }),
+    sessions: httpSessions({
+      maxSessionsPerPrincipal: cli.maxSessionsPerPrincipal,
+      maxSessions: cli.maxSessions,
+      maxAnonymousSessions: cli.maxAnonymousSessions,
+    }),
     audit: auditLog(),
     metrics: gatewayMetrics({ routes: config.routes.map((r) => r.path) }),
     requestState: requestStateSeal({

@@ -138,7 +138,7 @@ export async function answerPost(
   let newSession: string | undefined
   if (!stateless && m.method === 'initialize') {
     // With a Redis, one round trip: the session holds a lease of the principal's fleet quota.
-    const opened = await sessions.open(facts.principal.key)
+    const opened = await sessions.open(facts.principal.key, facts.principal.anonymous)
     if (!opened.ok) {
       audit.event('session_refused', {
         route: facts.route.path,

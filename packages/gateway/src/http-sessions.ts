@@ -7,6 +7,9 @@
 // so a request that a load balancer sends to another instance is refused there as minted
 // elsewhere (404 `ERR_SESSION_ELSEWHERE`: the balancer needs affinity by `Mcp-Session-Id`),
 // which an operator can tell apart from an expired session (404 `ERR_SESSION_UNKNOWN`).
+// Anonymous callers (each keyed by its address) together hold at most `maxAnonymousSessions` of
+// this process's slots, each at most a quarter of that, so many addresses without a credential
+// cannot fill the process and turn every credential away with `ERR_SESSION_LIMIT`.
 
 import { randomBytes } from 'node:crypto'
 import { type ConcurrencyLimit, isLimitRefusal, type LimitLease } from '@tollgate/fleet-limits'
@@ -25,6 +28,11 @@ export const HTTP_SESSIONS_OPTIONS = defineOptions('httpSessions', {
     default: 1000,
     check: integerOption(),
     doc: 'sessions one principal holds (across the fleet with `leases`): `ERR_SESSION_QUOTA` (429)',
+  }),
+  maxAnonymousSessions: option({
+    default: 2500,
+    check: integerOption(),
+    doc: 'sessions every anonymous caller together holds in this process, each at most a quarter of it (and `maxSessionsPerPrincipal`): `ERR_SESSION_QUOTA` (429)',
   }),
   idleMs: option({
     default: 30 * 60_000,
@@ -74,6 +82,7 @@ export interface HttpSessions {
   readonly policy: Readonly<{
     maxSessions: number
     maxSessionsPerPrincipal: number
+    maxAnonymousSessions: number
     idleMs: number
     instanceTag: string
     leases: ConcurrencyLimit | undefined
@@ -84,8 +93,14 @@ export interface HttpSessions {
    * an id of someone else's session says nothing about it).
    */
   locate(id: string | undefined, key: string): SessionWhere
-  /** Opens a session for principal `key` (one store round trip with `leases`): its id, or why not. */
-  open(key: string): Promise<{ readonly ok: true; readonly id: string } | SessionRefusal>
+  /**
+   * Opens a session for principal `key` (one store round trip with `leases`): its id, or why not.
+   * An `anonymous` principal is also counted in the anonymous pool (`maxAnonymousSessions`).
+   */
+  open(
+    key: string,
+    anonymous?: boolean,
+  ): Promise<{ readonly ok: true; readonly id: string } | SessionRefusal>
   /** Closes session `id` and frees its slot and lease; whether it was held. */
   delete(id: string): boolean
   /** The caller state of session `id`. */
@@ -99,6 +114,7 @@ export interface HttpSessions {
 interface SessionEntry {
   seen: number
   readonly key: string
+  readonly anonymous: boolean
   readonly state: CallerSession
   readonly lease: LimitLease | undefined
 }
@@ -117,11 +133,16 @@ export function httpSessions(options?: HttpSessionsOptions): HttpSessions {
     instanceTag: o.instanceTag ?? randomBytes(6).toString('hex'),
   })
   const { maxSessions, maxSessionsPerPrincipal: perPrincipal, idleMs, instanceTag, leases } = policy
+  const anonymousPool = policy.maxAnonymousSessions
+  // One anonymous address holds a quarter of the pool at most, so four or more share it.
+  const anonymousMember = Math.min(perPrincipal, Math.max(1, Math.floor(anonymousPool / 4)))
   const sessions = new Map<string, SessionEntry>()
   const held = new Map<string, number>()
+  let anonymousHeld = 0
 
   const close = (id: string, entry: SessionEntry): void => {
     sessions.delete(id)
+    if (entry.anonymous) anonymousHeld -= 1
     const n = (held.get(entry.key) ?? 1) - 1
     if (n <= 0) held.delete(entry.key)
     else held.set(entry.key, n)
@@ -160,9 +181,14 @@ export function httpSessions(options?: HttpSessionsOptions): HttpSessions {
       entry.seen = Date.now()
       return 'open'
     },
-    async open(key: string) {
-      if (sessions.size >= maxSessions) sweep()
+    async open(key: string, anonymous = false) {
+      if (sessions.size >= maxSessions || (anonymous && anonymousHeld >= anonymousPool)) sweep()
       if (sessions.size >= maxSessions) return refusal('ERR_SESSION_LIMIT', maxSessions)
+      if (anonymous) {
+        if (anonymousHeld >= anonymousPool) return refusal('ERR_SESSION_QUOTA', anonymousPool)
+        if ((held.get(key) ?? 0) >= anonymousMember)
+          return refusal('ERR_SESSION_QUOTA', anonymousMember)
+      }
       let lease: LimitLease | undefined
       if (leases === undefined) {
         if ((held.get(key) ?? 0) >= perPrincipal) return refusal('ERR_SESSION_QUOTA', perPrincipal)
@@ -175,15 +201,26 @@ export function httpSessions(options?: HttpSessionsOptions): HttpSessions {
             got.limit,
           )
         lease = got
-        // Other opens may have filled the process while this one waited for the store.
+        // Other opens may have filled the process (or the pool) while this one waited for the store.
         if (sessions.size >= maxSessions) {
           void lease.release()
           return refusal('ERR_SESSION_LIMIT', maxSessions)
         }
+        if (
+          anonymous &&
+          (anonymousHeld >= anonymousPool || (held.get(key) ?? 0) >= anonymousMember)
+        ) {
+          void lease.release()
+          return refusal(
+            'ERR_SESSION_QUOTA',
+            anonymousHeld >= anonymousPool ? anonymousPool : anonymousMember,
+          )
+        }
       }
       const id = mintSessionId(instanceTag)
-      sessions.set(id, { seen: Date.now(), key, state: { logLevel: undefined }, lease })
+      sessions.set(id, { seen: Date.now(), key, anonymous, state: { logLevel: undefined }, lease })
       held.set(key, (held.get(key) ?? 0) + 1)
+      if (anonymous) anonymousHeld += 1
       return Object.freeze({ ok: true as const, id })
     },
     delete(id: string): boolean {
@@ -201,6 +238,7 @@ export function httpSessions(options?: HttpSessionsOptions): HttpSessions {
       const releases = [...sessions.values()].map((e) => e.lease?.release())
       sessions.clear()
       held.clear()
+      anonymousHeld = 0
       await Promise.all(releases)
     },
   })

@@ -57,8 +57,28 @@ describe('httpSessions', () => {
     await Promise.all([one.closeAll(), two.closeAll()])
   })
 
+  it('holds anonymous principals to maxAnonymousSessions together and a quarter of it each, and frees a closed slot', async () => {
+    const sessions = httpSessions({ maxAnonymousSessions: 4, maxSessions: 10 })
+    expect((await sessions.open('a', true)).ok).toBe(true)
+    expect(await sessions.open('a', true)).toMatchObject({ code: 'ERR_SESSION_QUOTA', limit: 1 })
+    const held = await sessions.open('b', true)
+    expect((await sessions.open('c', true)).ok).toBe(true)
+    expect((await sessions.open('d', true)).ok).toBe(true)
+    expect(await sessions.open('e', true)).toMatchObject({
+      code: 'ERR_SESSION_QUOTA',
+      status: 429,
+      limit: 4,
+    })
+    // A named principal is outside the pool.
+    expect((await sessions.open('named')).ok).toBe(true)
+    if (held.ok) sessions.delete(held.id)
+    expect((await sessions.open('e', true)).ok).toBe(true)
+    await sessions.closeAll()
+  })
+
   it('refuses a bad option at construction', () => {
     expect(() => httpSessions({ instanceTag: 'XYZ' })).toThrow(TypeError)
     expect(() => httpSessions({ maxSessionsPerPrincipal: 0 })).toThrow(TypeError)
+    expect(() => httpSessions({ maxAnonymousSessions: 0 })).toThrow(TypeError)
   })
 })
