@@ -315,15 +315,46 @@ describe('InputBridge removed (parkedCalls.maxCalls 0)', () => {
   })
 })
 
+/** Spawns `script --http` with `env`; its URL once it listens. */
+async function startHttpUpstream(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<string> {
+  httpUpstream = spawn(process.execPath, [script, '--http'], { env: { ...process.env, ...env } })
+  let err = ''
+  httpUpstream.stderr.on('data', (c: Buffer) => {
+    err += c.toString()
+  })
+  await until(() => expect(err).toContain('listening'), 30_000)
+  const port = (JSON.parse(err.split('\n')[0] as string) as { port: number }).port
+  return `http://127.0.0.1:${port}/mcp`
+}
+
 describe('parkedCalls (through tollgate-gateway, HTTP upstream with sessions)', () => {
+  it('cancels a parked call on an HTTP upstream once ttlMs passes: notifications/cancelled names its request', async () => {
+    const record = recordFile()
+    const url = await startHttpUpstream(PARKING, { RECORD_FILE: record })
+    const file = join(mkdtempSync(join(tmpdir(), 'gw-bridge-')), 'gateway.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        routes: [{ path: '/mcp', anonymous: true }],
+        parkedCalls: { ttlMs: 1000 },
+      }),
+    )
+    const g = await startCli(['--config', file, '--upstream', url])
+    await until(() => expect(g.logs().some((l) => l.event === 'tools_loaded')).toBe(true), 30_000)
+    inputRequired(await call(g, 'greet'))
+    const [tool] = received(record, 'tools/call')
+    await until(() =>
+      expect(received(record, 'notifications/cancelled')).toEqual([
+        expect.objectContaining({ params: { requestId: tool?.id, reason: 'cancelled' } }),
+      ]),
+    )
+  })
+
   it('refuses the call past maxPerPrincipal and past maxCalls with ERR_RELAY_LIMIT, and serves the calls already parked and other principals', async () => {
-    httpUpstream = spawn(process.execPath, [ASKING, '--http'])
-    let err = ''
-    httpUpstream.stderr.on('data', (c: Buffer) => {
-      err += c.toString()
-    })
-    await until(() => expect(err).toContain('listening'), 30_000)
-    const port = (JSON.parse(err.split('\n')[0] as string) as { port: number }).port
+    const url = await startHttpUpstream(ASKING)
     const file = join(mkdtempSync(join(tmpdir(), 'gw-bridge-')), 'gateway.json')
     writeFileSync(
       file,
@@ -335,7 +366,7 @@ describe('parkedCalls (through tollgate-gateway, HTTP upstream with sessions)', 
         parkedCalls: { maxCalls: 3, maxPerPrincipal: 2 },
       }),
     )
-    const g = await startCli(['--config', file, '--upstream', `http://127.0.0.1:${port}/mcp`])
+    const g = await startCli(['--config', file, '--upstream', url])
     await until(() => expect(g.logs().some((l) => l.event === 'tools_loaded')).toBe(true), 30_000)
     const ask = (token: string) => call(g, 'ask_elicitation', {}, ELICIT, token, {})
     const alice = [inputRequired(await ask(ALICE)), inputRequired(await ask(ALICE))] as const
