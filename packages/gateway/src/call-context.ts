@@ -1,6 +1,7 @@
 import type { Principal } from './access.js'
 import type { GatewayRoute } from './config.js'
-import type { RpcNotification } from './rpc-session.js'
+import type { RpcNotification, RpcReply } from './rpc-session.js'
+import type { ServerRequest } from './upstream.js'
 
 /** Per-request facts from the front that received the message. */
 export interface CallContext {
@@ -22,6 +23,12 @@ export interface CallContext {
    * relayed under the gateway's id), where the front can; absent, such requests are refused.
    */
   readonly ask?: ((request: Readonly<Record<string, unknown>>) => void) | undefined
+  /**
+   * Takes a request the upstream sends its client during a 2026-07-28 caller's call, to be
+   * carried to the caller in an `input_required` result (see `BridgedCall`); absent, such
+   * requests are refused `-32601`. Never rejects.
+   */
+  readonly collect?: ((request: ServerRequest) => Promise<RpcReply>) | undefined
   /** Aborted when the caller is gone: its request upstream is abandoned. */
   readonly signal?: AbortSignal | undefined
   /** The caller's session-era state (HTTP session or stdio client), kept by the front. */

@@ -229,7 +229,7 @@ export function childUpstream(options: ChildUpstreamOptions): Upstream {
       const tracked: UpstreamCall = call ?? {}
       calls.add(tracked)
       try {
-        return await session.request(method, params)
+        return await session.request(method, params, false, undefined, tracked.signal)
       } finally {
         calls.delete(tracked)
       }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020 } from './ajv-classes.js'
+import type { ParkedCallOptions } from './parked-calls.js'
 import { readSealingKeys, type SealingKeyEntry, type SealingKeySet } from './sealing-keys.js'
 import { resolveToolGuardOptions } from './tool-guard-options.js'
 
@@ -63,12 +64,15 @@ export interface GatewayConfig {
   readonly sealingKeys?: SealingKeySet
   /** Pass as is (with the keys) to `requestStateSeal()`. */
   readonly requestState?: GatewayRequestStateOptions
+  /** Pass as is to `parkedCalls()`. */
+  readonly parkedCalls?: ParkedCallOptions
 }
 
 /** Request-state options: those of `requestStateSeal()` but the keys, as the config holds them. */
 export interface GatewayRequestStateOptions {
   readonly ttlMs?: number
   readonly maxHandleBytes?: number
+  readonly upstreamId?: string
 }
 
 /** One problem of a config file: where (a JSON path such as `routes[0].allow`) and what. */
@@ -166,6 +170,7 @@ export function parseGatewayConfig(value: unknown, baseDir: string = process.cwd
     redisUrl?: string
     sealingKeys?: SealingKeyEntry[]
     requestState?: GatewayRequestStateOptions
+    parkedCalls?: ParkedCallOptions
   }
   const issues: GatewayConfigIssue[] = []
   const credentials = input.credentials ?? []
@@ -214,6 +219,7 @@ export function parseGatewayConfig(value: unknown, baseDir: string = process.cwd
     ...(input.redisUrl === undefined ? {} : { redisUrl: input.redisUrl }),
     ...(sealingKeys === undefined ? {} : { sealingKeys }),
     ...(input.requestState === undefined ? {} : { requestState: { ...input.requestState } }),
+    ...(input.parkedCalls === undefined ? {} : { parkedCalls: { ...input.parkedCalls } }),
   })
 }
 

@@ -74,6 +74,17 @@ export const GATEWAY_CODES = Object.freeze({
     status: 400,
     message: 'request state exceeds the size limit',
   },
+  /**
+   * A sealed `requestState` naming a parked call (a 2025-era upstream's requests carried to a
+   * 2026-07-28 caller as `input_required`) that this instance no longer holds: answered
+   * already, past `parkedCalls.ttlMs` (cancelled upstream), parked by another instance, or
+   * before a restart. Start the call again.
+   */
+  ERR_REQUEST_STATE_CALL_GONE: {
+    rpc: -32016,
+    status: 400,
+    message: 'the call this request state names is gone',
+  },
   /** The upstream's `requestState` would seal past `requestState.maxHandleBytes`; not sent. */
   ERR_UPSTREAM_STATE_TOO_LARGE: {
     rpc: -32017,

@@ -6,9 +6,11 @@ import { defaultGatewayConfig, type GatewayConfig, loadGatewayConfig } from './c
 import { serveHttp } from './http-front.js'
 import { type HttpSessions, httpSessions } from './http-sessions.js'
 import { httpUpstream } from './http-upstream.js'
+import { InputBridge } from './input-bridge.js'
 import { type Limiter, limiter } from './limiter.js'
 import type { GatewayLog } from './log.js'
 import { type GatewayMetrics, gatewayMetrics } from './metrics.js'
+import { type ParkedCalls, parkedCalls } from './parked-calls.js'
 import { PINS_STORE_ERROR, type PinJudgment, type PinStore, pinStore } from './pins.js'
 import { redisPinsName } from './pins-redis.js'
 import { MessagePipeline } from './pipeline.js'
@@ -19,6 +21,7 @@ import { serveStdio } from './stdio-front.js'
 import { ToolCatalog } from './tool-catalog.js'
 import { type ToolGuard, toolGuard } from './tool-guard.js'
 import type { Upstream } from './upstream.js'
+import { upstreamIdentity } from './upstream-identity.js'
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -46,6 +49,11 @@ export interface GatewayControls {
    * process). Optional only so a test can show what its absence lets through.
    */
   readonly requestState?: RequestStateSeal | undefined
+  /**
+   * The calls parked while a 2026-07-28 caller answers a 2025-era upstream's requests (the
+   * config's `parkedCalls`); with `maxCalls` 0 the bridge is off.
+   */
+  readonly parkedCalls: ParkedCalls
 }
 
 /**
@@ -58,7 +66,10 @@ export interface GatewayControls {
 export function gatewayControls(
   cli: Pick<GatewayCliOptions, 'config' | 'pins'> &
     Partial<
-      Pick<GatewayCliOptions, 'maxSessionsPerPrincipal' | 'maxSessions' | 'maxAnonymousSessions'>
+      Pick<
+        GatewayCliOptions,
+        'maxSessionsPerPrincipal' | 'maxSessions' | 'maxAnonymousSessions' | 'command' | 'upstream'
+      >
     >,
 ): GatewayControls {
   const config = cli.config === undefined ? defaultGatewayConfig() : loadGatewayConfig(cli.config)
@@ -81,8 +92,10 @@ export function gatewayControls(
     metrics: gatewayMetrics({ routes: config.routes.map((r) => r.path) }),
     requestState: requestStateSeal({
       ...config.requestState,
+      upstreamId: config.requestState?.upstreamId ?? upstreamIdentity(cli),
       keys: (config.sealingKeys ?? generatedSealingKeys()).keys(),
     }),
+    parkedCalls: parkedCalls(config.parkedCalls),
   })
 }
 
@@ -156,6 +169,12 @@ export async function startGateway(
     // A caller has as long to answer a relayed request as the upstream has to answer a call.
     relay: new ServerRequestRelay({ timeoutMs: cli.callTimeoutMs }),
     requestState: controls.requestState,
+    bridge:
+      controls.parkedCalls.options.maxCalls === 0
+        ? undefined
+        : new InputBridge(controls.parkedCalls, (event, fields) =>
+            controls.audit.event(event, fields),
+          ),
   })
   if (controls.requestState !== undefined) {
     // Key ids only: which key signs, how many verify, and whether they are this process's own.
@@ -178,6 +197,7 @@ export async function startGateway(
       done,
       stop: () => {
         unwatch?.()
+        controls.parkedCalls.clear()
         return upstream.close()
       },
     })
@@ -196,6 +216,8 @@ export async function startGateway(
     done: new Promise<void>(() => {}),
     async stop(): Promise<void> {
       unwatch?.()
+      // Parked calls wait for a caller's retry, not for the upstream: cancelled, not drained.
+      controls.parkedCalls.clear()
       await front.drain(cli.drainTimeoutMs)
       // The sessions' fleet leases are given back now rather than left to expire.
       await controls.sessions.closeAll()

@@ -64,7 +64,18 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
     const controller = new AbortController()
     controllers.add(controller)
     const timer = setTimeout(() => controller.abort(), timeoutMs)
-    const gone = (): void => controller.abort()
+    const gone = (): void => {
+      controller.abort()
+      // A session-era upstream is told its call was abandoned, as a stdio child is.
+      if (!notification && era?.kind === 'session') {
+        void exchange(
+          'notifications/cancelled',
+          { requestId: id, reason: 'cancelled' },
+          timeoutMs,
+          true,
+        )
+      }
+    }
     call?.signal?.addEventListener('abort', gone, { once: true })
     if (call?.signal?.aborted === true) controller.abort()
     try {

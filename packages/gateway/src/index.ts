@@ -7,6 +7,12 @@ export {
   type AuditValue,
   auditLog,
 } from './audit.js'
+export {
+  BridgedCall,
+  type BridgedRun,
+  type BridgeRound,
+  MAX_INPUT_REQUESTS,
+} from './bridged-call.js'
 export { type ChildUpstreamOptions, childUpstream } from './child-upstream.js'
 export {
   GATEWAY_CLI_OPTIONS,
@@ -52,6 +58,8 @@ export {
   type SessionWhere,
 } from './http-sessions.js'
 export { type HttpUpstreamOptions, httpUpstream } from './http-upstream.js'
+export { type BridgeOutcome, type BridgeReport, InputBridge } from './input-bridge.js'
+export { admitInputResponse, INPUT_REQUEST_METHODS } from './input-responses.js'
 export {
   LIMITER_DEFAULTS,
   LIMITER_OPTIONS,
@@ -68,6 +76,13 @@ export {
   type GatewayMetricsOptions,
   gatewayMetrics,
 } from './metrics.js'
+export {
+  PARKED_CALL_OPTIONS,
+  type Parked,
+  type ParkedCallOptions,
+  type ParkedCalls,
+  parkedCalls,
+} from './parked-calls.js'
 export {
   canonicalJson,
   type DriftReason,
@@ -104,17 +119,19 @@ export {
   STATELESS_VERSION,
 } from './pipeline.js'
 export {
-  MAX_HANDLE_BYTES_CEILING,
   type OpenedState,
   REQUEST_STATE_METHODS,
-  REQUEST_STATE_OPTIONS,
   type RequestStateCall,
-  type RequestStateOptions,
   type RequestStateRefusalCode,
   type RequestStateSeal,
   requestStateSeal,
   type SealedState,
 } from './request-state.js'
+export {
+  MAX_HANDLE_BYTES_CEILING,
+  REQUEST_STATE_OPTIONS,
+  type RequestStateOptions,
+} from './request-state-options.js'
 export {
   type RpcErrorObject,
   type RpcNotification,
@@ -128,6 +145,7 @@ export {
   type SealingKeySet,
 } from './sealing-keys.js'
 export {
+  capabilityRefusal,
   SERVER_REQUEST_RELAY_DEFAULTS,
   ServerRequestRelay,
   type ServerRequestRelayOptions,
@@ -160,3 +178,4 @@ export {
   type UpstreamEvent,
   type UpstreamHandshake,
 } from './upstream.js'
+export { upstreamIdentity } from './upstream-identity.js'

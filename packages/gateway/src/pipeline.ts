@@ -12,6 +12,7 @@ import {
   refusedResult,
 } from './gateway-response.js'
 import { discoverResult, initializeResult, STATELESS_VERSION } from './handshake-results.js'
+import type { InputBridge } from './input-bridge.js'
 import type { GatewayLog } from './log.js'
 import type { GatewayMetrics } from './metrics.js'
 import type { RequestStateSeal } from './request-state.js'
@@ -66,6 +67,7 @@ export class MessagePipeline {
   readonly #forwarder: UpstreamForwarder
   readonly #relay: ServerRequestRelay
   readonly #requestState: RequestStateSeal | undefined
+  readonly #bridge: InputBridge | undefined
 
   constructor(options: {
     upstream: Upstream
@@ -82,6 +84,11 @@ export class MessagePipeline {
      * (the upstream then trusts caller bytes: the gateway always sets it).
      */
     requestState?: RequestStateSeal | undefined
+    /**
+     * Carries a 2025-era upstream's requests to its client to a 2026-07-28 caller as
+     * `input_required` (with `requestState`); absent, they are refused `-32601`.
+     */
+    bridge?: InputBridge | undefined
   }) {
     this.#upstream = options.upstream
     this.#catalog = options.catalog
@@ -92,6 +99,7 @@ export class MessagePipeline {
     this.#log = options.log
     this.#relay = options.relay ?? new ServerRequestRelay()
     this.#requestState = options.requestState
+    this.#bridge = options.requestState === undefined ? undefined : options.bridge
     this.#forwarder = new UpstreamForwarder(options.upstream, this.#relay)
   }
 
@@ -207,7 +215,12 @@ export class MessagePipeline {
     if (seal === undefined) return this.#forwarder.forward(method, params, context)
     return forwardWithRequestState(
       seal,
-      (opened) => this.#forwarder.forward(method, opened, context),
+      (opened, overrides) =>
+        this.#forwarder.forward(
+          method,
+          opened,
+          overrides === undefined ? context : { ...context, ...overrides },
+        ),
       method,
       params,
       context,
@@ -215,6 +228,7 @@ export class MessagePipeline {
         this.#log('request_state_refused', fields)
         this.#refused(fields.code, context, fields.tool ?? method)
       },
+      this.#bridge,
     )
   }
 

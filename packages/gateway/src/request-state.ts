@@ -8,6 +8,13 @@
 // digest, and an expiry). Nothing is stored, so any instance holding the keys serves the retry
 // and no instance has a table a flood of `input_required` rounds could fill; the price is a
 // bound on the state's size (`maxHandleBytes`), refused rather than truncated.
+//
+// Handles are bound to the upstream too (`upstreamId`, the gateway's identity of the server it
+// fronts): two gateways that share keys but front different servers must not accept each
+// other's handles, or a state minted by one server would be delivered to another. Inside the
+// envelope a state is tagged: `u:` an upstream's own state, `p:` a call parked in this instance
+// (a 2025-era upstream's requests to its client, carried to a 2026-07-28 caller), so neither
+// can be passed off as the other.
 
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
@@ -21,13 +28,7 @@ import {
   type SealingKey,
   sealedHandles,
 } from '@tollgate/continuation'
-import {
-  defineOptions,
-  functionOption,
-  integerOption,
-  type OptionsOf,
-  option,
-} from '@tollgate/json-budget'
+import { REQUEST_STATE_OPTIONS, type RequestStateOptions } from './request-state-options.js'
 
 /** Methods whose result may be `input_required` and whose retry carries `requestState`. */
 export const REQUEST_STATE_METHODS: ReadonlySet<string> = new Set([
@@ -35,49 +36,6 @@ export const REQUEST_STATE_METHODS: ReadonlySet<string> = new Set([
   'prompts/get',
   'resources/read',
 ])
-
-/** Longest `maxHandleBytes` accepted: a handle rides in every retry, under the body cap. */
-export const MAX_HANDLE_BYTES_CEILING = 1024 * 1024
-
-/** The options of {@link requestStateSeal}, declared once; `keys` is required. */
-export const REQUEST_STATE_OPTIONS = defineOptions('requestStateSeal', {
-  keys: option<readonly SealingKey[] | undefined>({
-    default: undefined,
-    check: (value, name) => {
-      if (!Array.isArray(value)) throw new TypeError(`${name} must be an array of keys`)
-    },
-    shown: 'required',
-    doc: 'the key set, newest first: the first key signs, every key verifies (1–16 `{ id, secret }`, secrets of at least 32 bytes)',
-  }),
-  ttlMs: option({
-    default: 10 * 60 * 1000,
-    check: integerOption(),
-    shown: '600000 (10 minutes)',
-    doc: 'how long a sealed `requestState` opens, in milliseconds; past it the retry is refused `ERR_REQUEST_STATE_EXPIRED`',
-  }),
-  maxHandleBytes: option({
-    default: 16 * 1024,
-    check: (value, name) => {
-      integerOption()(value, name)
-      if ((value as number) > MAX_HANDLE_BYTES_CEILING) {
-        throw new TypeError(`${name} may not exceed ${MAX_HANDLE_BYTES_CEILING}`)
-      }
-    },
-    shown: '16 KiB',
-    doc: 'longest sealed handle (ASCII, so bytes = characters): an upstream state that would seal longer is refused `ERR_UPSTREAM_STATE_TOO_LARGE`, a longer handle from a caller `ERR_REQUEST_STATE_TOO_LARGE`, before any decoding; at most 1 MiB',
-  }),
-  now: option<() => number>({
-    default: Date.now,
-    check: functionOption,
-    shown: '`Date.now`',
-    doc: 'the clock, in milliseconds since the epoch',
-  }),
-})
-
-/** Options of {@link requestStateSeal} (see {@link REQUEST_STATE_OPTIONS}); `keys` is required. */
-export type RequestStateOptions = OptionsOf<typeof REQUEST_STATE_OPTIONS.rows> & {
-  readonly keys: readonly SealingKey[]
-}
 
 /** Per-request facts: who calls, on which route. */
 export interface RequestStateCall {
@@ -95,7 +53,13 @@ export type RequestStateRefusalCode =
 
 /** The result of {@link RequestStateSeal.open}. */
 export type OpenedState =
-  | { readonly ok: true; readonly params: Readonly<Record<string, unknown>> | undefined }
+  | {
+      readonly ok: true
+      /** The params to forward, the upstream's own state in place of the handle. */
+      readonly params: Readonly<Record<string, unknown>> | undefined
+      /** The id of the parked call the handle names (then `params` are the caller's, unopened). */
+      readonly parked?: string | undefined
+    }
   | {
       readonly ok: false
       readonly code: RequestStateRefusalCode
@@ -118,7 +82,12 @@ export type SealedState =
 /** The request-state control. Create with {@link requestStateSeal}. */
 export interface RequestStateSeal {
   /** The resolved options, key ids only (frozen). */
-  readonly options: Readonly<{ keyIds: readonly string[]; ttlMs: number; maxHandleBytes: number }>
+  readonly options: Readonly<{
+    keyIds: readonly string[]
+    ttlMs: number
+    maxHandleBytes: number
+    upstreamId: string
+  }>
   /**
    * Opens the `requestState` of an incoming request. Without one, the params come back as
    * they are; with one, on a method of {@link REQUEST_STATE_METHODS}, the handle must open
@@ -147,7 +116,24 @@ export interface RequestStateSeal {
     params: Readonly<Record<string, unknown>> | undefined,
     call: RequestStateCall,
   ): SealedState
+  /**
+   * Seals a handle naming the call `parked` (an id of the gateway's own), bound like any
+   * state to the request (`method`, `params` as the caller sent them) and the caller: the
+   * `requestState` of an `input_required` result the gateway makes itself. On its way back,
+   * {@link RequestStateSeal.open} returns the id as `parked`.
+   */
+  sealParked(
+    method: string,
+    parked: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+    call: RequestStateCall,
+  ): SealedState
 }
+
+/** The tag of an upstream's own state inside the envelope. */
+const UPSTREAM_TAG = 'u:'
+/** The tag of a parked call's id inside the envelope. */
+const PARKED_TAG = 'p:'
 
 /** Most (route, target) views kept; the set is bounded by routes × served names anyway. */
 const MAX_VIEWS = 4096
@@ -163,7 +149,7 @@ export function requestStateSeal(options: RequestStateOptions): RequestStateSeal
   if (options === null || typeof options !== 'object') {
     throw new TypeError('requestStateSeal: options must be an object')
   }
-  const { keys, ttlMs, maxHandleBytes, now } = REQUEST_STATE_OPTIONS.resolve(options)
+  const { keys, ttlMs, maxHandleBytes, upstreamId, now } = REQUEST_STATE_OPTIONS.resolve(options)
   // Refusal reasons reach the gateway through the audit sink; the store scopes each to the
   // open() call that raised it, however many opens are in flight.
   const reasons = new AsyncLocalStorage<{ reason?: string; keyId?: string | undefined }>()
@@ -185,9 +171,10 @@ export function requestStateSeal(options: RequestStateOptions): RequestStateSeal
   })
   const views = new Map<string, { view: RouteView; target: ResolvedTarget }>()
   // The continuation's name grammar is lower-case ASCII; an upstream's names are not. The
-  // sealed target is a digest of the method and name, so any name binds, none is readable.
+  // sealed target is a digest of the upstream, the method and the name, so any name binds,
+  // none is readable, and a handle sealed in front of another upstream names another target.
   const bind = (method: string, name: string, route: string) => {
-    const target = `t${createHash('sha256').update(`${method}\u0000${name}`, 'utf8').digest('hex').slice(0, 40)}`
+    const target = `t${createHash('sha256').update(`${upstreamId}\u0000${method}\u0000${name}`, 'utf8').digest('hex').slice(0, 40)}`
     const key = `${route}\u0000${target}`
     let entry = views.get(key)
     if (entry === undefined) {
@@ -211,7 +198,7 @@ export function requestStateSeal(options: RequestStateOptions): RequestStateSeal
     method === 'resources/read' ? undefined : params?.arguments
 
   const control: RequestStateSeal = {
-    options: Object.freeze({ keyIds: handles.options.keyIds, ttlMs, maxHandleBytes }),
+    options: Object.freeze({ keyIds: handles.options.keyIds, ttlMs, maxHandleBytes, upstreamId }),
 
     async open(method, params, call): Promise<OpenedState> {
       if (params === undefined || !Object.hasOwn(params, 'requestState')) {
@@ -247,7 +234,19 @@ export function requestStateSeal(options: RequestStateOptions): RequestStateSeal
           call: { tool: target.name, arguments: argumentsOf(method, params) },
         }),
       )
-      if (opened.ok) return { ok: true, params: { ...params, requestState: opened.state } }
+      if (opened.ok) {
+        const inner = opened.state
+        if (inner.startsWith(PARKED_TAG)) {
+          return { ok: true, params, parked: inner.slice(PARKED_TAG.length) }
+        }
+        if (inner.startsWith(UPSTREAM_TAG)) {
+          return {
+            ok: true,
+            params: { ...params, requestState: inner.slice(UPSTREAM_TAG.length) },
+          }
+        }
+        return invalid('handle_malformed')
+      }
       const reason = slot.reason ?? 'handle_refused'
       return {
         ok: false,
@@ -272,20 +271,41 @@ export function requestStateSeal(options: RequestStateOptions): RequestStateSeal
       ) {
         return { ok: false, code: 'ERR_UPSTREAM_INVALID' }
       }
-      const { view, target } = bind(method, name, call.route)
-      const sealed = handles.seal({
-        kind: 'requestState',
-        state: r.requestState,
-        principal: call.principal,
-        route: view,
-        target,
-        arguments: argumentsOf(method, params),
-      })
+      const sealed = sealInner(method, `${UPSTREAM_TAG}${r.requestState}`, name, params, call)
       if (sealed.ok) return { ok: true, result: { ...r, requestState: sealed.handle } }
-      return sealed.error.code === 'ERR_SEALED_HANDLE_TOO_LARGE'
-        ? { ok: false, code: 'ERR_UPSTREAM_STATE_TOO_LARGE', limit: maxHandleBytes }
-        : { ok: false, code: 'ERR_UPSTREAM_INVALID' }
+      return sealed
     },
+
+    sealParked(method, parked, params, call): SealedState {
+      const name = nameOf(method, params)
+      if (!REQUEST_STATE_METHODS.has(method) || typeof name !== 'string') {
+        return { ok: false, code: 'ERR_UPSTREAM_INVALID' }
+      }
+      const sealed = sealInner(method, `${PARKED_TAG}${parked}`, name, params, call)
+      return sealed.ok ? { ok: true, result: sealed.handle } : sealed
+    },
+  }
+
+  function sealInner(
+    method: string,
+    state: string,
+    name: string,
+    params: Readonly<Record<string, unknown>> | undefined,
+    call: RequestStateCall,
+  ): { readonly ok: true; readonly handle: string } | Extract<SealedState, { readonly ok: false }> {
+    const { view, target } = bind(method, name, call.route)
+    const sealed = handles.seal({
+      kind: 'requestState',
+      state,
+      principal: call.principal,
+      route: view,
+      target,
+      arguments: argumentsOf(method, params),
+    })
+    if (sealed.ok) return { ok: true, handle: sealed.handle }
+    return sealed.error.code === 'ERR_SEALED_HANDLE_TOO_LARGE'
+      ? { ok: false, code: 'ERR_UPSTREAM_STATE_TOO_LARGE', limit: maxHandleBytes }
+      : { ok: false, code: 'ERR_UPSTREAM_INVALID' }
   }
   return Object.freeze(control)
 }

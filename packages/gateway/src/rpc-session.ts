@@ -69,26 +69,46 @@ export class RpcSession {
    * Sends one request with a fresh id and resolves with the reply; never rejects. Refused with
    * `ERR_UPSTREAM_BUSY` past the in-flight cap (unless `reserved`, for the gateway's own
    * requests), `ERR_UPSTREAM_TIMEOUT` past the deadline (`timeoutMs`, the session's by default;
-   * a `notifications/cancelled` is sent).
+   * a `notifications/cancelled` is sent). `signal` abandons the request: a
+   * `notifications/cancelled` is sent and it resolves `ERR_RELAY_TIMEOUT` (its caller went away
+   * or let a parked call expire).
    */
   request(
     method: string,
     params: unknown,
     reserved = false,
     timeoutMs = this.#timeoutMs,
+    signal?: AbortSignal,
   ): Promise<RpcReply> {
     if (this.#closed !== undefined) return Promise.resolve(failure(this.#closed))
     if (!reserved && this.#pending.size >= this.#maxInFlight) {
       return Promise.resolve(failure('ERR_UPSTREAM_BUSY', this.#maxInFlight))
     }
+    if (signal?.aborted === true) return Promise.resolve(failure('ERR_RELAY_TIMEOUT'))
     const id = this.#nextId++
     return new Promise<RpcReply>((resolve) => {
-      const timer = setTimeout(() => {
-        if (!this.#pending.delete(id)) return
-        this.notify('notifications/cancelled', { requestId: id, reason: 'timeout' })
-        resolve(failure('ERR_UPSTREAM_TIMEOUT', timeoutMs))
-      }, timeoutMs)
-      this.#pending.set(id, { resolve, timer })
+      const abandon = (reason: string, reply: RpcReply): void => {
+        const pending = this.#pending.get(id)
+        if (pending === undefined) return
+        this.#pending.delete(id)
+        clearTimeout(pending.timer)
+        signal?.removeEventListener('abort', abandoned)
+        this.notify('notifications/cancelled', { requestId: id, reason })
+        resolve(reply)
+      }
+      const abandoned = (): void => abandon('cancelled', failure('ERR_RELAY_TIMEOUT'))
+      const timer = setTimeout(
+        () => abandon('timeout', failure('ERR_UPSTREAM_TIMEOUT', timeoutMs)),
+        timeoutMs,
+      )
+      signal?.addEventListener('abort', abandoned, { once: true })
+      this.#pending.set(id, {
+        resolve: (reply) => {
+          signal?.removeEventListener('abort', abandoned)
+          resolve(reply)
+        },
+        timer,
+      })
       const message: Record<string, unknown> = { jsonrpc: '2.0', id, method }
       if (params !== undefined) message.params = params
       this.#transport

@@ -70,6 +70,11 @@ export class ServerRequestRelay {
    * refusal the upstream gets. Never rejects.
    */
   ask(request: ServerRequest, context: CallContext): Promise<RpcReply> {
+    // A 2026-07-28 caller is asked through its call's rounds (`input_required`), when the
+    // gateway bridges them; its capabilities are checked there.
+    if (context.era === '2026') {
+      return context.collect?.(request) ?? Promise.resolve({ ok: false, error: METHOD_NOT_FOUND })
+    }
     const session = context.session
     const send = context.ask
     if (context.era !== '2025' || session === undefined || send === undefined) {
@@ -131,8 +136,12 @@ export class ServerRequestRelay {
   }
 }
 
-/** Why the caller cannot be asked `request` given its declared capabilities, if it cannot. */
-function capabilityRefusal(
+/**
+ * Why a caller cannot be asked `request` given the capabilities it declared (in its
+ * `initialize`, or in a 2026-07-28 request's `_meta`), if it cannot: `-32601` for a method it
+ * did not declare, `-32602` for an elicitation mode or sampling with tools it did not declare.
+ */
+export function capabilityRefusal(
   request: ServerRequest,
   capabilities: Readonly<Record<string, unknown>> | undefined,
 ): RpcErrorObject | undefined {

@@ -202,6 +202,43 @@ describe('requestStateSeal (through tollgate-gateway)', () => {
     expect(own.body?.result).toMatchObject({ structuredContent: { seat: '12A' } })
   })
 
+  it('refuses a handle from a gateway with the same keys in front of another upstream, which never sees it, while one in front of the same upstream completes it', async () => {
+    const other = await startUpstream()
+    upstreams.push(other)
+    const [a, sameUpstream, otherUpstream] = await Promise.all([
+      gateway(shared, [NEW]),
+      gateway(shared, [NEW]),
+      gateway(other, [NEW]),
+    ])
+    const handle = await mint(a)
+    const retry = { requestState: handle, inputResponses: SEAT }
+    const refused = await call(otherUpstream, ALICE, 'book', retry)
+    expectRefused(refused, 'ERR_REQUEST_STATE_INVALID', handle)
+    expect(toolCalls(other)).toEqual([])
+    expect(otherUpstream.logs().find((l) => l.event === 'request_state_refused')).toMatchObject({
+      reason: 'handle_tool_mismatch',
+    })
+    expect((await call(sameUpstream, ALICE, 'book', retry)).body?.result).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { seat: '12A' },
+    })
+  })
+
+  it('refuses a handle from a gateway whose config names another upstreamId, though both front the same URL', async () => {
+    const [billing, calendar] = await Promise.all([
+      gateway(shared, [NEW], { requestState: { upstreamId: 'billing' } }),
+      gateway(shared, [NEW], { requestState: { upstreamId: 'calendar' } }),
+    ])
+    const handle = await mint(billing)
+    const before = toolCalls(shared).length
+    const refused = await call(calendar, ALICE, 'book', {
+      requestState: handle,
+      inputResponses: SEAT,
+    })
+    expectRefused(refused, 'ERR_REQUEST_STATE_INVALID', handle)
+    expect(toolCalls(shared).length).toBe(before)
+  })
+
   it('refuses a state past requestState.ttlMs with ERR_REQUEST_STATE_EXPIRED', async () => {
     const g = await gateway(shared, [NEW], { requestState: { ttlMs: 1000 } })
     const handle = await mint(g)

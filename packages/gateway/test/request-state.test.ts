@@ -160,9 +160,55 @@ describe('requestStateSeal', () => {
     }
   })
 
+  it('refuses a handle sealed in front of another upstream with the same keys, and opens one sealed in front of the same upstream', async () => {
+    const here = requestStateSeal({ keys: [NEW], upstreamId: 'billing' })
+    const sameUpstream = requestStateSeal({ keys: [NEW], upstreamId: 'billing' })
+    const otherUpstream = requestStateSeal({ keys: [NEW], upstreamId: 'calendar' })
+    const params = { name: 'book', arguments: { note: 'a' } }
+    const handle = sealed(here, params)
+    const back = { ...params, requestState: handle }
+    expect(await otherUpstream.open('tools/call', back, ALICE)).toMatchObject({
+      ok: false,
+      code: 'ERR_REQUEST_STATE_INVALID',
+    })
+    expect(await sameUpstream.open('tools/call', back, ALICE)).toEqual({
+      ok: true,
+      params: { ...params, requestState: STATE },
+    })
+  })
+
+  it('opens a parked-call handle to its id, never to an upstream state, and an upstream state never to a parked id', async () => {
+    const seal = requestStateSeal({ keys: [NEW] })
+    const params = { name: 'book', arguments: { note: 'a' } }
+    const parked = seal.sealParked('tools/call', 'call-1', params, ALICE)
+    if (!parked.ok) throw new Error('sealParked failed')
+    const opened = await seal.open('tools/call', { ...params, requestState: parked.result }, ALICE)
+    expect(opened).toMatchObject({ ok: true, parked: 'call-1' })
+    // An upstream whose own state looks like the parked tag still opens as an upstream state.
+    const out = seal.seal('tools/call', { requestState: 'p:call-1' }, params, ALICE)
+    if (!out.ok) throw new Error('seal failed')
+    const upstreamOwn = await seal.open(
+      'tools/call',
+      { ...params, requestState: (out.result as { requestState: string }).requestState },
+      ALICE,
+    )
+    expect(upstreamOwn).toEqual({ ok: true, params: { ...params, requestState: 'p:call-1' } })
+    expect(
+      await seal.open('tools/call', { ...params, requestState: parked.result }, BOB),
+    ).toMatchObject({
+      ok: false,
+      code: 'ERR_REQUEST_STATE_INVALID',
+    })
+  })
+
   it('keeps secrets out of its options and fails at construction on bad keys or limits', () => {
     const seal = requestStateSeal({ keys: [NEW, OLD] })
-    expect(seal.options).toEqual({ keyIds: ['new', 'old'], ttlMs: 600_000, maxHandleBytes: 16384 })
+    expect(seal.options).toEqual({
+      keyIds: ['new', 'old'],
+      ttlMs: 600_000,
+      maxHandleBytes: 16384,
+      upstreamId: '',
+    })
     expect(JSON.stringify(seal)).not.toContain(Buffer.from(NEW.secret).toString('base64url'))
     expect(() => requestStateSeal({ keys: [] })).toThrow(TypeError)
     expect(() => requestStateSeal({ keys: [{ id: 'short', secret: randomBytes(16) }] })).toThrow(
