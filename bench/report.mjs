@@ -290,6 +290,48 @@ function section(name, results, run) {
   return lines.join('\n')
 }
 
+// The benchmarks that draw their inputs from the generated family (bench/family.mjs) and write
+// a `summary` of figures: median and worst over the family, the worst with its shape.
+const FAMILY_BENCHES = ['family', 'admission-family', 'mcp-family']
+
+/**
+ * The report's first table: every worst-of-family figure, the goal it is judged on and the
+ * shape it was worst on, with the load average of its run when the benchmark recorded it; then
+ * the measured causes of the gaps (bench/family-causes.md, written from profiles, not by a run).
+ */
+function worstOfFamily() {
+  const rows = []
+  for (const name of FAMILY_BENCHES) {
+    const file = join(RESULTS, `${name}.json`)
+    if (!existsSync(file)) continue
+    const results = JSON.parse(readFileSync(file, 'utf8'))
+    for (const s of results.summary ?? []) {
+      rows.push({
+        figure: s.figure,
+        median: s.median,
+        worst: s.worst,
+        goal: s.goal,
+        'worst on': s.instance,
+        measured: `${results.date ?? '?'} (${results.count ?? '?'} shapes, seed ${results.seed ?? '?'})`,
+        load: results.load ? `${results.load.before} → ${results.load.after}` : 'not recorded',
+      })
+    }
+  }
+  if (rows.length === 0) return []
+  const lines = [
+    '## Worst of the generated family',
+    '',
+    'Goals are judged on the worst ratio over the family (bench/family.mjs), not on the fixed',
+    'shapes; each row names the shape its worst was measured on. Load average: 1/5/15 min, before',
+    '→ after the run.',
+    '',
+    table(rows),
+  ]
+  const causes = join(BENCH, 'family-causes.md')
+  if (existsSync(causes)) lines.push('', readFileSync(causes, 'utf8').trim())
+  return lines
+}
+
 const args = parseArgs(process.argv.slice(2))
 const names = benches(args.only)
 const runs = {}
@@ -323,6 +365,10 @@ const out = [
   '',
   'The machine is shared: absolute figures are noisy; the ratios, taken in one process over',
   'alternating rounds, are what the benchmarks record.',
+  '',
+  ...worstOfFamily(),
+  '',
+  '## Benchmarks',
   '',
   '| benchmark | results file | measured |',
   '| --- | --- | --- |',
