@@ -102,7 +102,7 @@ export const ROUTE_HEAD_OPTIONS = defineOptions('mcpRouteHead', {
     default: undefined,
     check: checkResourceEntries,
     shown: 'any resource (the server decides)',
-    doc: "the resources the route serves: exact URIs, or templates whose `{var}` stands for one or more characters up to the template's next character (never `/`, `?`, `#` or a dot segment); a `resources/read` of another URI (`Mcp-Name` before the body, a 2025 body once parsed) is 400 `-32602` `Resource not found`",
+    doc: "the resources the route serves: exact URIs, or templates whose `{var}` stands for one or more characters up to the template's next character (never `/`, `?`, `#`, `%2F`, `%5C`, `%00` or a dot segment); a `resources/read` of another URI (`Mcp-Name` before the body, a 2025 body once parsed) is 400 `-32602` `Resource not found`",
   }),
   methods: option<readonly string[] | undefined>({
     default: undefined,

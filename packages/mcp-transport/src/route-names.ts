@@ -32,10 +32,17 @@ interface Template {
   readonly literals: readonly string[]
 }
 
-/** Whether `text` would be a dot segment once `%2e` is read as `.` (as URL parsers read it). */
-function isDotSegment(text: string): boolean {
+// An escaped `/`, `\` or NUL in a variable's value: a server that decodes its variables would
+// see a separator (`..%2Fsecret`) the template never allowed.
+const ESCAPED_SEPARATOR = /%(?:2f|5c|00)/i
+
+/**
+ * Whether `text` cannot be a template variable's value: a dot segment once `%2e` is read as `.`
+ * (as URL parsers read it), or a value holding an escaped separator.
+ */
+function isForbiddenValue(text: string): boolean {
   const dots = text.toLowerCase().replaceAll('%2e', '.')
-  return dots === '.' || dots === '..'
+  return dots === '.' || dots === '..' || ESCAPED_SEPARATOR.test(text)
 }
 
 function compileTemplate(entry: string, name: string): Template {
@@ -65,7 +72,8 @@ function compileTemplate(entry: string, name: string): Template {
 /**
  * Whether `uri` is an instance of `template`: its literals in order, and between two of them a
  * variable's value of at least one character, running up to the first character of the next
- * literal (or to the end), with no `/`, `?` or `#` and never a dot segment. Linear in `uri`.
+ * literal (or to the end), with no `/`, `?` or `#` (escaped or not: `%2F`, `%5C`, `%00` too) and
+ * never a dot segment. Linear in `uri`.
  */
 function matchesTemplate(template: Template, uri: string): boolean {
   const { literals } = template
@@ -77,7 +85,7 @@ function matchesTemplate(template: Template, uri: string): boolean {
     const stop = next === '' ? undefined : next[0]
     let end = at
     while (end < uri.length && uri[end] !== stop && !DELIMITERS.has(uri[end] as string)) end++
-    if (end === at || isDotSegment(uri.slice(at, end))) return false
+    if (end === at || isForbiddenValue(uri.slice(at, end))) return false
     if (next === '') return end === uri.length
     if (!uri.startsWith(next, end)) return false
     at = end + next.length

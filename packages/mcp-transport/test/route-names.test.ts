@@ -127,6 +127,8 @@ const OFF: readonly { method: Method; name: string; header?: string }[] = [
   { method: 'resources/read', name: 'docs://public/a/b' },
   { method: 'resources/read', name: 'docs://public/..' },
   { method: 'resources/read', name: 'docs://public/%2E%2e' },
+  { method: 'resources/read', name: 'docs://public/..%2Fprivate%2Fa' },
+  { method: 'resources/read', name: 'docs://public/a%5Cb' },
   { method: 'resources/read', name: 'docs://public/a?x=1' },
   { method: 'resources/read', name: 'docs://public/' },
   { method: 'resources/read', name: 'docs://index/more' },
