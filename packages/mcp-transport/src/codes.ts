@@ -66,6 +66,18 @@ export const MCP_TRANSPORT_CODES = defineRefusalCodes('@tollgate/mcp-transport',
     option: 'tools',
     message: 'unknown tool',
   },
+  ERR_MCP_UNKNOWN_PROMPT: {
+    status: 400,
+    title: 'Bad Request',
+    option: 'prompts',
+    message: 'unknown prompt',
+  },
+  ERR_MCP_UNKNOWN_RESOURCE: {
+    status: 400,
+    title: 'Bad Request',
+    option: 'resources',
+    message: 'unknown resource',
+  },
   ERR_MCP_HEADER_MISMATCH: {
     status: 400,
     title: 'Bad Request',

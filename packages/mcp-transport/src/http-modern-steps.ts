@@ -21,18 +21,6 @@ import type { McpRouteHead } from './route-head.js'
 export const MODERN_METHOD_NOT_ALLOWED_CODE = 'ERR_MCP_METHOD_NOT_ALLOWED'
 
 /**
- * The code a refusal event reports for an `Mcp-Method` the route does not serve (answered
- * 404 `-32601`, which carries no code on the wire).
- */
-export const METHOD_NOT_SERVED_CODE = 'ERR_MCP_METHOD_NOT_SERVED'
-
-/**
- * The code a refusal event reports for an `Mcp-Name` off the route's surface (answered 400
- * `-32602` `Unknown tool`, which carries no code on the wire).
- */
-export const UNKNOWN_TOOL_CODE = 'ERR_MCP_UNKNOWN_TOOL'
-
-/**
  * The HTTP method step of the 2026-07-28 path: `true` for a POST or a 2025-era request;
  * otherwise (GET, DELETE, … with a modern `MCP-Protocol-Version`: the revision has no GET
  * stream and no session to delete) it has answered 405 with `Allow: POST` and closed unread.
@@ -87,11 +75,10 @@ export function guardMcpHead(
   refuseJsonRpcUnread(res, decision.status, decision.error, decision.headers)
   if (onRefusal !== undefined) {
     const limit = (decision.error.data as { limit?: unknown } | undefined)?.limit
-    const fallback = decision.status === 404 ? METHOD_NOT_SERVED_CODE : UNKNOWN_TOOL_CODE
     reportStepRefusal(
       onRefusal,
       {
-        code: codeOfRpcError(decision.error, fallback),
+        code: decision.code,
         status: decision.status,
         limit: typeof limit === 'number' ? limit : undefined,
       },
@@ -167,9 +154,10 @@ function firstNonWhitespace(bytes: Uint8Array): number | undefined {
 
 /**
  * The agreement step, after the body step: {@link checkHeaderAgreement} of the parsed body
- * against its head; `true` to go on, else it has answered (400 `-32020`, `-32022`, `-32602` or
- * `-32600`, echoing the request's `id`: `null` for a batch or a notification) and closed the
- * connection.
+ * against its head, then the route's `prompts` and `resources` against the body on either era
+ * (`McpRouteHead.checkNames`); `true` to go on, else it has answered (400 `-32020`, `-32022`,
+ * `-32602` or `-32600`, echoing the request's `id`: `null` for a batch or a notification) and
+ * closed the connection.
  */
 export function guardHeaderAgreement(
   req: IncomingMessage,
@@ -182,7 +170,15 @@ export function guardHeaderAgreement(
   where?: RefusalWhere,
 ): boolean {
   const refused = checkHeaderAgreement(head, body, req.headers, eras, route)
-  if (refused === undefined) return true
+  if (refused === undefined) {
+    // The route's prompts and resources, judged on the body too: a 2025 request names them
+    // nowhere else, and the answer is the head step's, the request's `id` echoed.
+    const off = route.checkNames(head, body)
+    if (off === undefined) return true
+    refuseJsonRpcUnread(res, off.status, off.error, {}, jsonRpcRequestIdOf(body))
+    reportStepRefusal(onRefusal, { code: off.code, status: off.status }, 'mcp-head', where)
+    return false
+  }
   refuseJsonRpcUnread(res, refused.status, refused.error, {}, jsonRpcRequestIdOf(body))
   // -32022 (a version the route does not serve) is a version refusal; anything else here a
   // disagreement between the head and the body.

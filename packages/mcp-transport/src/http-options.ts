@@ -121,7 +121,7 @@ export const MCP_HTTP_OPTIONS = defineOptions('createMcpHttpAdmission', {
   }),
   route: option<McpRouteHead | undefined>({
     default: undefined,
-    check: controlOption(['admit', 'paramHeadersOf', 'report'], 'mcpRouteHead()'),
+    check: controlOption(['admit', 'checkNames', 'paramHeadersOf', 'report'], 'mcpRouteHead()'),
     shown: '`mcpRouteHead()`: every method and name',
     doc: "the route's head admission (surface, per-tool byte caps, quota); a host serving several routes passes each request's in the call (`{ route }`)",
   }),

@@ -13,11 +13,7 @@ export {
   type McpHttpWhere,
 } from './http-control.js'
 export { closeEarlyAnswers, type HandlesHttpRequest } from './http-handover.js'
-export {
-  METHOD_NOT_SERVED_CODE,
-  MODERN_METHOD_NOT_ALLOWED_CODE,
-  UNKNOWN_TOOL_CODE,
-} from './http-modern-steps.js'
+export { MODERN_METHOD_NOT_ALLOWED_CODE } from './http-modern-steps.js'
 export {
   MCP_BODY_OPTIONS,
   MCP_HTTP_BODY_BYTES,
@@ -49,10 +45,16 @@ export {
   type HeaderMismatchKind,
   MCP_MODERN_ERRORS,
   METHOD_NOT_FOUND_ERROR,
+  METHOD_NOT_SERVED_CODE,
   MODERN_BATCH_ERROR,
   QUOTA_CODE,
   QUOTA_ERROR,
   UNKNOWN_NAME_ERROR,
+  UNKNOWN_PROMPT_CODE,
+  UNKNOWN_PROMPT_ERROR,
+  UNKNOWN_RESOURCE_CODE,
+  UNKNOWN_RESOURCE_ERROR,
+  UNKNOWN_TOOL_CODE,
 } from './modern-refusal.js'
 export {
   DEFAULT_PROTOCOL_ERAS,
@@ -91,6 +93,7 @@ export {
   mcpRouteHead,
   ROUTE_HEAD_OPTIONS,
 } from './route-head.js'
+export { MAX_SURFACE_NAME_LENGTH } from './route-names.js'
 export { releaseFinishedJsonResponses, SDK_SHAPE_WARNING_CODE } from './sdk-json-retention.js'
 export {
   isInitializeBody,

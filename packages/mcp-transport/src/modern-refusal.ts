@@ -37,6 +37,45 @@ export const UNKNOWN_NAME_ERROR: JsonRpcErrorObject = Object.freeze({
   message: 'Unknown tool',
 })
 
+/**
+ * The one answer to a prompt the route does not serve (`prompts/get`, from `Mcp-Name` before
+ * the body on the 2026-07-28 path, from the body on the 2025 one), whether the prompt exists on
+ * another route or nowhere: JSON-RPC `-32602` `Prompt not found`, the SDK's code and message
+ * without the name the SDK quotes.
+ */
+export const UNKNOWN_PROMPT_ERROR: JsonRpcErrorObject = Object.freeze({
+  code: MCP_MODERN_ERRORS.invalidParams,
+  message: 'Prompt not found',
+})
+
+/**
+ * The one answer to a resource URI the route does not serve (`resources/read`, as for
+ * prompts): JSON-RPC `-32602` `Resource not found`, the code every revision answers a missing
+ * resource with, and no `data.uri` (the SDK echoes the URI there; this never does).
+ */
+export const UNKNOWN_RESOURCE_ERROR: JsonRpcErrorObject = Object.freeze({
+  code: MCP_MODERN_ERRORS.invalidParams,
+  message: 'Resource not found',
+})
+
+/**
+ * The code a refusal event reports for an `Mcp-Method` the route does not serve (answered
+ * 404 `-32601`, which carries no code on the wire).
+ */
+export const METHOD_NOT_SERVED_CODE = 'ERR_MCP_METHOD_NOT_SERVED'
+
+/**
+ * The code a refusal event reports for an `Mcp-Name` off the route's surface (answered 400
+ * `-32602` `Unknown tool`, which carries no code on the wire).
+ */
+export const UNKNOWN_TOOL_CODE = 'ERR_MCP_UNKNOWN_TOOL'
+
+/** The code a refusal event reports for a prompt off the route's surface (400 `-32602`). */
+export const UNKNOWN_PROMPT_CODE = 'ERR_MCP_UNKNOWN_PROMPT'
+
+/** The code a refusal event reports for a resource off the route's surface (400 `-32602`). */
+export const UNKNOWN_RESOURCE_CODE = 'ERR_MCP_UNKNOWN_RESOURCE'
+
 /** The answer to a method the route does not serve (from `Mcp-Method`, before the body). */
 export const METHOD_NOT_FOUND_ERROR: JsonRpcErrorObject = Object.freeze({
   code: MCP_MODERN_ERRORS.methodNotFound,

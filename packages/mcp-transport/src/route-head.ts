@@ -1,11 +1,21 @@
-// Pre-body admission on the 2026-07-28 path. The revision mirrors the method and the tool name
-// into headers, so a route can refuse what it does not serve from the head alone: an unknown
-// method, a tool off its surface, a declared length over the tool's byte cap, a caller over its
-// quota. None of these reads a body byte; the composed handler closes the connection unread.
+// Pre-body admission on the 2026-07-28 path. The revision mirrors the method and the tool,
+// prompt or resource name into headers, so a route can refuse what it does not serve from the
+// head alone: an unknown method, a tool, prompt or resource off its surface, a declared length
+// over the tool's byte cap, a caller over its quota. None of these reads a body byte; the
+// composed handler closes the connection unread. A 2025 request names its prompt or resource in
+// the body only: the same surfaces judge it once parsed (`checkNames`).
 import { defineOptions, functionOption, type OptionsOf, option } from '@tollgate/json-budget'
 import type { McpHead } from './mcp-head.js'
 import { type McpParamHeader, paramHeadersOf } from './mcp-param-headers.js'
-import { METHOD_NOT_FOUND_ERROR, QUOTA_ERROR, UNKNOWN_NAME_ERROR } from './modern-refusal.js'
+import {
+  METHOD_NOT_FOUND_ERROR,
+  METHOD_NOT_SERVED_CODE,
+  QUOTA_CODE,
+  QUOTA_ERROR,
+  UNKNOWN_NAME_ERROR,
+  UNKNOWN_TOOL_CODE,
+} from './modern-refusal.js'
+import { checkPromptNames, checkResourceEntries, routeNames } from './route-names.js'
 import type { JsonRpcErrorObject } from './transport-decorator.js'
 
 /** A tool on the route's surface. */
@@ -80,7 +90,19 @@ export const ROUTE_HEAD_OPTIONS = defineOptions('mcpRouteHead', {
       }
     },
     shown: 'any name (the server decides)',
-    doc: 'the tools the route serves, by name (`{ inputSchema?, maxBodyBytes? }` each): the surface an `Mcp-Name` on a `tools/call` must be on (else 400 `-32602`)',
+    doc: 'the tools the route serves, by name (`{ inputSchema?, maxBodyBytes? }` each): the surface the `Mcp-Name` of a 2026-07-28 `tools/call` must be on (else 400 `-32602` `Unknown tool`, before the body); a 2025 `tools/call` names its tool in the body only, where `@tollgate/mcp-validation` judges it',
+  }),
+  prompts: option<readonly string[] | undefined>({
+    default: undefined,
+    check: checkPromptNames,
+    shown: 'any prompt (the server decides)',
+    doc: 'the prompts the route serves, by name: a `prompts/get` of another (its 2026-07-28 `Mcp-Name` before the body, a 2025 body once parsed) is 400 `-32602` `Prompt not found`',
+  }),
+  resources: option<readonly string[] | undefined>({
+    default: undefined,
+    check: checkResourceEntries,
+    shown: 'any resource (the server decides)',
+    doc: "the resources the route serves: exact URIs, or templates whose `{var}` stands for one or more characters up to the template's next character (never `/`, `?`, `#`, `%2F`, `%5C`, `%00` or a dot segment); a `resources/read` of another URI (`Mcp-Name` before the body, a 2025 body once parsed) is 400 `-32602` `Resource not found`",
   }),
   methods: option<readonly string[] | undefined>({
     default: undefined,
@@ -90,7 +112,7 @@ export const ROUTE_HEAD_OPTIONS = defineOptions('mcpRouteHead', {
       }
     },
     shown: 'any method (the server decides)',
-    doc: 'the JSON-RPC methods the route serves; an `Mcp-Method` outside them is 404 `-32601`',
+    doc: 'the JSON-RPC methods the route serves; a 2026-07-28 `Mcp-Method` outside them is 404 `-32601` before the body (a 2025 request carries no `Mcp-Method`: the server answers it)',
   }),
   maxBodyBytes: option<number | undefined>({
     default: undefined,
@@ -122,6 +144,8 @@ export type McpRouteHeadOptions = OptionsOf<typeof ROUTE_HEAD_OPTIONS.rows>
 /** The answer to a refused head: status, JSON-RPC error, extra headers. */
 export interface McpHeadRefusal {
   readonly ok: false
+  /** The code the refusal event reports (`ERR_MCP_UNKNOWN_TOOL`, `ERR_BODY_TOO_LARGE`, …). */
+  readonly code: `ERR_${string}`
   readonly status: number
   readonly error: JsonRpcErrorObject
   readonly headers: Readonly<Record<string, string>>
@@ -145,11 +169,19 @@ export interface McpRouteHead {
   /** The route's name (the `name` option), reported as `route` in refusal events. */
   readonly name: string | undefined
   /**
-   * Judges a request from its head: on the 2026-07-28 path the method, the tool name and the
-   * declared length; on both eras the quota. Call `release` once the request is answered, and
+   * Judges a request from its head: on the 2026-07-28 path the method, the tool, prompt or
+   * resource name and the declared length; on both eras the quota. Call `release` once the request is answered, and
    * hold the body to the decision's `maxBodyBytes` when set.
    */
   admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision
+  /**
+   * Judges a parsed body (one message, or each of a 2025 batch) that came with `head` against
+   * the route's `prompts` and `resources`: a `prompts/get` or `resources/read` naming what the
+   * route does not serve is refused (400 `-32602`, the one answer whatever the name);
+   * `undefined` to go on. The head step judged the same names from `Mcp-Name` on the 2026-07-28
+   * path; this holds the 2025 one (which has no such header) to them too.
+   */
+  checkNames(head: McpHead, body: unknown): McpHeadRefusal | undefined
   /** The `x-mcp-header` declarations of a tool on the surface (empty when none). */
   paramHeadersOf(tool: string): readonly McpParamHeader[]
   /** Reports an event to the `audit` option, if any; a throwing sink is ignored. */
@@ -162,8 +194,9 @@ const noop = (): void => {}
 /**
  * Builds the head-admission control of one route, once, at start-up.
  * @throws TypeError on an unknown option, a byte cap that is not a positive integer, a
- *   `methods` that is not an array of strings, a `quota` without `acquire`, an `audit` that is
- *   not a function, or an `x-mcp-header` declaration the spec does not allow.
+ *   `methods` that is not an array of strings, a `prompts` or `resources` entry that is not a
+ *   name or URI (template) of 1–2,048 characters, a `quota` without `acquire`, an `audit` that
+ *   is not a function, or an `x-mcp-header` declaration the spec does not allow.
  */
 export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
   const o = ROUTE_HEAD_OPTIONS.resolve(options)
@@ -180,6 +213,7 @@ export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
     })
   }
   const surface = o.tools === undefined ? undefined : tools
+  const names = routeNames(o.prompts, o.resources)
   const quota = o.quota
   const audit = o.audit
   const report = (event: McpHeadAuditEvent): void => {
@@ -191,13 +225,15 @@ export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
   }
   const refuse = (
     event: McpHeadAuditEvent,
+    code: `ERR_${string}`,
     status: number,
     error: JsonRpcErrorObject,
     headers: Readonly<Record<string, string>> = {},
   ): McpHeadRefusal => {
     report(event)
-    return { ok: false, status, error, headers }
+    return { ok: false, code, status, error, headers }
   }
+
   return Object.freeze({
     name: o.name,
     admit(head: McpHead, call: { readonly principal: string | undefined }): McpHeadDecision {
@@ -205,16 +241,28 @@ export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
       let maxBodyBytes: number | undefined
       if (era === 'modern' && head.method !== undefined) {
         if (served !== undefined && !served.has(head.method)) {
-          return refuse({ type: 'method-not-served', era }, 404, METHOD_NOT_FOUND_ERROR)
+          return refuse(
+            { type: 'method-not-served', era },
+            METHOD_NOT_SERVED_CODE,
+            404,
+            METHOD_NOT_FOUND_ERROR,
+          )
         }
+        const unknown = typeof head.name === 'string' && names?.judgeHead(head.method, head.name)
+        if (unknown) return refuse({ type: 'unknown-name', era }, unknown.code, 400, unknown.error)
         if (head.method === 'tools/call' && typeof head.name === 'string') {
           const tool = surface?.get(head.name)
           if (surface !== undefined && tool === undefined) {
-            return refuse({ type: 'unknown-name', era }, 400, UNKNOWN_NAME_ERROR)
+            return refuse({ type: 'unknown-name', era }, UNKNOWN_TOOL_CODE, 400, UNKNOWN_NAME_ERROR)
           }
           const cap = tool?.cap ?? (surface === undefined ? o.maxBodyBytes : undefined)
           if (cap !== undefined && head.declaredBytes !== undefined && head.declaredBytes > cap) {
-            return refuse({ type: 'over-tool-cap', era }, 413, toolCapError(cap))
+            return refuse(
+              { type: 'over-tool-cap', era },
+              'ERR_BODY_TOO_LARGE',
+              413,
+              toolCapError(cap),
+            )
           }
           maxBodyBytes = cap
         }
@@ -227,12 +275,18 @@ export function mcpRouteHead(options?: McpRouteHeadOptions): McpRouteHead {
       const retry = grant.retryAfterSeconds
       return refuse(
         { type: 'over-quota', era },
+        QUOTA_CODE,
         429,
         QUOTA_ERROR,
         Number.isSafeInteger(retry) && (retry as number) >= 0
           ? { 'Retry-After': String(retry) }
           : {},
       )
+    },
+    checkNames(head: McpHead, body: unknown): McpHeadRefusal | undefined {
+      const unknown = names?.judgeBody(body)
+      if (unknown === undefined) return undefined
+      return refuse({ type: 'unknown-name', era: head.era }, unknown.code, 400, unknown.error)
     },
     paramHeadersOf(tool: string): readonly McpParamHeader[] {
       return tools.get(tool)?.params ?? NONE

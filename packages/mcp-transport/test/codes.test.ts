@@ -32,6 +32,8 @@ const ACCEPTS: Record<CodeOption, () => unknown> = {
     createMcpHttpAdmission({ supportedProtocolVersions: ['2025-11-25'] }),
   methods: () => mcpRouteHead({ methods: ['tools/call'] }),
   tools: () => mcpRouteHead({ tools: { echo: {} } }),
+  prompts: () => mcpRouteHead({ prompts: ['greet'] }),
+  resources: () => mcpRouteHead({ resources: ['docs://{id}'] }),
   quota: () => mcpRouteHead({ quota: { acquire: () => ({ ok: true, release: () => {} }) } }),
   maxSessions: () => new SessionPool({ maxSessions: 2 }),
   maxSessionsPerKey: () => new SessionPool({ maxSessionsPerKey: 2 }),

@@ -64,6 +64,10 @@ const without = (headers: Record<string, string>, name: string) => {
   return copy
 }
 
+/** A 2026-07-28 `prompts/get` or `resources/read` whose `field` names `value`. */
+const modernRead = (method: string, field: string, value: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { [field]: value, _meta: envelope() } })
+
 // Every kind of disagreement the 2026-07-28 revision names, one request each.
 const CASES: readonly Case[] = [
   {
@@ -126,6 +130,34 @@ const CASES: readonly Case[] = [
     what: 'an Mcp-Name whose base64 payload is not UTF-8',
     headers: modernHeaders('=?base64?/w==?='),
     body: modernCall('echo', { text: 'hi' }),
+    header: 'Mcp-Name',
+    kind: 'encoding',
+  },
+  {
+    what: 'a prompts/get whose Mcp-Name names another prompt',
+    headers: modernHeaders('greet', { 'mcp-method': 'prompts/get' }),
+    body: modernRead('prompts/get', 'name', MARKER),
+    header: 'Mcp-Name',
+    kind: 'mismatch',
+  },
+  {
+    what: 'a prompts/get without Mcp-Name',
+    headers: without(modernHeaders('greet', { 'mcp-method': 'prompts/get' }), 'mcp-name'),
+    body: modernRead('prompts/get', 'name', 'greet'),
+    header: 'Mcp-Name',
+    kind: 'missing',
+  },
+  {
+    what: 'a resources/read whose base64 Mcp-Name decodes to another URI',
+    headers: modernHeaders(b64('docs://public/é'), { 'mcp-method': 'resources/read' }),
+    body: modernRead('resources/read', 'uri', `docs://public/${MARKER}`),
+    header: 'Mcp-Name',
+    kind: 'mismatch',
+  },
+  {
+    what: 'a resources/read whose Mcp-Name is a broken base64 form',
+    headers: modernHeaders('=?base64?ZG9?=', { 'mcp-method': 'resources/read' }),
+    body: modernRead('resources/read', 'uri', 'docs://public/a'),
     header: 'Mcp-Name',
     kind: 'encoding',
   },
