@@ -12,6 +12,7 @@ import type { SchemaRegistry } from '@tollgate/mcp-validation'
 import type { Principal } from './auth.js'
 import { buildMcpServer, type PublishedTools } from './build-server.js'
 import type { MessageControls } from './controls.js'
+import { mountedResourceTemplates } from './resources.js'
 import type { Route } from './surfaces.js'
 import type { ServerContext } from './tools/context.js'
 import { TOOL_TABLE } from './tools/table.js'
@@ -19,8 +20,9 @@ import { TOOL_TABLE } from './tools/table.js'
 /**
  * The head admission of one route's 2026-07-28 requests (`mcpRouteHead`): its surface is the
  * rows of the tool table the route mounts, each with its published schema (for `Mcp-Param-*`)
- * and its byte cap, when the row sets one. A name off the surface gets, before a body byte is
- * read, the bytes the validation control answers an unknown tool with.
+ * and its byte cap, when the row sets one; no prompt; the URI templates of the resource kinds it
+ * mounts. A name off the surface gets, before a body byte is read, the bytes the server answers
+ * an unknown tool, prompt or resource with.
  */
 export function routeHead(
   route: Route,
@@ -36,7 +38,15 @@ export function routeHead(
     }
   }
   // Named, so every refusal event of this route's steps reports `route` (never the request path).
-  return mcpRouteHead({ name: route.name, tools, audit })
+  // The server serves no prompt, and only the resource kinds the route mounts: any other name
+  // is refused from the head, with the bytes the server answers an unknown one with.
+  return mcpRouteHead({
+    name: route.name,
+    tools,
+    prompts: [],
+    resources: mountedResourceTemplates(route.view),
+    audit,
+  })
 }
 
 // The principal travels to the server factory as the SDK's pass-through `authInfo` (the

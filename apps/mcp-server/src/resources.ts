@@ -4,7 +4,7 @@ import {
   type Resource,
   ResourceTemplate,
 } from '@modelcontextprotocol/server'
-import { resolveScoped } from '@tollgate/continuation'
+import { type RouteView, resolveScoped } from '@tollgate/continuation'
 import { mountedResources } from './knowledge-resources.js'
 import type { ServerContext, SessionContext } from './tools/context.js'
 
@@ -139,6 +139,14 @@ export function registerResources(
   // from a nonexistent one. `serve` answers every read instead.
   mcp.server.removeRequestHandler('resources/read')
   mcp.server.setRequestHandler('resources/read', (request) => serve(request.params.uri))
+}
+
+/**
+ * The URI templates of the resource kinds `view` mounts: the route head's `resources` surface,
+ * so a 2026-07-28 `resources/read` of anything else is refused before its body is read.
+ */
+export function mountedResourceTemplates(view: RouteView): readonly string[] {
+  return (mountedResources(view) as Kind[]).map((kind) => TEMPLATES[kind])
 }
 
 function uriOf(kind: Kind, projectId: string, id: string): string {

@@ -69,6 +69,49 @@ describe('mcpRouteHead on the reference server', () => {
     expect(invoked()).toBe(before)
   })
 
+  it('refuses a resources/read of a kind the route does not mount, and any prompts/get, from the head; a mounted document is served', async () => {
+    const DOC = 'tollgate://knowledge/atlas/documents/atlas-limits'
+    const reads = () => server.audit.named('resource_read').length
+    const before = reads()
+    /** The head and 40 bytes of a chunked body, then nothing: only the head can be answered. */
+    const fromHead = async (path: string, method: string, name: string, params: object) => {
+      const client = new RawClient(server.port)
+      const lines = [`POST ${path} HTTP/1.1`, `host: 127.0.0.1:${server.port}`]
+      const headers = { ...HEADERS, 'mcp-method': method, 'mcp-name': name }
+      for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`)
+      lines.push('transfer-encoding: chunked')
+      await client.write(head(lines))
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method,
+        params: { ...params, _meta: MODERN_META },
+      })
+      await client.write(chunk(Buffer.from(body).subarray(0, 40)))
+      const answer = await client.response()
+      client.destroy()
+      return answer
+    }
+    const document = await fromHead('/mcp/public', 'resources/read', DOC, { uri: DOC })
+    expect(document.status).toBe(400)
+    expect(JSON.parse(document.body).error).toEqual({ code: -32602, message: 'Resource not found' })
+    expect(document.body).not.toContain('atlas')
+    const prompt = await fromHead('/mcp', 'prompts/get', 'summarize', { name: 'summarize' })
+    expect(prompt.status).toBe(400)
+    expect(JSON.parse(prompt.body).error).toEqual({ code: -32602, message: 'Prompt not found' })
+    expect(reads()).toBe(before)
+    // The positive control: the route that mounts documents serves the same read.
+    const served = await send2026(
+      server.url('/mcp'),
+      { jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: DOC, _meta: MODERN_META } },
+      { 'mcp-method': 'resources/read', 'mcp-name': DOC },
+      { token: ALICE },
+    )
+    expect(served.status).toBe(200)
+    expect(JSON.parse(served.text).result.contents[0].uri).toBe(DOC)
+    await server.audit.waitFor((e) => e.event === 'resource_read' && e.resource === 'documents')
+  })
+
   it("refuses a declared length over the tool's byte cap (project.list: 4,096) with 413 before the body", async () => {
     const before = invoked()
     const res = await rawPost(
