@@ -104,6 +104,7 @@ class ControlledMcpServer extends McpServer {
         sessionCall({
           route: this.#session.route,
           credentialId: this.#session.credentialId,
+          quotaKey: this.#session.quotaKey,
           audit: this.#audit,
         }),
       ) as Transport,

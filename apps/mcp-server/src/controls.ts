@@ -1,3 +1,4 @@
+import { ANONYMOUS_POOL, refusalPrincipal } from '@tollgate/http-admission'
 import { createRepeatWindow, type RefusalEvent } from '@tollgate/json-budget'
 import { createResultBudget } from '@tollgate/mcp-transport'
 import {
@@ -45,26 +46,39 @@ export function messageControls(options: ControlOptions): MessageControls {
 /** Window in which one session's repeats of a validation refusal are counted, not written. */
 export const CALL_REFUSAL_WINDOW_MS = 10_000
 
+/** The `control` of the result budget's events (`@tollgate/mcp-transport`). */
+const RESULT_BUDGET_CONTROL = 'mcp-result-budget'
+
 /**
  * The facts of one session the controls judge with: validation judges against the route's
- * surface (a name off it gets the unknown-tool bytes before any schema is read) and reports
- * every refusal with the route's name and the credential (json-budget's `RefusalEvent`: the
- * code and the step, never caller bytes). The audit line is `call_refused` with `layer`,
- * `code`, `control`, `route` and `credential`; per session, repeats of one kind within
+ * surface (a name off it gets the unknown-tool bytes before any schema is read), and both it
+ * and the result budget report every refusal with the route's name and the session's principal
+ * key (json-budget's `RefusalEvent`: the code and the step, never caller bytes or result
+ * bytes). The principal key is the credential's id, or for an anonymous session its pool and a
+ * keyed hash of its caller key (`anonymous#…`, as the HTTP steps report it), never an address.
+ * A refused call's audit line is `call_refused` with `layer` `'input_validation'`, `code`,
+ * `control`, `route` and `credential`; a replaced result's is `result_refused` with `layer`
+ * `'result_budget'`, the same fields and `limit`. Per session, repeats of one kind within
  * {@link CALL_REFUSAL_WINDOW_MS} are one line at once and one closing line with `repeated`, so a
  * burst costs two lines, not one per request.
  */
 export function sessionCall(session: {
   readonly route: Route
   readonly credentialId: string
+  /** An anonymous session's caller key (`SessionContext.quotaKey`); absent for a credential. */
+  readonly quotaKey?: string | undefined
   readonly audit: Audit
 }): ValidationCall {
   const where = { route: session.route.name, credential: session.credentialId }
   const window = createRepeatWindow<RefusalEvent>(
     (r) => {
-      const fields = { layer: 'input_validation', code: r.event.code, control: r.event.control }
+      const { code, control, limit } = r.event
+      const result = control === RESULT_BUDGET_CONTROL
+      const fields = result
+        ? { layer: 'result_budget', code, control, limit }
+        : { layer: 'input_validation', code, control }
       session.audit(
-        'call_refused',
+        result ? 'result_refused' : 'call_refused',
         r.repeated === undefined
           ? { ...fields, ...where }
           : { ...fields, ...where, repeated: r.repeated },
@@ -75,7 +89,10 @@ export function sessionCall(session: {
   return {
     surface: session.route.view.names,
     route: session.route.name,
-    principal: session.credentialId,
+    principal:
+      session.quotaKey === undefined
+        ? session.credentialId
+        : refusalPrincipal(session.quotaKey, ANONYMOUS_POOL),
     onRefusal: (e) => window.note(`${e.code}\u0000${e.control}`, e),
   }
 }

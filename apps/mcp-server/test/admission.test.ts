@@ -1,6 +1,7 @@
 // Admission on the live server: the Streamable HTTP body cap, the stdio line cap and the result
 // budget, each driven through the real process by a raw client.
 
+import { eventually } from '@tollgate/test-kit/eventually'
 import { initializeRequest } from '@tollgate/test-kit/mcp-initialize'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { post, RawSession, RawStdio, resultJson, toolResult } from './helpers/raw-client.js'
@@ -84,6 +85,34 @@ describe('BoundedStdioServerTransport in --stdio mode', () => {
   })
 })
 
+// The audit line of a replaced runbook under the 70,000-byte budget: the route's configured name
+// (`full`, served at /mcp and on stdio) and alice's credential, the limit of the result object.
+const RESULT_REFUSED = {
+  event: 'result_refused',
+  layer: 'result_budget',
+  code: 'ERR_JSON_TOO_LARGE',
+  control: 'mcp-result-budget',
+  limit: 70_000 - 1024,
+  route: 'full',
+  credential: 'alice',
+}
+// A phrase of the borealis runbook's body (what the replaced result held), which must never
+// reach an audit line.
+const RUNBOOK_TEXT = 'Borealis indexing, section'
+
+/** Mints a continuation for the borealis runbook (over the continuation threshold). */
+async function runbookToken(s: RawSession): Promise<string> {
+  const minted = resultJson(
+    await s.call('knowledge', {
+      projectId: 'borealis',
+      resource: 'documents',
+      action: 'get',
+      id: 'borealis-runbook',
+    }),
+  ) as { continuation: { token: string } }
+  return minted.continuation.token
+}
+
 describe('resultBudget on the reference server', () => {
   it('replaces a result over the budget with a small tool error and serves one under it', async () => {
     const s = await RawSession.open(budgeted.url('/mcp'), ALICE)
@@ -103,6 +132,28 @@ describe('resultBudget on the reference server', () => {
     expect(toolResult(under).isError).toBeUndefined()
   })
 
+  it('audits a replaced result once as result_refused with its route and credential, never the result', async () => {
+    const s = await RawSession.open(budgeted.url('/mcp'), ALICE)
+    const token = await runbookToken(s)
+    // The server is shared with the test above, which has its own replaced result.
+    const before = budgeted.audit.named('result_refused').length
+    const over = await s.call('continuation.fetch', { token })
+    expect(toolResult(over).isError).toBe(true)
+    const lines = () => budgeted.audit.named('result_refused').slice(before)
+    expect(await eventually(() => lines().length > 0, 30_000)).toBe(true)
+    // One call, one line: audit lines are written in order, so once a later session's line is
+    // in, any second line for this result would be too.
+    const opened = budgeted.audit.named('session_opened').length
+    await RawSession.open(budgeted.url('/mcp'), ALICE)
+    expect(
+      await eventually(() => budgeted.audit.named('session_opened').length > opened, 30_000),
+    ).toBe(true)
+    expect(lines()).toHaveLength(1)
+    expect(lines()[0]).toMatchObject(RESULT_REFUSED)
+    // The document's own text (what the result held) is nowhere in the audit.
+    expect(budgeted.audit.raw.some((l) => l.includes(RUNBOOK_TEXT))).toBe(false)
+  })
+
   it('serves the same result under the default 64 MiB budget', async () => {
     const s = await RawSession.open(server.url('/mcp'), ALICE)
     const minted = resultJson(
@@ -115,5 +166,42 @@ describe('resultBudget on the reference server', () => {
     ) as { continuation: { token: string } }
     const res = await s.call('continuation.fetch', { token: minted.continuation.token })
     expect((resultJson(res) as { id: string }).id).toBe('borealis-runbook')
+  })
+})
+
+describe('resultBudget on the reference server over stdio', () => {
+  it('replaces a result over the budget and audits it once with the route and the stdio credential', async () => {
+    const stdio = new RawStdio(['--max-result-bytes', '70000'])
+    try {
+      await stdio.initialize()
+      const call = (id: number, name: string, args: object) =>
+        stdio.request({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name, arguments: args },
+        })
+      const minted = JSON.parse(
+        JSON.parse(
+          await call(1, 'knowledge', {
+            projectId: 'borealis',
+            resource: 'documents',
+            action: 'get',
+            id: 'borealis-runbook',
+          }),
+        ).result.content[0].text,
+      ) as { continuation: { token: string } }
+      const over = JSON.parse(
+        await call(2, 'continuation.fetch', { token: minted.continuation.token }),
+      )
+      expect(over.result.isError).toBe(true)
+      expect(over.result.content[0].text).toMatch(/^ERR_JSON_TOO_LARGE/)
+      const line = await stdio.audit.waitFor((e) => e.event === 'result_refused')
+      expect(line).toMatchObject(RESULT_REFUSED)
+      expect(stdio.audit.named('result_refused')).toHaveLength(1)
+      expect(stdio.audit.raw.some((l) => l.includes(RUNBOOK_TEXT))).toBe(false)
+    } finally {
+      await stdio.stop()
+    }
   })
 })

@@ -1,7 +1,8 @@
-// The reference server's audit of input-validation refusals (`sessionCall` of controls.ts): every
-// refusal reaches the hook (json-budget's RefusalEvent), and the audit writes one `call_refused`
-// line per kind at once and one closing line counting the repeats of the window, so a burst of
-// refused calls costs two lines, not one per call. Fake timers stand in for the 10 s window.
+// The reference server's audit of input-validation refusals and replaced results (`sessionCall`
+// of controls.ts): every refusal reaches the hook (json-budget's RefusalEvent), and the audit
+// writes one `call_refused` (or `result_refused`) line per kind at once and one closing line
+// counting the repeats of the window, so a burst of refused calls costs two lines, not one per
+// call. Fake timers stand in for the 10 s window.
 import { refusalEvent } from '@tollgate/json-budget'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CALL_REFUSAL_WINDOW_MS, sessionCall } from '../src/controls.js'
@@ -52,6 +53,40 @@ describe('sessionCall', () => {
     vi.advanceTimersByTime(CALL_REFUSAL_WINDOW_MS + 1)
     expect(lines).toHaveLength(2)
     expect(lines[1]?.fields).toMatchObject({ code: 'ERR_TOOL_ARGUMENTS', repeated: 999 })
+  })
+
+  it('writes a replaced result as result_refused with its limit, the route and the credential', () => {
+    const { lines, call } = session()
+    call.onRefusal?.(
+      refusalEvent({ code: 'ERR_JSON_TOO_LARGE', limit: 68_976 }, 'mcp-result-budget', {
+        route: 'full',
+        principal: 'alice',
+      }),
+    )
+    expect(lines).toEqual([
+      {
+        event: 'result_refused',
+        fields: {
+          layer: 'result_budget',
+          code: 'ERR_JSON_TOO_LARGE',
+          control: 'mcp-result-budget',
+          limit: 68_976,
+          route: ROUTE.name,
+          credential: 'alice',
+        },
+      },
+    ])
+  })
+
+  it('names an anonymous session by its pool and a keyed hash of its caller key, never the address', () => {
+    const call = sessionCall({
+      route: ROUTE,
+      credentialId: 'anonymous:peer:anonymous@ip:203.0.113.7',
+      quotaKey: 'anonymous@ip:203.0.113.7',
+      audit: () => {},
+    })
+    expect(call.principal).toMatch(/^anonymous#[0-9a-f]{16}$/)
+    expect(call.principal).not.toContain('203.0.113.7')
   })
 
   it('writes each kind at once: two kinds, two lines (the window counts only repeats)', () => {

@@ -2,6 +2,7 @@
 // package root never loads it, and it imports nothing of Fastify at run time.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdmissionError } from '@tollgate/json-budget'
+import { FASTIFY_ADMISSION_OPTIONS, type FrameworkAdmissionOptions } from './adapter-options.js'
 import type { BodyAdmission } from './body-admission.js'
 import type { AdmitSuccess } from './core.js'
 import { type HttpAdmissionError, toHttpError } from './http-error.js'
@@ -9,6 +10,11 @@ import { narrowControl, requireControl } from './narrow-control.js'
 import { nodeRequestHead } from './node.js'
 import { reportBodyRefusal } from './report-refusal.js'
 import { closeAfterResponse } from './respond.js'
+
+export {
+  FASTIFY_ADMISSION_OPTIONS,
+  type FrameworkAdmissionOptions,
+} from './adapter-options.js'
 
 // The little of Fastify the plugin uses, written structurally so its declarations need no
 // Fastify types installed (Fastify is an optional peer); `FastifyInstance` satisfies them.
@@ -74,11 +80,17 @@ export type FastifyAdmissionPlugin = (
  * refuses it (400 `FST_ERR_CTP_EMPTY_JSON_BODY`), and a request Fastify sees without a body
  * never reaches a parser (`request.body` stays `undefined`). The principal of the
  * per-principal shares is `request.principal` when an earlier hook set it to a string. Each
- * refusal is reported once to the control's `onRefusal` hook.
- * @throws TypeError at construction when `body` is not a control.
+ * refusal is reported once to the control's `onRefusal` hook, with that principal's key
+ * (`refusalPrincipal`) and `options.route` ({@link FASTIFY_ADMISSION_OPTIONS}: the name the host
+ * gives the routes this plugin guards, never the request's path).
+ * @throws TypeError at construction when `body` is not a control, or on a bad or unknown option.
  */
-export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
+export function fastifyAdmission(
+  body: BodyAdmission,
+  options?: FrameworkAdmissionOptions,
+): FastifyAdmissionPlugin {
   requireControl('fastifyAdmission', body)
+  const { route } = FASTIFY_ADMISSION_OPTIONS.resolve(options)
   const plugin: FastifyAdmissionPlugin = (fastify, _options, done) => {
     const config = fastify.initialConfig
     const keepsPoisoningRefusal =
@@ -121,6 +133,7 @@ export function fastifyAdmission(body: BodyAdmission): FastifyAdmissionPlugin {
               parsed(error)
               reportBodyRefusal(control, result.error, error.status, {
                 principal: typeof principal === 'string' ? principal : undefined,
+                route,
               })
             },
             (error: unknown) => parsed(error as Error),

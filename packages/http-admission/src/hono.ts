@@ -1,10 +1,13 @@
 // The Hono adapter, a subpath export (`@tollgate/http-admission/hono`): importing the package
 // root never loads Hono, and this entry loads `hono/http-exception` only on a first refusal.
 import type { ServerResponse } from 'node:http'
+import { type FrameworkAdmissionOptions, HONO_ADMISSION_OPTIONS } from './adapter-options.js'
 import type { BodyAdmission } from './body-admission.js'
 import { requireControl } from './narrow-control.js'
 import { closeAfterResponse } from './respond.js'
 import { admitWebRequest } from './web.js'
+
+export { type FrameworkAdmissionOptions, HONO_ADMISSION_OPTIONS } from './adapter-options.js'
 
 // The little of Hono the middleware uses, written structurally so its declarations need no
 // Hono types installed (Hono is an optional peer); Hono's `Context` satisfies it.
@@ -40,16 +43,22 @@ let HTTPException: HTTPExceptionClass | undefined
  * and, with `otherTypes: 'pass'`, other media types pass through unread. The principal of the
  * per-principal shares is the context variable `principal` (`c.set('principal', key)` in an
  * earlier middleware) when it is a string. Each refusal is reported once to the control's
- * `onRefusal` hook.
- * @throws TypeError at construction when `body` is not a control.
+ * `onRefusal` hook, with that principal's key (`refusalPrincipal`) and `options.route`
+ * ({@link HONO_ADMISSION_OPTIONS}: the name the host gives the route, never the request's path).
+ * @throws TypeError at construction when `body` is not a control, or on a bad or unknown option.
  */
-export function honoAdmission(body: BodyAdmission): HonoAdmissionMiddleware {
+export function honoAdmission(
+  body: BodyAdmission,
+  options?: FrameworkAdmissionOptions,
+): HonoAdmissionMiddleware {
   requireControl('honoAdmission', body)
+  const { route } = HONO_ADMISSION_OPTIONS.resolve(options)
   return async (c, next) => {
     const principal = (c.var as { principal?: unknown } | undefined)?.principal
     const result = await admitWebRequest(c.req.raw, body, {
       principal: typeof principal === 'string' ? principal : undefined,
       keepRaw: true,
+      route,
     })
     if (!result.ok) {
       const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing

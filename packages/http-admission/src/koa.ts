@@ -1,6 +1,7 @@
 // The Koa adapter, a subpath export (`@tollgate/http-admission/koa`): importing the package root
 // never loads it, and it imports nothing of Koa at run time.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type FrameworkAdmissionOptions, KOA_ADMISSION_OPTIONS } from './adapter-options.js'
 import type { BodyAdmission } from './body-admission.js'
 import { requireControl } from './narrow-control.js'
 import { admitNodeRequest } from './node.js'
@@ -13,6 +14,8 @@ export interface KoaAdmittedRequest {
   /** The admitted bytes, when the control's `keepRaw` is on. */
   rawBody?: Buffer
 }
+
+export { type FrameworkAdmissionOptions, KOA_ADMISSION_OPTIONS } from './adapter-options.js'
 
 // The little of Koa the middleware uses, written structurally so its declarations need no Koa
 // types installed (Koa is an optional peer); Koa's `Context` satisfies it.
@@ -45,16 +48,22 @@ export type KoaAdmissionMiddleware = (
  * `passMethods`, requests without a body and, with `otherTypes: 'pass'`, other media types pass
  * through unread. The principal of the per-principal shares is `ctx.state.principal` when an
  * earlier middleware set it to a string. Each refusal is reported once to the control's
- * `onRefusal` hook.
- * @throws TypeError at construction when `body` is not a control.
+ * `onRefusal` hook, with that principal's key (`refusalPrincipal`) and `options.route`
+ * ({@link KOA_ADMISSION_OPTIONS}: the name the host gives the route, never the request's path).
+ * @throws TypeError at construction when `body` is not a control, or on a bad or unknown option.
  */
-export function koaAdmission(body: BodyAdmission): KoaAdmissionMiddleware {
+export function koaAdmission(
+  body: BodyAdmission,
+  options?: FrameworkAdmissionOptions,
+): KoaAdmissionMiddleware {
   requireControl('koaAdmission', body)
+  const { route } = KOA_ADMISSION_OPTIONS.resolve(options)
   const retryAfterSeconds = body.policy.retryAfterSeconds
   return async (ctx, next) => {
     const principal: unknown = (ctx.state as { principal?: unknown } | undefined)?.principal
     const result = await admitNodeRequest(ctx.req, body, {
       principal: typeof principal === 'string' ? principal : undefined,
+      route,
     })
     if (!result.ok) {
       ctx.respond = false

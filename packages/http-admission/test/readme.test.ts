@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs'
 import { refusalCodeSpec } from '@tollgate/json-budget'
 import { tableUnder } from '@tollgate/test-kit/markdown-table'
 import { describe, expect, it } from 'vitest'
+import {
+  FASTIFY_ADMISSION_OPTIONS,
+  HONO_ADMISSION_OPTIONS,
+  KOA_ADMISSION_OPTIONS,
+} from '../src/adapter-options.js'
 import { DEFAULT_IN_FLIGHT_BYTES } from '../src/budget.js'
 import { ADMISSION_HOST_OPTIONS, BODY_ADMISSION_OPTIONS, CALLER_KEY_OPTIONS } from '../src/index.js'
 
@@ -16,6 +21,9 @@ describe('README', () => {
     expect(readme).toContain(BODY_ADMISSION_OPTIONS.markdown())
     expect(reference).toContain(ADMISSION_HOST_OPTIONS.markdown())
     expect(reference).toContain(CALLER_KEY_OPTIONS.markdown())
+    expect(reference).toContain(FASTIFY_ADMISSION_OPTIONS.markdown())
+    expect(HONO_ADMISSION_OPTIONS.markdown()).toBe(FASTIFY_ADMISSION_OPTIONS.markdown())
+    expect(KOA_ADMISSION_OPTIONS.markdown()).toBe(FASTIFY_ADMISSION_OPTIONS.markdown())
     expect(readme.split('\n').length).toBeLessThanOrEqual(201)
     expect(DEFAULT_IN_FLIGHT_BYTES).toBe(256 * 1024 * 1024)
     const budgetRow = tableUnder(readme, '`bodyAdmission(options)`: the body control').find(

@@ -40,8 +40,8 @@ export interface RefusalEvent {
    * principal the host named (a credential's id or a tenant, never a secret), or for an
    * anonymous caller its pool's name and a keyed hash of its address (`anonymous#1f0c…`),
    * never the address itself. At most 128 characters. Absent where the control knows no caller
-   * (stdio, where the one caller is the parent process; the result budget). Unbounded in
-   * cardinality: log it, never use it as a metric label.
+   * (stdio, where the one caller is the parent process; a result budget decorated without the
+   * connection's call). Unbounded in cardinality: log it, never use it as a metric label.
    */
   readonly principal?: string
 }

@@ -81,6 +81,7 @@ export {
   resolveResultBudgetOptions,
   resultBudget,
 } from './result-budget.js'
+export type { ResultBudgetCall } from './result-budget-call.js'
 export {
   type McpHeadAuditEvent,
   type McpHeadDecision,

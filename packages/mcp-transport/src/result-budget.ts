@@ -24,6 +24,12 @@ import type {
   RequestIdLike,
   TransportSendOptionsLike,
 } from './mcp-types.js'
+import {
+  RESULT_BUDGET_CONTROL,
+  type ResultBudgetCall,
+  type ResultBudgetReport,
+  reportOf,
+} from './result-budget-call.js'
 import { isJsonRpcRequest, TransportDecorator } from './transport-decorator.js'
 
 /**
@@ -50,7 +56,7 @@ export const RESULT_BUDGET_OPTIONS = defineOptions('resultBudget', {
   }),
   onRefusal: {
     ...ON_REFUSAL_OPTION,
-    doc: "called once per replaced result with a frozen `RefusalEvent` (`control` `'mcp-result-budget'`, the code and limit; no status: the answer is a tool error or a JSON-RPC error); a throwing hook is caught",
+    doc: "called once per replaced result with a frozen `RefusalEvent` (`control` `'mcp-result-budget'`, the code and limit, the `route` and `principal` of the connection's call; no status: the answer is a tool error or a JSON-RPC error); a throwing hook is caught",
   },
 })
 
@@ -99,9 +105,13 @@ export class ResultBudget {
     Object.freeze(this)
   }
 
-  /** Wraps `inner` in a {@link ResultBudgetTransport} holding this policy. */
-  decorate<T extends McpTransport>(inner: T): ResultBudgetTransport<T> {
-    return new ResultBudgetTransport(inner, this)
+  /**
+   * Wraps `inner` in a {@link ResultBudgetTransport} holding this policy; `call` holds the
+   * connection's facts (principal, route) its refusal events report.
+   * @throws TypeError when `call` is not an object or its `onRefusal` is not a function.
+   */
+  decorate<T extends McpTransport>(inner: T, call?: ResultBudgetCall): ResultBudgetTransport<T> {
+    return new ResultBudgetTransport(inner, this, call)
   }
 
   /** The limits of `budget` (internal to this file: the transport reads them, nothing else). */
@@ -149,17 +159,25 @@ export class ResultBudgetTransport<
   readonly #limits: ResolvedJsonLimits
   readonly #calls = new Map<RequestIdLike, number>()
   readonly #reads = new Map<RequestIdLike, number>()
+  readonly #report: ResultBudgetReport
 
   /**
    * @param options the options, resolved here, or a control built once with
    *   {@link createResultBudget}, whose policy is taken as it is.
-   * @throws TypeError on bad options.
+   * @param call the connection's facts its refusal events report (see {@link ResultBudgetCall}).
+   * @throws TypeError on bad options, or a `call` that is not an object or whose `onRefusal` is
+   *   not a function.
    */
-  constructor(inner: T, options: ResultBudgetOptions | ResultBudget | undefined = undefined) {
+  constructor(
+    inner: T,
+    options: ResultBudgetOptions | ResultBudget | undefined = undefined,
+    call: ResultBudgetCall | undefined = undefined,
+  ) {
     super(inner)
     const budget = ResultBudget.is(options) ? options : new ResultBudget(options)
     this.options = budget.options
     this.#limits = ResultBudget.limitsOf(budget)
+    this.#report = reportOf(call, budget.options.onRefusal)
   }
 
   protected override handleInbound(message: JsonRpcMessage, extra: MessageExtra | undefined): void {
@@ -198,7 +216,7 @@ export class ResultBudgetTransport<
         const refusal = isAdmissionError(error)
           ? error
           : admissionError('ERR_JSON_UNSUPPORTED_VALUE')
-        this.#report(refusal)
+        this.#reportRefusal(refusal)
         return {
           jsonrpc: '2.0',
           id: m.id,
@@ -214,17 +232,22 @@ export class ResultBudgetTransport<
       return message
     } catch (error) {
       const refusal = isAdmissionError(error) ? error : admissionError('ERR_JSON_UNSUPPORTED_VALUE')
-      this.#report(refusal)
+      this.#reportRefusal(refusal)
       return { jsonrpc: '2.0', id: m.id, result: toolErrorResult(refusal) }
     }
   }
 
-  /** Reports a replaced result to the control's `onRefusal` (caught: it never decides). */
-  #report(refusal: AdmissionError): void {
+  /**
+   * Reports a replaced result to the connection's hook (the call's, else the control's), with
+   * the connection's route and principal key (caught: it never decides).
+   */
+  #reportRefusal(refusal: AdmissionError): void {
+    const { where, onRefusal } = this.#report
+    if (onRefusal === undefined) return
     const { code, limit } = refusal
     reportRefusal(
-      this.options.onRefusal,
-      refusalEvent({ code, limit, status: undefined }, 'mcp-result-budget'),
+      onRefusal,
+      refusalEvent({ code, limit, status: undefined }, RESULT_BUDGET_CONTROL, where),
     )
   }
 }
@@ -264,11 +287,13 @@ export function toolErrorResult(error: AdmissionError): {
 /**
  * Wraps `inner` in a {@link ResultBudgetTransport}; a host that decorates many transports
  * builds the control once ({@link createResultBudget}) and passes it, or calls its `decorate`.
- * @throws TypeError on bad options (at construction, not on the first call).
+ * `call` holds the connection's facts (principal, route) its refusal events report.
+ * @throws TypeError on bad options (at construction, not on the first call), or a bad `call`.
  */
 export function resultBudget<T extends McpTransport>(
   inner: T,
   options: ResultBudgetOptions | ResultBudget | undefined = undefined,
+  call: ResultBudgetCall | undefined = undefined,
 ): ResultBudgetTransport<T> {
-  return new ResultBudgetTransport(inner, options)
+  return new ResultBudgetTransport(inner, options, call)
 }

@@ -3,7 +3,9 @@
 // wire so it sees every inbound message first and judges the raw `tools/call` arguments before
 // the SDK parses them; its refusals go straight back to the wire, bounded by construction. The
 // result budget sits next to the server so it charges every result the server sends, whoever
-// made the transport (a 2025 session's, a 2026-07-28 request's, stdio's).
+// made the transport (a 2025 session's, a 2026-07-28 request's, stdio's). Both take the
+// connection's call, so a replaced result is reported with the route and principal a refused
+// request is reported with.
 
 import type { McpTransport } from '@tollgate/mcp-transport/decorator'
 import {
@@ -13,13 +15,16 @@ import {
 } from './validation-control.js'
 
 /**
- * A control that decorates a transport and needs nothing else, such as the result budget of
- * `@tollgate/mcp-transport` (`createResultBudget(options)`): typed by shape, so this package
- * does not load the HTTP stack of mcp-transport's root entry.
+ * A control that decorates a transport, such as the result budget of `@tollgate/mcp-transport`
+ * (`createResultBudget(options)`): typed by shape, so this package does not load the HTTP stack
+ * of mcp-transport's root entry.
  */
 export interface TransportControl {
-  /** Returns `transport` wrapped in the control's decorator. */
-  decorate(transport: McpTransport): McpTransport
+  /**
+   * Returns `transport` wrapped in the control's decorator. `call` is the connection's facts,
+   * as validation gets them: the result budget reads `route`, `principal` and `onRefusal`.
+   */
+  decorate(transport: McpTransport, call?: ValidationCall): McpTransport
 }
 
 /** The controls {@link mcpMessageControls} composes, each built once by its own constructor. */
@@ -37,8 +42,9 @@ export interface McpMessageControls {
   /** The result budget held, if any. */
   readonly resultBudget: TransportControl | undefined
   /**
-   * Wraps `transport` in every control held, in the fixed order: validation next to the wire
-   * (with the connection's `call` facts), the result budget next to the server. Connect the
+   * Wraps `transport` in every control held, in the fixed order: validation next to the wire,
+   * the result budget next to the server, each with the connection's `call` facts (so the
+   * call's `onRefusal`, when set, hears both; events tell them apart by `control`). Connect the
    * server to what it returns; over HTTP keep calling the original transport's `handleRequest`.
    */
   decorate(transport: McpTransport, call?: ValidationCall): McpTransport
@@ -80,7 +86,7 @@ export function mcpMessageControls(controls: McpMessageControlsOptions = {}): Mc
   }
   const decorate = (transport: McpTransport, call?: ValidationCall): McpTransport => {
     const validated = validation === undefined ? transport : validation.decorate(transport, call)
-    return resultBudget === undefined ? validated : resultBudget.decorate(validated)
+    return resultBudget === undefined ? validated : resultBudget.decorate(validated, call)
   }
   // The start-up check runs before the server is connected: a rejection leaves it unconnected.
   const connectThrough = (

@@ -131,6 +131,36 @@ describe('mcpMessageControls', () => {
     )
   })
 
+  it("reports a replaced result with the connection's route and principal, to the connection's hook", async () => {
+    const events: RefusalEvent[] = []
+    const call = {
+      route: 'notes',
+      principal: 'cred:ada',
+      onRefusal: (e: RefusalEvent) => events.push(e),
+    }
+    const query = 'q'.repeat(200)
+    await withSession(
+      (server, t) => server.connect(controls.decorate(t, call) as never),
+      async (session) => {
+        const big = (await session.request(toolCall(1, 'notes.search', { ...CONTEXT, query })))
+          .parsed
+        expect(resultOf(big).content[0]?.text).toMatch(/^ERR_JSON_TOO_LARGE/)
+        expect(session.calls.map((c) => c.tool)).toEqual(['notes.search'])
+      },
+    )
+    expect(events).toEqual([
+      {
+        code: 'ERR_JSON_TOO_LARGE',
+        status: undefined,
+        limit: 100,
+        control: 'mcp-result-budget',
+        route: 'notes',
+        principal: 'cred:ada',
+      },
+    ])
+    expect(JSON.stringify(events)).not.toContain(query)
+  })
+
   it('throws a TypeError at construction on a look-alike validation or a budget without decorate', () => {
     const real = inputValidation(fixtureRegistry())
     expect(() =>
