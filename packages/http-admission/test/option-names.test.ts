@@ -38,4 +38,11 @@ describe('bodyAdmission', () => {
       new RegExp(`^${name} must hold `),
     )
   })
+
+  it.each([
+    ['poolMemberShare', { poolMemberShare: 0 }, /^poolMemberShare must be a number in \(0, 1\]$/],
+    ['fleetBodies', { fleetBodies: null }, /^fleetBodies must have acquire\(key, pool\)/],
+  ])('refuses a bad %s with a TypeError naming it', (_name, options, message) => {
+    expect(() => bodyAdmission(options as unknown as BodyAdmissionOptions)).toThrow(message)
+  })
 })
