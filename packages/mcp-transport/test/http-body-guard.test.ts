@@ -5,7 +5,7 @@
 // two at once, which hides a missing one).
 import { bodyAdmission } from '@tollgate/http-admission'
 import { describe, expect, it } from 'vitest'
-import { createMcpHttpAdmission, mcpBodyAdmission } from '../src/index.js'
+import { createMcpHttpAdmission, type McpBodyOptions, mcpBodyAdmission } from '../src/index.js'
 
 const REFUSED = new TypeError('body must take application/json only, strict (mcpBodyAdmission())')
 
@@ -24,5 +24,35 @@ describe('createMcpHttpAdmission', () => {
     expect(createMcpHttpAdmission({ body }).policy.body).toBe(body)
     const built = mcpBodyAdmission({ maxBytes: 2048 })
     expect(createMcpHttpAdmission({ body: built }).policy.body).toBe(built)
+  })
+})
+
+describe('createMcpHttpAdmission (held controls)', () => {
+  it('refuses a body that is not a control, naming the option and its constructor', () => {
+    for (const body of [{}, { policy: {} }, null]) {
+      expect(() => createMcpHttpAdmission({ body } as never)).toThrow(
+        new TypeError('body must be a control built by mcpBodyAdmission()'),
+      )
+    }
+  })
+
+  it.each([
+    ['eras', 'mcpProtocolEras()'],
+    ['route', 'mcpRouteHead()'],
+    ['callers', 'callerKeys()'],
+  ])('refuses %s: null, naming the option and its constructor', (name, builtBy) => {
+    expect(() => createMcpHttpAdmission({ [name]: null } as never)).toThrow(
+      new TypeError(`${name} must be a control built by ${builtBy}`),
+    )
+  })
+})
+
+describe('mcpBodyAdmission', () => {
+  it('refuses an option the MCP path fixes, naming mcpBodyAdmission and the option', () => {
+    for (const name of ['types', 'strict', 'limit']) {
+      expect(() => mcpBodyAdmission({ [name]: undefined } as McpBodyOptions)).toThrow(
+        new TypeError(`mcpBodyAdmission: unknown option ${name}`),
+      )
+    }
   })
 })
