@@ -34,7 +34,7 @@
 // the parsed answer). Nothing in the gateway's code stood out to remove; what remains is the
 // price of a second process and a re-serialized message.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { connect, createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
@@ -45,11 +45,16 @@ import { machine, printTable, writeResults } from './lib.mjs'
 const CALLS = Number(process.env.BENCH_CALLS ?? 300)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 const IDLE = Number(process.env.BENCH_IDLE ?? 1000)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+// BENCH_PATHS=floor,tollgate,… measures only those callers (direct, the anchor, always runs);
+// BENCH_SIZES='4 KiB' only those sizes.
+const ONLY = process.env.BENCH_PATHS?.split(',')
+const SIZE_LABELS = process.env.BENCH_SIZES?.split(',')
 const SIZES = [
   ['1 KB', 1000],
   ['4 KiB', 4096],
   ['100 KB', 100_000],
-]
+].filter(([label]) => SIZE_LABELS === undefined || SIZE_LABELS.includes(label))
 const here = (p) => fileURLToPath(new URL(p, import.meta.url))
 const EVERYTHING = `${realpathSync(here('./node_modules/@modelcontextprotocol/server-everything'))}/dist/index.js`
 const UPSTREAM = [process.execPath, EVERYTHING, 'stdio']
@@ -85,6 +90,19 @@ async function freePort() {
   const { port } = server.address()
   await new Promise((resolve) => server.close(resolve))
   return port
+}
+
+/** CPU time of every thread of `pid` so far, in ns (each task's schedstat: time on a CPU). */
+function cpuNs(pid) {
+  let total = 0
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return total
 }
 
 const rssBytes = (pid) =>
@@ -173,7 +191,7 @@ function post(port, agent, body, headers) {
   })
 }
 
-/** Starts a gateway process, waits until an `initialize` succeeds, returns a session caller. */
+/** Starts a gateway process and waits until an `initialize` succeeds. */
 async function gateway(name, command, args, port) {
   const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
@@ -204,18 +222,40 @@ async function gateway(name, command, args, port) {
   if (session === undefined) throw new Error(`${name} did not start: ${stderr.slice(-2000)}`)
   const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }
   await post(at, new Agent(), { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)
-  let next = 1
+  return { at, headers, pid: child.pid, stop: () => child.kill('SIGKILL') }
+}
+
+let nextId = 1
+/** A 2025-era caller: every call on the session the gateway issued. */
+function sessionCaller(running) {
   const connection = () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    return async (args) => (await post(at, agent, callOf(next++, args), headers)).body
+    return async (args) =>
+      (await post(running.at, agent, callOf(nextId++, args), running.headers)).body
   }
-  return {
-    call: connection(),
-    connection,
-    pid: child.pid,
-    port: at,
-    stop: () => child.kill('SIGKILL'),
+  return { call: connection(), connection, pid: running.pid, port: running.at }
+}
+
+const STATELESS = '2026-07-28'
+const MODERN_HEADERS = {
+  'mcp-protocol-version': STATELESS,
+  'mcp-method': 'tools/call',
+  'mcp-name': 'echo',
+}
+/** A 2026-07-28 caller: one POST, one JSON answer, no session. */
+function modernCaller(running) {
+  const connection = () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    return async (args) => {
+      const body = callOf(nextId++, args)
+      body.params._meta = {
+        'io.modelcontextprotocol/protocolVersion': STATELESS,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      }
+      return (await post(running.at, agent, body, MODERN_HEADERS)).body
+    }
   }
+  return { call: connection(), connection, pid: running.pid }
 }
 
 function check(answer, args) {
@@ -225,21 +265,40 @@ function check(answer, args) {
   }
 }
 
+const median = (xs) => quantile(xs, 0.5)
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]
 }
 
-async function latency(path, args) {
-  for (let i = 0; i < Math.ceil(CALLS / 10); i++) check(await path.call(args), args)
-  const times = []
-  for (let i = 0; i < CALLS; i++) {
-    const started = process.hrtime.bigint()
-    const answer = await path.call(args)
-    times.push(Number(process.hrtime.bigint() - started) / 1e6)
-    check(answer, args)
+/**
+ * One round of latency over `group` ([key, path] pairs): after CALLS/10 warm-up calls each,
+ * CALLS iterations that each time one call of every path in turn, so load from other work
+ * falls alike on every path. Each path's per-call times, and the CPU time its process (not
+ * the process's child) spent per call over the round.
+ */
+async function latencyRound(group, args) {
+  for (const [, path] of group) {
+    for (let i = 0; i < Math.ceil(CALLS / 10); i++) check(await path.call(args), args)
   }
-  return { p50: quantile(times, 0.5), p99: quantile(times, 0.99) }
+  const times = Object.fromEntries(group.map(([key]) => [key, []]))
+  const cpuBefore = group.map(([, path]) => (path.pid === undefined ? 0 : cpuNs(path.pid)))
+  for (let i = 0; i < CALLS; i++) {
+    for (const [key, path] of group) {
+      const started = process.hrtime.bigint()
+      const answer = await path.call(args)
+      times[key].push(Number(process.hrtime.bigint() - started) / 1e6)
+      check(answer, args)
+    }
+  }
+  const out = {}
+  group.forEach(([key, path], i) => {
+    out[key] = {
+      times: times[key],
+      cpu: path.pid === undefined ? undefined : (cpuNs(path.pid) - cpuBefore[i]) / CALLS / 1e6,
+    }
+  })
+  return out
 }
 
 async function throughput(path, args) {
@@ -282,125 +341,212 @@ writeFileSync(
   }),
 )
 
-const paths = [['direct', direct]]
-const gateways = [
-  [
-    'tollgate-gateway',
-    async () =>
-      gateway('tollgate-gateway', process.execPath, [
-        GATEWAY_CLI,
-        '--config',
-        CONFIG,
-        '--port',
-        '0',
-        '--',
-        ...UPSTREAM,
-      ]),
-  ],
-  [
-    'supergateway 4.0.0',
-    async () => {
-      const port = await freePort()
-      const args = [
-        SUPERGATEWAY,
-        '--stdio',
-        UPSTREAM.join(' '),
-        '--outputTransport',
-        'streamableHttp',
-        '--stateful',
-        '--port',
-        String(port),
-        '--logLevel',
-        'none',
-      ]
-      return gateway('supergateway', process.execPath, args, port)
-    },
-  ],
-  [
-    'mcp-proxy 6.7.19',
-    async () => {
-      const port = await freePort()
-      const args = [
-        MCP_PROXY,
-        '--server',
-        'stream',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--',
-        ...UPSTREAM,
-      ]
-      return gateway('mcp-proxy', process.execPath, args, port)
-    },
-  ],
-]
-paths.push(...gateways)
-
+const loadAtStart = loadavg().map((l) => Number(l.toFixed(1)))
 const rows = []
-const measured = {}
-for (const [name, start] of paths) {
-  const path = await start()
-  try {
-    measured[name] = { sizes: {} }
-    for (const [label, bytes] of SIZES) {
-      const args = argumentsOf(bytes)
-      measured[name].sizes[label] = {
-        ...(await latency(path, args)),
-        rps: await throughput(path, args),
+const idle = []
+const FLOOR = here('./gateway-floor.mjs')
+// The processes, started once; each caller below drives one of them.
+const processes = {
+  floor: () => gateway('floor', process.execPath, [FLOOR, '--', ...UPSTREAM]),
+  tollgate: () =>
+    gateway('tollgate-gateway', process.execPath, [
+      GATEWAY_CLI,
+      '--config',
+      CONFIG,
+      '--port',
+      '0',
+      '--',
+      ...UPSTREAM,
+    ]),
+  supergateway: async () => {
+    const port = await freePort()
+    const args = [
+      SUPERGATEWAY,
+      '--stdio',
+      UPSTREAM.join(' '),
+      '--outputTransport',
+      'streamableHttp',
+      '--stateful',
+      '--port',
+      String(port),
+      '--logLevel',
+      'none',
+    ]
+    return gateway('supergateway', process.execPath, args, port)
+  },
+  'mcp-proxy': async () => {
+    const port = await freePort()
+    const args = [
+      MCP_PROXY,
+      '--server',
+      'stream',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--',
+      ...UPSTREAM,
+    ]
+    return gateway('mcp-proxy', process.execPath, args, port)
+  },
+}
+// [key, subject, process, caller, era of the floor it is compared with]
+const CALLERS = [
+  ['floor', 'floor (bare http → stdio pipe)', 'floor', sessionCaller, '2025'],
+  ['tollgate', 'tollgate-gateway', 'tollgate', sessionCaller, '2025'],
+  ['supergateway', 'supergateway 4.0.0', 'supergateway', sessionCaller, '2025'],
+  ['mcp-proxy', 'mcp-proxy 6.7.19', 'mcp-proxy', sessionCaller, '2025'],
+  ['floor-2026', 'floor, 2026-07-28 caller', 'floor', modernCaller, '2026'],
+  ['tollgate-2026', 'tollgate-gateway, 2026-07-28 caller', 'tollgate', modernCaller, '2026'],
+].filter(([key]) => ONLY === undefined || ONLY.includes(key))
+// BENCH_BASELINE_CLI=<another build's dist/cli.js> adds that build as a caller of each era,
+// measured in the same alternating rounds: an A/B of a change, not a row of the report.
+const BASELINE = process.env.BENCH_BASELINE_CLI
+if (BASELINE !== undefined) {
+  processes.baseline = () =>
+    gateway('baseline', process.execPath, [
+      BASELINE,
+      '--config',
+      CONFIG,
+      '--port',
+      '0',
+      '--',
+      ...UPSTREAM,
+    ])
+  CALLERS.push(
+    ['baseline', 'tollgate-gateway (baseline build)', 'baseline', sessionCaller, '2025'],
+    [
+      'baseline-2026',
+      'tollgate-gateway (baseline build), 2026-07-28 caller',
+      'baseline',
+      modernCaller,
+      '2026',
+    ],
+  )
+}
+const FLOOR_OF = { 2025: 'floor', 2026: 'floor-2026' }
+
+const running = {}
+const callers = [['direct', 'direct', await direct(), undefined]]
+try {
+  for (const [key, subject, proc, caller, era] of CALLERS) {
+    running[proc] ??= await processes[proc]()
+    callers.push([key, subject, caller(running[proc]), era])
+  }
+  const measured = {}
+  for (const [key] of callers) measured[key] = { sizes: {} }
+  for (const [label, bytes] of SIZES) {
+    const args = argumentsOf(bytes)
+    // Latency in rounds, one era at a time (so a process's CPU per call is one era's), each
+    // round interleaving its callers call by call; direct is measured in every round as the
+    // anchor of that era's rows.
+    const samples = {}
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const era of ['2025', '2026']) {
+        const group = callers
+          .filter(([, , , e]) => e === era || e === undefined)
+          .map(([key, , path, e]) => [e === undefined ? `direct-${era}` : key, path])
+        if (group.length === 1) continue
+        const round = await latencyRound(group, args)
+        for (const [key, m] of Object.entries(round)) {
+          samples[key] ??= { times: [], p50s: [], cpus: [] }
+          samples[key].times.push(...m.times)
+          samples[key].p50s.push(Number(median(m.times).toFixed(3)))
+          if (m.cpu !== undefined) samples[key].cpus.push(m.cpu)
+        }
       }
     }
-    measured[name].idle = await idleRss(path)
-  } finally {
-    path.stop()
+    for (const [key, , path, era] of [...callers, ['direct-2026', '', undefined, '2026']]) {
+      const x = samples[key === 'direct' ? 'direct-2025' : key]
+      if (x === undefined) continue
+      measured[key] ??= { sizes: {} }
+      measured[key].sizes[label] = {
+        p50: median(x.times),
+        p99: quantile(x.times, 0.99),
+        p50Rounds: x.p50s,
+        cpu: x.cpus.length === 0 ? undefined : median(x.cpus),
+        rps: path === undefined ? undefined : await throughput(path, args),
+        era,
+      }
+    }
   }
-}
-for (const [label] of SIZES) {
-  const base = measured.direct.sizes[label]
-  for (const [name] of paths) {
-    const m = measured[name].sizes[label]
-    rows.push({
-      input: `tools/call echo, ${label} arguments`,
-      path: name,
-      p50_ms: Number(m.p50.toFixed(3)),
-      p99_ms: Number(m.p99.toFixed(3)),
-      added_p50_ms: name === 'direct' ? 0 : Number((m.p50 - base.p50).toFixed(3)),
-      added_p99_ms: name === 'direct' ? 0 : Number((m.p99 - base.p99).toFixed(3)),
-      req_per_s: Math.round(m.rps),
-      ratio: Number((m.rps / base.rps).toFixed(3)),
+  for (const proc of Object.keys(running)) {
+    if (IDLE > 0) measured[proc].idle = await idleRss(sessionCaller(running[proc]))
+  }
+
+  for (const [label] of SIZES) {
+    for (const [key, subject, , era] of callers) {
+      const m = measured[key].sizes[label]
+      const base = measured[era === '2026' ? 'direct-2026' : 'direct'].sizes[label]
+      const floor = era === undefined ? undefined : measured[FLOOR_OF[era]]?.sizes[label]
+      rows.push({
+        input: `tools/call echo, ${label} arguments`,
+        subject,
+        p50_ms: Number(m.p50.toFixed(3)),
+        p99_ms: Number(m.p99.toFixed(3)),
+        p50_rounds_ms: m.p50Rounds,
+        added_p50_ms: key === 'direct' ? 0 : Number((m.p50 - base.p50).toFixed(3)),
+        added_p99_ms: key === 'direct' ? 0 : Number((m.p99 - base.p99).toFixed(3)),
+        over_floor_p50_ms: floor === undefined ? undefined : Number((m.p50 - floor.p50).toFixed(3)),
+        gateway_cpu_ms_per_call: m.cpu === undefined ? undefined : Number(m.cpu.toFixed(3)),
+        req_per_s: Math.round(m.rps),
+        ratio: Number((m.rps / measured.direct.sizes[label].rps).toFixed(3)),
+      })
+    }
+  }
+  for (const [proc] of Object.entries(running)) {
+    if (measured[proc]?.idle === undefined) continue
+    idle.push({
+      input: `${IDLE} idle TCP connections (connected, nothing sent)`,
+      subject: CALLERS.find(([key]) => key === proc)?.[1] ?? proc,
+      rss_mib_per_1000: Number((measured[proc].idle / 1024 / 1024).toFixed(2)),
     })
   }
+} finally {
+  callers[0][2].stop()
+  for (const r of Object.values(running)) r.stop()
 }
-const idle = gateways.map(([name]) => ({
-  input: `${IDLE} idle TCP connections (connected, nothing sent)`,
-  path: name,
-  rss_mib_per_1000: Number((measured[name].idle / 1024 / 1024).toFixed(2)),
-}))
 
 const m = machine()
 console.log(
-  `Node ${m.node}, ${m.cores} cores, ${m.cpu}; ${CALLS} calls, ${CONCURRENCY} in flight for req/s`,
+  `Node ${m.node}, ${m.cores} cores, ${m.cpu}; ${CALLS} calls × ${ROUNDS} rounds, ${CONCURRENCY} in flight for req/s; load ${loadAtStart.join(' ')} at start`,
 )
 printTable(
-  ['input', 'path', 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', 'req/s', 'req/s ÷ direct'],
+  [
+    'input',
+    'subject',
+    'p50 ms',
+    'p99 ms',
+    'p50 per round',
+    'added p50 ms',
+    'added p99 ms',
+    'over floor p50 ms',
+    'gateway CPU ms/call',
+    'req/s',
+    'req/s ÷ direct',
+  ],
   rows.map((r) => [
     r.input,
-    r.path,
+    r.subject,
     r.p50_ms,
     r.p99_ms,
+    r.p50_rounds_ms.join(' '),
     r.added_p50_ms,
     r.added_p99_ms,
+    r.over_floor_p50_ms ?? '',
+    r.gateway_cpu_ms_per_call ?? '',
     r.req_per_s,
     r.ratio,
   ]),
 )
 printTable(
-  ['input', 'path', 'RSS MiB per 1,000'],
-  idle.map((r) => [r.input, r.path, r.rss_mib_per_1000]),
+  ['input', 'subject', 'RSS MiB per 1,000'],
+  idle.map((r) => [r.input, r.subject, r.rss_mib_per_1000]),
 )
 writeResults('gateway', rows, {
   idle,
-  counts: { calls: CALLS, concurrency: CONCURRENCY, idleConnections: IDLE },
+  counts: { calls: CALLS, rounds: ROUNDS, concurrency: CONCURRENCY, idleConnections: IDLE },
+  loadAverageAtStart: loadAtStart,
   loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(1))),
   caveat:
     'measured on a shared 2-core machine under load from other work; absolute figures are loaded-machine figures',
