@@ -25,6 +25,12 @@ import type { HttpSessions } from './http-sessions.js'
 import type { MessagePipeline } from './pipeline.js'
 import type { ToolCatalog } from './tool-catalog.js'
 
+/**
+ * The reason a request's signal is aborted with when its response closes (every response
+ * closes, answered or not): one constant, so no `DOMException` (and its stack) is made per call.
+ */
+const CALLER_GONE = Object.freeze({ code: 'ERR_CALLER_GONE' })
+
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
 
 /** What the HTTP front holds that one POST's answer needs (built once per front). */
@@ -187,7 +193,7 @@ export async function answerPost(
           toStream(note)
         }
   const gone = new AbortController()
-  res.once('close', () => gone.abort())
+  res.once('close', () => gone.abort(CALLER_GONE))
   const context = {
     signal: gone.signal,
     era: stateless ? ('2026' as const) : ('2025' as const),
@@ -244,13 +250,16 @@ export async function answerPost(
     const response = await dispatchMessage(message as JsonRpcMessage, pipeline, context)
     if (streaming) res.end(sseEvent(response))
     else {
+      // One write with its length: no chunked framing for the client to undo.
+      const text = JSON.stringify(response)
       res
         .writeHead(stateless ? modernStatus(response) : 200, {
           'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(text),
           'Cache-Control': 'no-store',
           ...sessionHeaders,
         })
-        .end(JSON.stringify(response))
+        .end(text)
     }
   } finally {
     lease?.release()
