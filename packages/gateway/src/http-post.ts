@@ -26,8 +26,8 @@ import type { MessagePipeline } from './pipeline.js'
 import type { ToolCatalog } from './tool-catalog.js'
 
 /**
- * The reason a request's signal is aborted with when its response closes (every response
- * closes, answered or not): one constant, so no `DOMException` (and its stack) is made per call.
+ * The reason a request's signal is aborted with when its response closes unfinished: one
+ * constant, so no `DOMException` (and its stack) is made for it.
  */
 const CALLER_GONE = Object.freeze({ code: 'ERR_CALLER_GONE' })
 
@@ -193,7 +193,10 @@ export async function answerPost(
           toStream(note)
         }
   const gone = new AbortController()
-  res.once('close', () => gone.abort(CALLER_GONE))
+  // Gone is a caller whose answer did not finish; after a finished answer nothing listens.
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort(CALLER_GONE)
+  })
   const context = {
     signal: gone.signal,
     era: stateless ? ('2026' as const) : ('2025' as const),
