@@ -52,6 +52,8 @@ child.stderr.setEncoding('utf8').on('data', (c) => {
   stderr += c
 })
 const exited = new Promise((resolve) => child.once('exit', resolve))
+// However this script ends, the gateway goes (and stops its child).
+process.on('exit', () => child.kill('SIGTERM'))
 let port
 for (let i = 0; i < 600 && port === undefined; i++) {
   await new Promise((resolve) => setTimeout(resolve, 100))
@@ -169,6 +171,26 @@ for (const [id, us] of selfUs) {
   const area = areaOf(callFrame.url, name)
   byArea.set(area, (byArea.get(area) ?? 0) + us)
 }
+// Inclusive time per function (self plus callees), counting a function once per stack even
+// when it recurses: where the time under each step of the request path goes.
+const totalUs = new Map()
+const keyOf = (node) => {
+  const { callFrame } = node
+  return `${callFrame.functionName || '(anonymous)'} ${callFrame.url.split('/').slice(-2).join('/')}:${callFrame.lineNumber + 1}`
+}
+const inclusive = (node, open) => {
+  let us = selfUs.get(node.id) ?? 0
+  const key = keyOf(node)
+  const outer = !open.has(key)
+  if (outer) open.add(key)
+  for (const child of node.children ?? []) us += inclusive(byId.get(child), open)
+  if (outer) {
+    open.delete(key)
+    totalUs.set(key, (totalUs.get(key) ?? 0) + us)
+  }
+  return us
+}
+inclusive(profile.nodes[0], new Set())
 const perCall = (us) => Number((us / CALLS / 1000).toFixed(4))
 const busy = [...byArea].filter(([a]) => a !== 'idle').reduce((s, [, us]) => s + us, 0)
 console.log(
@@ -183,6 +205,14 @@ printTable(
   [...byFunction]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 30)
+    .map(([f, us]) => [f, perCall(us)]),
+)
+printTable(
+  ['function (inclusive)', 'total ms per call'],
+  [...totalUs]
+    .filter(([f]) => !f.startsWith('(root)') && !f.startsWith('(idle)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40)
     .map(([f, us]) => [f, perCall(us)]),
 )
 process.exit(0)
