@@ -11,7 +11,7 @@ import type { ServerRequestRelay } from './server-requests.js'
 import type { Upstream, UpstreamCall } from './upstream.js'
 
 /** The reason a call's relay signal is aborted with when it ends (no `DOMException` per call). */
-const CALL_ENDED = Object.freeze({ code: 'ERR_CALL_ENDED' })
+const CALL_ENDED = 'the call ended'
 
 /**
  * Forwards callers' requests to the one upstream with each caller's per-request facts, and

@@ -29,7 +29,7 @@ import type { ToolCatalog } from './tool-catalog.js'
  * The reason a request's signal is aborted with when its response closes unfinished: one
  * constant, so no `DOMException` (and its stack) is made for it.
  */
-const CALLER_GONE = Object.freeze({ code: 'ERR_CALLER_GONE' })
+const CALLER_GONE = 'the caller is gone'
 
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
 
