@@ -10,6 +10,9 @@ import type { RpcNotification, RpcReply } from './rpc-session.js'
 import type { ServerRequestRelay } from './server-requests.js'
 import type { Upstream, UpstreamCall } from './upstream.js'
 
+/** The reason a call's relay signal is aborted with when it ends (no `DOMException` per call). */
+const CALL_ENDED = 'the call ended'
+
 /**
  * Forwards callers' requests to the one upstream with each caller's per-request facts, and
  * routes the upstream's notifications about a request back to the caller that sent it. A
@@ -64,10 +67,19 @@ export class UpstreamForwarder {
       this.#progress.set(token, { token: callerToken, notify })
       forwarded._meta = { ...(forwarded._meta as object | undefined), progressToken: token }
     }
-    const ended = new AbortController()
-    const end = (): void => ended.abort()
-    context.signal?.addEventListener('abort', end, { once: true })
-    if (context.signal?.aborted === true) end()
+    // The signal of a relayed request's wait, made only when the upstream asks one (most calls
+    // ask nothing): aborted when the call ends or its caller goes.
+    let ended: AbortController | undefined
+    let over = false
+    const end = (): void => ended?.abort(CALL_ENDED)
+    const endedSignal = (): AbortSignal => {
+      if (ended === undefined) {
+        ended = new AbortController()
+        if (over || context.signal?.aborted === true) ended.abort(CALL_ENDED)
+        else context.signal?.addEventListener('abort', end, { once: true })
+      }
+      return ended.signal
+    }
     const call: UpstreamCall = {
       clientCapabilities:
         context.era === '2026' ? objectOrEmpty(meta?.[META_CLIENT_CAPABILITIES]) : {},
@@ -90,14 +102,17 @@ export class UpstreamForwarder {
       signal: context.signal,
       // A relayed request still waiting when the call ends (or its caller goes) is refused to
       // the upstream then, not held until its timeout against the caller's cap.
-      onRequest: (request) => this.#relay.ask(request, { ...context, signal: ended.signal }),
+      onRequest: (request) => this.#relay.ask(request, { ...context, signal: endedSignal() }),
       caller: context.session ?? context,
     }
     try {
       return await this.#upstream.request(method, forwarded, false, call)
     } finally {
-      end()
-      context.signal?.removeEventListener('abort', end)
+      over = true
+      if (ended !== undefined) {
+        end()
+        context.signal?.removeEventListener('abort', end)
+      }
       if (token !== undefined) this.#progress.delete(token)
     }
   }

@@ -46,11 +46,11 @@ export function modernStatus(response: unknown): number {
 /** Whether an `Accept` header lists `text/event-stream` (or accepts anything). */
 export function acceptsEventStream(accept: string | string[] | undefined): boolean {
   const value = Array.isArray(accept) ? accept.join(',') : (accept ?? '')
-  return value
-    .split(',')
-    .map((part) => part.split(';')[0]?.trim().toLowerCase())
-    .some((type) => type === 'text/event-stream')
+  return EVENT_STREAM.test(value)
 }
+
+/** `text/event-stream` as one media range of a list (parameters after it allowed). */
+const EVENT_STREAM = /(?:^|,)\s*text\/event-stream\s*(?:;|,|$)/i
 
 /** One server-sent event carrying a JSON-RPC message. */
 export function sseEvent(message: unknown): string {

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import {
   createMcpHttpAdmission,
   mcpBodyAdmission,
   refuseJsonRpcUnread,
 } from '@tollgate/mcp-transport'
+import type { Principal } from './access.js'
 import type { GatewayRoute } from './config.js'
 import type { GatewayControls } from './gateway.js'
 import { GATEWAY_CODES, type GatewayCode, gatewayRpcError } from './gateway-errors.js'
@@ -61,6 +62,15 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
   // The head control's surface is the served tools, rebuilt when the catalog changes.
   const routeHead = servedSurface(options.catalog)
   const { access, audit, metrics, sessions } = options.controls
+  // An anonymous caller is its peer address, which a connection keeps: its principal (a
+  // digest) is made once per connection, not once per request.
+  const anonymous = new WeakMap<Socket, Principal | undefined>()
+  const anonymousOf = (socket: Socket): Principal | undefined => {
+    if (anonymous.has(socket)) return anonymous.get(socket)
+    const principal = access.authenticate(undefined, socket.remoteAddress ?? '')
+    anonymous.set(socket, principal)
+    return principal
+  }
   let inFlight = 0
   let draining = false
   let idle: (() => void) | undefined
@@ -95,7 +105,10 @@ export async function serveHttp(options: HttpFrontOptions): Promise<HttpFront> {
   ): Promise<void> {
     if (!mcp.guardHostAndOrigin(req, res)) return
     const authorization = singleHeader(req.headers.authorization)
-    const principal = access.authenticate(authorization, req.socket.remoteAddress ?? '')
+    const principal =
+      authorization === undefined
+        ? anonymousOf(req.socket)
+        : access.authenticate(authorization, req.socket.remoteAddress ?? '')
     if (principal === undefined || !access.mayUse(principal, route)) {
       audit.event('auth_refused', {
         route: route.path,

@@ -25,6 +25,12 @@ import type { HttpSessions } from './http-sessions.js'
 import type { MessagePipeline } from './pipeline.js'
 import type { ToolCatalog } from './tool-catalog.js'
 
+/**
+ * The reason a request's signal is aborted with when its response closes unfinished: one
+ * constant, so no `DOMException` (and its stack) is made for it.
+ */
+const CALLER_GONE = 'the caller is gone'
+
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
 
 /** What the HTTP front holds that one POST's answer needs (built once per front). */
@@ -187,7 +193,10 @@ export async function answerPost(
           toStream(note)
         }
   const gone = new AbortController()
-  res.once('close', () => gone.abort())
+  // Gone is a caller whose answer did not finish; after a finished answer nothing listens.
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort(CALLER_GONE)
+  })
   const context = {
     signal: gone.signal,
     era: stateless ? ('2026' as const) : ('2025' as const),
@@ -244,13 +253,16 @@ export async function answerPost(
     const response = await dispatchMessage(message as JsonRpcMessage, pipeline, context)
     if (streaming) res.end(sseEvent(response))
     else {
+      // One write with its length: no chunked framing for the client to undo.
+      const text = JSON.stringify(response)
       res
         .writeHead(stateless ? modernStatus(response) : 200, {
           'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(text),
           'Cache-Control': 'no-store',
           ...sessionHeaders,
         })
-        .end(JSON.stringify(response))
+        .end(text)
     }
   } finally {
     lease?.release()

@@ -32,22 +32,23 @@ export async function serveStdio(options: StdioFrontOptions): Promise<void> {
   })
   transport.onerror = () => {}
   const session: CallerSession = { logLevel: undefined }
+  // One client: its sinks are the same for every message, made once.
+  // The upstream's progress and log messages about a request go to the one client in order.
+  const notify = (n: { method: string; params: unknown }): void => {
+    const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
+    if (n.params !== undefined) note.params = n.params
+    transport.send(note as JsonRpcMessage).catch(() => {})
+  }
+  // The upstream's requests of its client (sampling, elicitation, roots) go to it as lines.
+  const ask = (request: Readonly<Record<string, unknown>>): void => {
+    transport.send(request as unknown as JsonRpcMessage).catch(() => {})
+  }
   transport.onmessage = (message: JsonRpcMessage) => {
     const m = message as { method?: unknown; id?: unknown }
     if (m.method === undefined && m.id !== undefined) {
       // The client's answer to a request relayed to it; one naming no such request is dropped.
       options.pipeline.answer(message, session)
       return
-    }
-    // The upstream's progress and log messages about a request go to the one client in order.
-    const notify = (n: { method: string; params: unknown }): void => {
-      const note: Record<string, unknown> = { jsonrpc: '2.0', method: n.method }
-      if (n.params !== undefined) note.params = n.params
-      transport.send(note as JsonRpcMessage).catch(() => {})
-    }
-    // The upstream's requests of its client (sampling, elicitation, roots) go to it as lines.
-    const ask = (request: Readonly<Record<string, unknown>>): void => {
-      transport.send(request as unknown as JsonRpcMessage).catch(() => {})
     }
     void dispatchMessage(message, options.pipeline, { notify, ask, session }).then((response) => {
       if (response === undefined) return
