@@ -50,18 +50,25 @@ export function snippet(readme, { marker, heading }) {
 }
 
 /**
- * The packages of the README's `npm install` lines (in `sh` fences or inline code) that name
- * `pkg` and contain every one of `words` (a comment such as `# SDK 1.32` picks one of two).
+ * The packages the README's install says to install: every `npm install` line of the `sh`
+ * fences that name `pkg` (an install block: `redis` or `pino` lines beside the package's own),
+ * or an inline `npm install` naming it; with `words`, only lines holding every one of them (a
+ * comment such as `# SDK 1.32` picks one of two).
  */
 export function installNames(readme, pkg, words = []) {
   const text = readFileSync(join(root, readme), 'utf8')
   const lines = []
-  for (const f of fences(text)) if (f.lang === 'sh') lines.push(...f.code.split('\n'))
-  for (const m of text.matchAll(/`(npm install [^`]+)`/g)) lines.push(m[1])
+  for (const f of fences(text)) {
+    const block = f.code.split('\n')
+    if (f.lang === 'sh' && block.some((l) => l.startsWith('npm install') && l.includes(pkg))) {
+      lines.push(...block)
+    }
+  }
+  for (const m of text.matchAll(/`(npm install [^`]+)`/g)) if (m[1].includes(pkg)) lines.push(m[1])
   const names = []
   for (const line of lines) {
     const m = /^npm install ([^#]+)/.exec(line.trim())
-    if (!m || !line.includes(pkg) || !words.every((w) => line.includes(w))) continue
+    if (!m || !words.every((w) => line.includes(w))) continue
     for (const word of m[1].trim().split(/\s+/)) if (!word.startsWith('-')) names.push(word)
   }
   return [...new Set(names)]

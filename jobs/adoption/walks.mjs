@@ -33,8 +33,12 @@ async function refusedWith(r, status, code) {
   )
 }
 
-const printed = (text) => (run) =>
-  expect(run.out.includes(text), `expected it to print ${JSON.stringify(text)}`)
+/** A check on what a script printed: a string it contains, or a pattern it matches. */
+const printed = (what) => (run) =>
+  expect(
+    typeof what === 'string' ? run.out.includes(what) : what.test(run.out),
+    `expected it to print ${typeof what === 'string' ? JSON.stringify(what) : what}`,
+  )
 
 export const WALKS = [
   {
@@ -315,7 +319,10 @@ export const WALKS = [
     check: [
       printed('served on /mcp/team: true'),
       printed(
-        "refused on /mcp/public: {\n  isError: true,\n  refusal: { code: 'ERR_CONTINUATION_EXPIRED_OR_UNKNOWN'",
+        /refused on \/mcp\/public: \{\s+isError: true,\s+refusal: \{\s+code: 'ERR_CONTINUATION_EXPIRED_OR_UNKNOWN'/,
+      ),
+      printed(
+        /notes on \/mcp\/public: \{\s+isError: true,\s+refusal: \{ code: 'ERR_TOOL_NOT_FOUND'/,
       ),
     ],
   },
