@@ -2,7 +2,14 @@
 // names into an empty project (offline), run the snippet as printed, talk to it over HTTP or
 // stdio on 127.0.0.1. The walks themselves are in walks.mjs.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -77,8 +84,8 @@ export function installNames(readme, pkg, words = []) {
 /** name → version of every third-party package the workspace pins exactly (what the store holds). */
 export function workspacePins() {
   const pins = new Map()
-  for (const group of ['packages', 'apps', 'tools']) {
-    for (const dir of readdirSync(join(root, group))) {
+  for (const group of ['.', 'packages', 'apps', 'tools']) {
+    for (const dir of group === '.' ? ['.'] : readdirSync(join(root, group))) {
       let manifest
       try {
         manifest = JSON.parse(readFileSync(join(root, group, dir, 'package.json'), 'utf8'))
@@ -282,4 +289,64 @@ export function commit() {
     encoding: 'utf8',
   })
   return `${head.trim()}${dirty.trim() ? ' (with uncommitted package changes)' : ''}`
+}
+
+/**
+ * Typechecks a TypeScript snippet in the walk's project as a strict project would
+ * (`strict`, `exactOptionalPropertyTypes`, `module`/`moduleResolution` `nodenext`), with the
+ * workspace's own TypeScript and Node types (the project's packages, and the `@types/…` its
+ * install line names, resolve from its node_modules). Returns the first error, or null.
+ */
+export function typecheck(dir, file, exactOptionalPropertyTypes = true) {
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      exactOptionalPropertyTypes,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [join(root, 'node_modules/@types'), join(dir, 'node_modules/@types')],
+    },
+    files: [file],
+  }
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig))
+  const tsc = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  )
+  if (tsc.status === 0) return null
+  return (tsc.stdout.split('\n').find((l) => l.includes('error TS')) ?? tsc.stdout)
+    .trim()
+    .slice(0, 200)
+}
+
+/**
+ * Links `@types/…` packages into the walk's project from the workspace's own installed copies
+ * (node_modules/.pnpm, at the pinned version, with the type packages they depend on beside
+ * them). Installing them instead would resolve `@types/node: *` to a release neither offline
+ * cache holds.
+ */
+export function linkTypes(dir, specs) {
+  const store = join(root, 'node_modules/.pnpm')
+  for (const spec of specs) {
+    const name = spec.replace(/@[^@]+$/, '')
+    const version = spec.slice(name.length + 1)
+    const entry = `${name.replace('/', '+')}@${version}`
+    const from = join(store, entry, 'node_modules', name)
+    let target
+    try {
+      target = realpathSync(from)
+    } catch {
+      throw new WalkFailure(`${spec} is not in the workspace's node_modules/.pnpm`)
+    }
+    mkdirSync(join(dir, 'node_modules/@types'), { recursive: true })
+    symlinkSync(target, join(dir, 'node_modules', name), 'dir')
+  }
 }

@@ -16,10 +16,12 @@ import {
   installNames,
   installOffline,
   lastLine,
+  linkTypes,
   root,
   runToEnd,
   snippet,
   startChild,
+  typecheck,
   WalkFailure,
   waitForHttp,
   workspacePins,
@@ -95,15 +97,28 @@ async function walk(w, packages, tarballs, pins) {
       `the snippet imports ${missing.join(', ')}, which the README's install line does not name`,
     )
 
+  const ts = ['ts', 'typescript'].includes(found.lang)
   const dir = mkdtempSync(join(tmpdir(), `adoption-${w.pkg}-`))
   try {
     writeFileSync(
       join(dir, 'package.json'),
       '{ "name": "adoption-walk", "private": true, "type": "module" }\n',
     )
-    const installer = installOffline(dir, tollgate, specs)
-    const file = ['ts', 'typescript'].includes(found.lang) ? 'index.ts' : 'index.mjs'
+    const types = specs.filter((s) => s.startsWith('@types/'))
+    const installer = installOffline(
+      dir,
+      tollgate,
+      specs.filter((s) => !types.includes(s)),
+    )
+    linkTypes(dir, types)
+    const file = ts ? 'index.ts' : 'index.mjs'
     writeFileSync(join(dir, file), found.code)
+    if (ts) {
+      const exact = w.exactOptionalPropertyTypes ?? true
+      const error = typecheck(dir, file, exact)
+      const flags = exact ? 'strict, exactOptionalPropertyTypes, nodenext' : 'strict, nodenext'
+      if (error !== null) throw new WalkFailure(`tsc (${flags}): ${error}`)
+    }
     if (w.kind === 'script') {
       const run = await runToEnd(node, dir, file)
       if (run.code !== 0) throw new WalkFailure(`exited ${run.code}: ${lastLine(run.err)}`)

@@ -71,7 +71,7 @@ export const WALKS = [
   {
     pkg: 'http-admission',
     section: 'Express 5 (quick start)',
-    frameworks: ['express'],
+    frameworks: ['express', '@types/express'],
     snippet: { marker: "from 'express'" },
     kind: 'http',
     bad: 'depth 5 on /tags (maxDepth 4)',
@@ -153,7 +153,7 @@ export const WALKS = [
   {
     pkg: 'http-admission',
     section: 'Koa 3',
-    frameworks: ['koa'],
+    frameworks: ['koa', '@types/koa'],
     snippet: { marker: "from '@tollgate/http-admission/koa'" },
     kind: 'http',
     bad: 'a __proto__ key',
@@ -261,6 +261,9 @@ export const WALKS = [
     section: 'SDK 2.4, Streamable HTTP',
     install: ['SDK 2.x'],
     frameworks: ['@modelcontextprotocol/node'],
+    // SDK 2.4's NodeIncomingMessageLike declares `method?: string`, which Node's IncomingMessage
+    // (`string | undefined`) does not meet under exactOptionalPropertyTypes; the README says so.
+    exactOptionalPropertyTypes: false,
     snippet: { marker: 'toNodeHandler(createMcpHandler(' },
     kind: 'http',
     bad: 'a duplicate key',
