@@ -3,6 +3,7 @@
 // stdio on 127.0.0.1. The walks themselves are in walks.mjs.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -328,25 +329,25 @@ export function typecheck(dir, file, exactOptionalPropertyTypes = true) {
 }
 
 /**
- * Links `@types/…` packages into the walk's project from the workspace's own installed copies
- * (node_modules/.pnpm, at the pinned version, with the type packages they depend on beside
- * them). Installing them instead would resolve `@types/node: *` to a release neither offline
- * cache holds.
+ * Links packages into the walk's project from the workspace's own installed copies
+ * (node_modules/.pnpm, at the pinned version, with what they depend on beside them), unless the
+ * project already has one. Used for `@types/…` packages (installing them would resolve
+ * `@types/node: *` to a release neither offline cache holds) and in the declaration walk.
  */
 export function linkTypes(dir, specs) {
   const store = join(root, 'node_modules/.pnpm')
   for (const spec of specs) {
     const name = spec.replace(/@[^@]+$/, '')
     const version = spec.slice(name.length + 1)
+    // pnpm names an entry `<name>@<version>`, with `_<peer>@<version>…` when peers resolved.
     const entry = `${name.replace('/', '+')}@${version}`
-    const from = join(store, entry, 'node_modules', name)
-    let target
-    try {
-      target = realpathSync(from)
-    } catch {
+    const found = readdirSync(store).find((e) => e === entry || e.startsWith(`${entry}_`))
+    if (found === undefined)
       throw new WalkFailure(`${spec} is not in the workspace's node_modules/.pnpm`)
-    }
-    mkdirSync(join(dir, 'node_modules/@types'), { recursive: true })
-    symlinkSync(target, join(dir, 'node_modules', name), 'dir')
+    const target = realpathSync(join(store, found, 'node_modules', name))
+    const link = join(dir, 'node_modules', name)
+    if (existsSync(link)) continue
+    mkdirSync(join(link, '..'), { recursive: true })
+    symlinkSync(target, link, 'dir')
   }
 }

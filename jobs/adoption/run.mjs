@@ -26,6 +26,7 @@ import {
   waitForHttp,
   workspacePins,
 } from './lib.mjs'
+import { declarationWalk } from './types-walk.mjs'
 import { WALKS } from './walks.mjs'
 
 /**
@@ -71,6 +72,12 @@ function importedPackages(code) {
 }
 
 async function walk(w, packages, tarballs, pins) {
+  if (w.kind === 'types') {
+    const tollgate = new Map()
+    for (const dep of tarballClosure(packages, `@tollgate/${w.pkg}`))
+      tollgate.set(dep, tarballs.get(dep))
+    return declarationWalk(tollgate, pins)
+  }
   const readme = `packages/${w.pkg}/README.md`
   const found = snippet(readme, w.snippet)
   if (found === null)

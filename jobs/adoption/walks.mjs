@@ -314,6 +314,13 @@ export const WALKS = [
     },
   },
   {
+    pkg: 'mcp-validation',
+    section:
+      'declaration fixtures from the tarballs (SDK 1.32 and 2.x; node10, node16, nodenext, bundler)',
+    kind: 'types',
+    bad: 'n/a (tsc: strict, exactOptionalPropertyTypes)',
+  },
+  {
     pkg: 'continuation',
     section: 'Usage',
     snippet: { marker: 'createContinuations(' },
