@@ -124,3 +124,11 @@ export {
   type JsonRpcErrorObject,
   TransportDecorator,
 } from './transport-decorator.js'
+export {
+  type WebHandlerCallOptions,
+  type WebHandover,
+  type WebHandoverCall,
+  type WebHandoverOptions,
+  type WebMcpHandler,
+  webHandover,
+} from './web-handover.js'
