@@ -2,8 +2,9 @@
 //
 // 1. tools/call: a 2026-07-28 `tools/call` of `echo` (returns the length of its `text`) with
 //    arguments making a body of 1 KiB and 100 KiB, sent to two servers on 127.0.0.1 in this
-//    process, both the same SDK 2.4 `createMcpHandler` (JSON responses) through `toNodeHandler`.
-//    Anchor: the handler alone. Subject: `mcpHttpHandler` in front of it with every control of
+//    process, both the same SDK 2.4 `createMcpHandler` (JSON responses). Anchor: the handler
+//    alone through the SDK's `toNodeHandler`. Subject: `mcpHttpHandler` in front of it, handing
+//    the admitted body over with `webHandover` (no re-serialization), with every control of
 //    the package on (Host/Origin, protocol version and era, the route's head admission with a
 //    surface, a per-tool cap and a quota, the first-byte check, body admission with its
 //    preflight, header/body agreement with an `Mcp-Param-*` declaration). One keep-alive
@@ -27,6 +28,7 @@ import {
   mcpHttpHandler,
   mcpProtocolEras,
   mcpRouteHead,
+  webHandover,
 } from '@tollgate/mcp-transport'
 import { machine, printTable } from './lib.mjs'
 
@@ -67,7 +69,7 @@ const route = mcpRouteHead({
   quota: { acquire: () => ({ ok: true, release: () => {} }) },
 })
 const guarded = mcpHttpHandler(
-  { handleRequest: (req, res, body) => guardedSdk.node(req, res, body) },
+  webHandover(guardedSdk.handler),
   createMcpHttpAdmission({
     body: mcpBodyAdmission({ budget: createInFlightBudget(256 * 1024 * 1024) }),
     eras: mcpProtocolEras(),

@@ -4,8 +4,10 @@
 // `{ items: <the family document>, region: 'eu' }` (`region` is an `x-mcp-header` parameter, so
 // header/body agreement checks it). `count` answers the length of `items`, which the client
 // checks, so a refusal is never timed as a fast call. Two servers on 127.0.0.1 in this process,
-// both the same SDK 2.4 `createMcpHandler` (JSON responses) through `toNodeHandler`. Anchor: the
-// handler alone. Subject: `mcpHttpHandler` in front of it with every control, wired as
+// both the same SDK 2.4 `createMcpHandler` (JSON responses). Anchor: the handler alone, through
+// the SDK's `toNodeHandler` (it reads the body itself). Subject: `mcpHttpHandler` in front of
+// it, handing the admitted body over with `webHandover` (a bodiless request and `parsedBody`,
+// no re-serialization), with every control, wired as
 // bench/mcp-2026.bench.mjs wires it (Host/Origin, protocol version and era, the route's head
 // admission with a surface, a per-tool cap and a quota, the first-byte check, body admission
 // with its preflight, header/body agreement with an `Mcp-Param-*` declaration); the body
@@ -33,6 +35,7 @@ import {
   mcpHttpHandler,
   mcpProtocolEras,
   mcpRouteHead,
+  webHandover,
 } from '@tollgate/mcp-transport'
 import { clientsFor, interleaved, loadNow, summarize } from './e2e-family.mjs'
 import { documentOf, family } from './family.mjs'
@@ -77,7 +80,7 @@ async function listen(listener) {
 const bare = sdkHandler()
 const guardedSdk = sdkHandler()
 const guarded = mcpHttpHandler(
-  { handleRequest: (req, res, body) => guardedSdk.node(req, res, body) },
+  webHandover(guardedSdk.handler),
   createMcpHttpAdmission({
     body: mcpBodyAdmission({
       budget: createInFlightBudget(256 * 1024 * 1024),

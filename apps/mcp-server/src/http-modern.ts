@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { toNodeHandler } from '@modelcontextprotocol/node'
 import { type AuthInfo, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server'
 import {
   closeEarlyAnswers,
@@ -7,6 +6,8 @@ import {
   type McpRouteHead,
   type McpRouteTool,
   mcpRouteHead,
+  type WebHandover,
+  webHandover,
 } from '@tollgate/mcp-transport'
 import type { SchemaRegistry } from '@tollgate/mcp-validation'
 import type { Principal } from './auth.js'
@@ -76,10 +77,7 @@ export function createModernLeg(
   published: PublishedTools,
   controls: MessageControls,
 ): { serve: ModernServe; close: () => Promise<void> } {
-  const handlers = new Map<
-    Route,
-    { handler: McpHttpHandler; node: ReturnType<typeof toNodeHandler> }
-  >()
+  const handlers = new Map<Route, { handler: McpHttpHandler; handover: WebHandover }>()
   for (const route of routes) {
     const handler = createMcpHandler(
       (ctx) => {
@@ -97,7 +95,9 @@ export function createModernLeg(
           context.audit('modern_refused', { route: route.name, error: error.name }),
       },
     )
-    handlers.set(route, { handler, node: toNodeHandler(handler) })
+    // The admitted body goes to the handler as `parsedBody` on a bodiless request, never
+    // serialized again (`toNodeHandler` would, for a body the handler does not read).
+    handlers.set(route, { handler, handover: webHandover(handler) })
   }
   const serve: ModernServe = async (req, res, body, route, principal) => {
     const authInfo: AuthInfo = {
@@ -106,10 +106,9 @@ export function createModernLeg(
       scopes: [],
       extra: { [PRINCIPAL]: principal },
     }
-    ;(req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo
     // The SDK's own error answers close like tollgate's (a lingering close after a 4xx/5xx).
     closeEarlyAnswers(req, res)
-    await handlers.get(route)!.node(req, res, body)
+    await handlers.get(route)!.handover.handleRequest(req, res, body, { authInfo })
   }
   return {
     serve,

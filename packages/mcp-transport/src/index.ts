@@ -128,3 +128,11 @@ export {
   type JsonRpcErrorObject,
   TransportDecorator,
 } from './transport-decorator.js'
+export {
+  type WebHandlerCallOptions,
+  type WebHandover,
+  type WebHandoverCall,
+  type WebHandoverOptions,
+  type WebMcpHandler,
+  webHandover,
+} from './web-handover.js'

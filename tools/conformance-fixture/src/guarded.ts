@@ -2,13 +2,12 @@
 // mcp-transport's order: Host/Origin, the protocol version of either era, the 2026-07-28 head
 // (method, tool name against the route's surface: the published tools, before any body byte),
 // body admission (4 MiB cap, JSON structure preflight), header/body agreement, then the
-// hand-over of the admitted body to the SDK's handler. The message controls on every
+// hand-over of the admitted body to the SDK's handler (`webHandover`: a bodiless request and the
+// parsed body). The message controls on every
 // per-request transport the SDK connects, in mcp-validation's fixed order: input validation
 // against the published schemas in `schemas/` (raw arguments, unknown keys refused, fail
 // closed), then the result budget on what goes back. The SDK's own handler, factory and tools
 // are the bare ones.
-import type { IncomingMessage } from 'node:http'
-import { toNodeHandler } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import {
   createMcpHttpAdmission,
@@ -17,6 +16,7 @@ import {
   mcpHttpHandler,
   mcpProtocolEras,
   mcpRouteHead,
+  webHandover,
 } from '@tollgate/mcp-transport'
 import { inputValidation, loadSchemaRegistry, mcpMessageControls } from '@tollgate/mcp-validation'
 import type { RouteHandler } from './bare.js'
@@ -46,11 +46,11 @@ export function guardedFixtureHandler(): RouteHandler {
   // `createMcpHandler` connects each per-request server itself: `guard` makes its `connect`
   // connect the transport wrapped in the controls.
   const handler = createMcpHandler((ctx) => controls.guard(factory(ctx)))
-  const serve = toNodeHandler(handler)
   const tools: Record<string, McpRouteTool> = {}
   for (const tool of registry.tools) tools[tool] = { inputSchema: registry.bundled(tool) }
   return mcpHttpHandler(
-    { handleRequest: (req: IncomingMessage, res, body) => serve(req, res, body) },
+    // The admitted body reaches the handler as `parsedBody`, never serialized again.
+    webHandover(handler),
     createMcpHttpAdmission({
       host: '127.0.0.1',
       eras: mcpProtocolEras(),
