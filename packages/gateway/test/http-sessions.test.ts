@@ -78,7 +78,10 @@ describe('httpSessions', () => {
 
   it('refuses a bad option at construction', () => {
     expect(() => httpSessions({ instanceTag: 'XYZ' })).toThrow(TypeError)
+    expect(() => httpSessions({ instanceTag: 'XYZ' })).toThrow(/instanceTag/)
     expect(() => httpSessions({ maxSessionsPerPrincipal: 0 })).toThrow(TypeError)
+    expect(() => httpSessions({ maxSessionsPerPrincipal: 0 })).toThrow(/maxSessionsPerPrincipal/)
     expect(() => httpSessions({ maxAnonymousSessions: 0 })).toThrow(TypeError)
+    expect(() => httpSessions({ maxAnonymousSessions: 0 })).toThrow(/maxAnonymousSessions/)
   })
 })

@@ -70,9 +70,13 @@ describe('parkedCalls', () => {
 
   it('fails at construction on an unknown option or a value out of range, and takes maxCalls 0', () => {
     expect(() => parkedCalls({ maxCalls: -1 })).toThrow(TypeError)
+    expect(() => parkedCalls({ maxCalls: -1 })).toThrow(/maxCalls/)
     expect(() => parkedCalls({ maxPerPrincipal: 0 })).toThrow(TypeError)
+    expect(() => parkedCalls({ maxPerPrincipal: 0 })).toThrow(/maxPerPrincipal/)
     expect(() => parkedCalls({ ttlMs: 1.5 })).toThrow(TypeError)
+    expect(() => parkedCalls({ ttlMs: 1.5 })).toThrow(/ttlMs/)
     expect(() => parkedCalls({ ttl: 5 } as never)).toThrow(TypeError)
+    expect(() => parkedCalls({ ttl: 5 } as never)).toThrow(/ttl\b/)
     expect(parkedCalls({ maxCalls: 0 }).options.maxCalls).toBe(0)
   })
 })
